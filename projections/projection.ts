@@ -1,0 +1,41 @@
+import type { RecordedEvent } from '../streams';
+
+export type SqlValue = string | number | bigint | Buffer | null;
+
+export interface SqlStatement {
+  run(...params: SqlValue[]): { changes: number };
+  get(...params: SqlValue[]): unknown;
+  all(...params: SqlValue[]): unknown[];
+}
+
+/** The slice of a SQL store a projection may touch: it is handed one, inside the runner's transaction. */
+export interface SqlStore {
+  /** Cached per SQL text by the runner, so projections may call it per event. */
+  prepare(sql: string): SqlStatement;
+  exec(sql: string): void;
+}
+
+export type StoreName = 'readmodels' | 'analytics';
+
+export interface TableSpec {
+  name: string;
+  /** A total order over the rows, so digests are stable. */
+  orderBy: string;
+}
+
+/**
+ * A pure fold from events to read-model rows. No clock, no randomness, no I/O but the store handed in:
+ * applying the same events always writes the same rows.
+ */
+export interface Projection {
+  readonly name: string;
+  /** Bump when the tables or the fold change: the runner then rebuilds this projection from the start. */
+  readonly version: number;
+  readonly store: StoreName;
+  /** Event types this projection reads; others only move its checkpoint. */
+  readonly handles?: readonly string[];
+  readonly tables: readonly TableSpec[];
+  /** Idempotent schema creation (CREATE ... IF NOT EXISTS). */
+  setup(db: SqlStore): void;
+  apply(event: RecordedEvent, db: SqlStore): void;
+}

@@ -1,0 +1,105 @@
+import type { OrganizationEvent, PersonalApiKeyEvent, ProjectEvent, Scope, UserEvent } from '../../streams';
+import { conflict, notFound, validationError } from '../errors';
+import type { Decider } from '../runtime/decider';
+
+type Exists = { exists: boolean };
+const exists = (): Exists => ({ exists: false });
+
+export type OrganizationCommand =
+  | { type: 'CreateOrganization'; id: string; name: string }
+  | { type: 'AddMember'; organizationId: string; userId: number; level: 'member' | 'admin' | 'owner' };
+
+export const organizationDecider: Decider<OrganizationCommand, OrganizationEvent, Exists & { members: number[] }> = {
+  initialState: () => ({ exists: false, members: [] }),
+  evolve: (s, e) => {
+    switch (e.type) {
+      case 'OrganizationCreated':
+        return { ...s, exists: true };
+      case 'OrganizationMemberAdded':
+        return { ...s, members: [...s.members, e.data.userId] };
+    }
+  },
+  decide: (c, s) => {
+    switch (c.type) {
+      case 'CreateOrganization':
+        if (s.exists) throw conflict(`organization ${c.id} already exists`);
+        if (!c.name.trim()) throw validationError('This field may not be blank.', 'name');
+        return [{ type: 'OrganizationCreated', data: { id: c.id, name: c.name } }];
+      case 'AddMember':
+        if (!s.exists) throw notFound();
+        if (s.members.includes(c.userId)) return [];
+        return [{ type: 'OrganizationMemberAdded', data: { organizationId: c.organizationId, userId: c.userId, level: c.level } }];
+    }
+  },
+};
+
+export type ProjectCommand = { type: 'CreateProject'; id: number; organizationId: string; name: string; apiToken: string };
+
+export const projectDecider: Decider<ProjectCommand, ProjectEvent, Exists> = {
+  initialState: exists,
+  evolve: () => ({ exists: true }),
+  decide: (c, s) => {
+    if (s.exists) throw conflict(`project ${c.id} already exists`);
+    if (!c.name.trim()) throw validationError('This field may not be blank.', 'name');
+    return [{ type: 'ProjectCreated', data: { id: c.id, organizationId: c.organizationId, name: c.name, apiToken: c.apiToken } }];
+  },
+};
+
+export type UserCommand = {
+  type: 'CreateUser';
+  id: number;
+  uuid: string;
+  distinctId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+};
+
+export const userDecider: Decider<UserCommand, UserEvent, Exists> = {
+  initialState: exists,
+  evolve: () => ({ exists: true }),
+  decide: (c, s) => {
+    if (s.exists) throw conflict(`user ${c.id} already exists`);
+    const { type: _type, ...data } = c;
+    return [{ type: 'UserCreated', data }];
+  },
+};
+
+export type PersonalKeyCommand =
+  | {
+      type: 'CreatePersonalKey';
+      id: string;
+      userId: number;
+      label: string;
+      secureValue: string;
+      maskValue: string;
+      scopes: ('*' | Scope)[];
+      scopedProjects: number[] | null;
+      scopedOrganizations: string[] | null;
+    }
+  | { type: 'RevokePersonalKey'; id: string };
+
+export const personalKeyDecider: Decider<PersonalKeyCommand, PersonalApiKeyEvent, Exists & { revoked: boolean }> = {
+  initialState: () => ({ exists: false, revoked: false }),
+  evolve: (s, e) => {
+    switch (e.type) {
+      case 'PersonalApiKeyCreated':
+        return { ...s, exists: true };
+      case 'PersonalApiKeyRevoked':
+        return { ...s, revoked: true };
+    }
+  },
+  decide: (c, s) => {
+    switch (c.type) {
+      case 'CreatePersonalKey': {
+        if (s.exists) throw conflict(`personal API key ${c.id} already exists`);
+        if (c.scopes.length === 0) throw validationError('At least one scope is required.', 'scopes');
+        const { type: _type, ...data } = c;
+        return [{ type: 'PersonalApiKeyCreated', data }];
+      }
+      case 'RevokePersonalKey':
+        if (!s.exists) throw notFound(`No personal API key ${c.id}.`);
+        return s.revoked ? [] : [{ type: 'PersonalApiKeyRevoked', data: { id: c.id } }];
+    }
+  },
+};

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import {
+  organizationStream,
+  personalApiKeyStream,
+  projectStream,
+  userStream,
+  type Actor,
+  type ScopeOrAll,
+} from '../../streams';
+import type { AccessQueries } from '../../projections/access-queries';
+import type { EventLog } from '../store/event-log';
+import { handleCommand } from '../runtime/command-handler';
+import { withNextId } from '../runtime/sequential-id';
+import { notFound } from '../errors';
+import { organizationDecider, personalKeyDecider, projectDecider, userDecider } from './deciders';
+import { hashKey, maskKey, newPersonalKey, newProjectToken } from './tokens';
+
+export interface AccessDeps {
+  log: EventLog;
+  queries: AccessQueries;
+  /** Read-your-writes: resolves when the access read model has applied the position. */
+  waitFor: (position: number) => Promise<void>;
+}
+
+export interface CreatedKey {
+  id: string;
+  key: string;
+  mask: string;
+  scopes: ScopeOrAll[];
+}
+
+/** Commands over organizations, users, projects and personal keys. */
+export class AccessService {
+  constructor(private readonly deps: AccessDeps) {}
+
+  async createOrganization(name: string, actor: Actor): Promise<string> {
+    const id = randomUUID();
+    const { result } = await handleCommand(this.deps.log, organizationStream(id), organizationDecider, { type: 'CreateOrganization', id, name }, { actor });
+    await this.deps.waitFor(result!.lastPosition);
+    return id;
+  }
+
+  async createUser(input: { email: string; firstName: string; lastName: string }, actor: Actor): Promise<number> {
+    const { log, queries } = this.deps;
+    const uuid = randomUUID();
+    const { id, position } = await withNextId(queries.maxUserId() + 1, async (id) => {
+      const cmd = { type: 'CreateUser' as const, id, uuid, distinctId: uuid, ...input };
+      const { result } = await handleCommand(log, userStream(id), userDecider, cmd, { actor }, { maxAttempts: 1 });
+      return { id, position: result!.lastPosition };
+    });
+    await this.deps.waitFor(position);
+    return id;
+  }
+
+  async addMember(organizationId: string, userId: number, level: 'member' | 'admin' | 'owner', actor: Actor) {
+    const { result } = await handleCommand(
+      this.deps.log,
+      organizationStream(organizationId),
+      organizationDecider,
+      { type: 'AddMember', organizationId, userId, level },
+      { actor },
+    );
+    if (result) await this.deps.waitFor(result.lastPosition);
+  }
+
+  async createProject(organizationId: string, name: string, actor: Actor) {
+    const { log, queries } = this.deps;
+    if (!queries.organization(organizationId)) throw notFound(`Organization ${organizationId} not found.`);
+    const apiToken = newProjectToken();
+    const { id, position } = await withNextId(queries.maxProjectId() + 1, async (id) => {
+      const cmd = { type: 'CreateProject' as const, id, organizationId, name, apiToken };
+      const { result } = await handleCommand(log, projectStream(id), projectDecider, cmd, { actor, projectId: id }, { maxAttempts: 1 });
+      return { id, position: result!.lastPosition };
+    });
+    await this.deps.waitFor(position);
+    return { id, apiToken };
+  }
+
+  async createPersonalKey(
+    input: { userId: number; label: string; scopes: ScopeOrAll[]; scopedProjects?: number[] | null; scopedOrganizations?: string[] | null },
+    actor: Actor,
+  ): Promise<CreatedKey> {
+    if (!this.deps.queries.user(input.userId)) throw notFound(`User ${input.userId} not found.`);
+    const id = randomUUID();
+    const key = newPersonalKey();
+    const { result } = await handleCommand(
+      this.deps.log,
+      personalApiKeyStream(id),
+      personalKeyDecider,
+      {
+        type: 'CreatePersonalKey',
+        id,
+        userId: input.userId,
+        label: input.label,
+        secureValue: hashKey(key),
+        maskValue: maskKey(key),
+        scopes: input.scopes,
+        scopedProjects: input.scopedProjects ?? null,
+        scopedOrganizations: input.scopedOrganizations ?? null,
+      },
+      { actor },
+    );
+    await this.deps.waitFor(result!.lastPosition);
+    return { id, key, mask: maskKey(key), scopes: input.scopes };
+  }
+
+  async revokePersonalKey(id: string, actor: Actor) {
+    const { result } = await handleCommand(this.deps.log, personalApiKeyStream(id), personalKeyDecider, { type: 'RevokePersonalKey', id }, { actor });
+    if (result) await this.deps.waitFor(result.lastPosition);
+  }
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+export const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  LOG_LEVEL: LogLevel.default('info'),
+  /** normal: survives a process crash; strict: fsync per commit, survives power loss. */
+  DURABILITY: z.enum(['normal', 'strict']).default('normal'),
+  /** Body limit of /batch/ in bytes (compressed and decompressed). */
+  BATCH_BODY_LIMIT: z.coerce.number().int().positive().default(20 * 1024 * 1024),
+  /** Body limit of single-event ingestion paths. */
+  EVENT_BODY_LIMIT: z.coerce.number().int().positive().default(2 * 1024 * 1024),
+  /** Print the bootstrap credentials on first start (tests turn it off). */
+  PRINT_CREDENTIALS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads the environment; an invalid value becomes one line naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const result = ConfigSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  if (!result.success) {
+    const first = result.error.issues
+      .map((i) => `${i.path.join('.')}=${JSON.stringify(env[String(i.path[0])])}: ${i.message}`)
+      .join('; ');
+    throw new ConfigError(`invalid configuration: ${first}`);
+  }
+  return result.data;
+}

@@ -1,0 +1,27 @@
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { Config } from '../config';
+import type { Runtime } from '../runtime/open';
+import { authPlugin } from './auth';
+import { registerErrorHandling } from './errors';
+import { runtimePlugin } from './runtime-plugin';
+import { healthRoutes } from './routes/health';
+import { organizationRoutes } from './routes/organizations';
+import { projectRoutes } from './routes/projects';
+
+/** Builds the HTTP app over an opened runtime; routes are encapsulated plugins. */
+export async function buildApp(runtime: Runtime, config: Config, options: FastifyServerOptions = {}) {
+  const app = Fastify({
+    logger: options.logger ?? { level: config.LOG_LEVEL },
+    routerOptions: { ignoreTrailingSlash: true },
+    disableRequestLogging: true,
+    trustProxy: true,
+    ...options,
+  });
+  registerErrorHandling(app);
+  await app.register(runtimePlugin, { runtime, config });
+  await app.register(authPlugin);
+  await app.register(healthRoutes);
+  await app.register(projectRoutes);
+  await app.register(organizationRoutes);
+  return app;
+}

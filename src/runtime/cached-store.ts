@@ -1,0 +1,20 @@
+import type { SqlStatement, SqlStore } from '../../projections/projection';
+import type { SqliteDatabase } from '../store/sqlite/open';
+
+/** Hands projections a store whose prepared statements are compiled once per SQL text. */
+export function cachedStore(db: SqliteDatabase): SqlStore {
+  const cache = new Map<string, SqlStatement>();
+  return {
+    prepare(sql) {
+      let stmt = cache.get(sql);
+      if (!stmt) {
+        stmt = db.prepare(sql) as unknown as SqlStatement;
+        cache.set(sql, stmt);
+      }
+      return stmt;
+    },
+    exec(sql) {
+      db.exec(sql);
+    },
+  };
+}

@@ -1,0 +1,185 @@
+import type { Subscription } from 'rxjs';
+import type { RecordedEvent } from '../../streams';
+import type { Projection, SqlStore, StoreName } from '../../projections/projection';
+import type { EventLog } from '../store/event-log';
+import type { SqliteDatabase } from '../store/sqlite/open';
+import { cachedStore } from './cached-store';
+
+interface Bound {
+  projection: Projection;
+  db: SqliteDatabase;
+  store: SqlStore;
+  handles: ReadonlySet<string> | null;
+  checkpoint: number;
+  failure: Error | null;
+  /** Stop applying past this position (replay/verify to a fixed point). */
+  until: number;
+  applyTx: (events: RecordedEvent[]) => number;
+}
+
+interface Waiter {
+  position: number;
+  names: readonly string[] | null;
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+
+export interface RunnerOptions {
+  batchSize?: number;
+  onError?: (projection: string, err: Error) => void;
+}
+
+const CHECKPOINTS = `CREATE TABLE IF NOT EXISTS projection_checkpoints (
+  name TEXT PRIMARY KEY, position INTEGER NOT NULL, version INTEGER NOT NULL)`;
+
+/**
+ * Feeds the log, in order, to every projection. Each projection's writes and its checkpoint commit in
+ * one transaction that first re-reads the checkpoint, so a crash or a second runner on the same store
+ * never applies an event twice or skips one.
+ */
+export class ProjectionRunner {
+  private readonly bound: Bound[];
+  private readonly waiters = new Set<Waiter>();
+  private subscription: Subscription | null = null;
+  private readonly batchSize: number;
+
+  constructor(
+    private readonly log: EventLog,
+    stores: Record<StoreName, SqliteDatabase>,
+    projections: readonly Projection[],
+    private readonly options: RunnerOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? 2000;
+    this.bound = projections.map((projection) => this.bind(projection, stores[projection.store]));
+  }
+
+  get projections(): readonly Projection[] {
+    return this.bound.map((b) => b.projection);
+  }
+
+  checkpoints(): Record<string, number> {
+    return Object.fromEntries(this.bound.map((b) => [b.projection.name, b.checkpoint]));
+  }
+
+  failures(): Record<string, string> {
+    return Object.fromEntries(this.bound.filter((b) => b.failure).map((b) => [b.projection.name, b.failure!.message]));
+  }
+
+  /** Follow the log live until stop(). */
+  start(): void {
+    if (this.subscription) return;
+    const from = Math.min(...this.bound.map((b) => b.checkpoint)) + 1;
+    this.subscription = this.log.subscribeBatches({ fromPosition: from, batchSize: this.batchSize }).subscribe({
+      next: (batch) => this.process(batch),
+      error: (err: Error) => this.failAll(err),
+    });
+  }
+
+  stop(): void {
+    this.subscription?.unsubscribe();
+    this.subscription = null;
+  }
+
+  /** Apply everything up to `toPosition` (default: the head now), optionally per projection. */
+  async catchUp(options: { toPosition?: number; until?: Record<string, number>; onProgress?: (position: number, head: number) => void } = {}) {
+    const head = options.toPosition ?? (await this.log.head());
+    for (const b of this.bound) b.until = options.until?.[b.projection.name] ?? head;
+    try {
+      let position = Math.min(...this.bound.map((b) => b.checkpoint)) + 1;
+      while (position <= head) {
+        const batch = await this.log.readAll({ fromPosition: position, toPosition: head, maxCount: this.batchSize });
+        if (batch.length === 0) break;
+        this.process(batch);
+        position = batch[batch.length - 1].position + 1;
+        options.onProgress?.(position - 1, head);
+      }
+    } finally {
+      for (const b of this.bound) b.until = Number.MAX_SAFE_INTEGER;
+    }
+  }
+
+  /** Resolves once the named projections (default: all) have applied `position`: read-your-writes. */
+  waitFor(position: number, names: readonly string[] | null = null): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = { position, names, resolve, reject };
+      if (!this.settle(waiter)) this.waiters.add(waiter);
+    });
+  }
+
+  private process(batch: RecordedEvent[]): void {
+    for (const b of this.bound) {
+      if (b.failure) continue;
+      try {
+        b.checkpoint = b.applyTx(batch);
+      } catch (err) {
+        b.failure = err instanceof Error ? err : new Error(String(err));
+        this.options.onError?.(b.projection.name, b.failure);
+      }
+    }
+    for (const waiter of this.waiters) if (this.settle(waiter)) this.waiters.delete(waiter);
+  }
+
+  private settle(waiter: Waiter): boolean {
+    const relevant = this.bound.filter((b) => !waiter.names || waiter.names.includes(b.projection.name));
+    const failed = relevant.find((b) => b.failure);
+    if (failed) {
+      waiter.reject(new Error(`projection ${failed.projection.name} has stopped: ${failed.failure!.message}`));
+      return true;
+    }
+    if (relevant.every((b) => b.checkpoint >= waiter.position)) {
+      waiter.resolve();
+      return true;
+    }
+    return false;
+  }
+
+  private failAll(err: Error) {
+    for (const b of this.bound) b.failure ??= err;
+    for (const waiter of this.waiters) this.settle(waiter);
+    this.waiters.clear();
+  }
+
+  private bind(projection: Projection, db: SqliteDatabase): Bound {
+    db.exec(CHECKPOINTS);
+    const store = cachedStore(db);
+    const name = projection.name;
+    const read = db.prepare<[string], { position: number; version: number }>(
+      'SELECT position, version FROM projection_checkpoints WHERE name = ?',
+    );
+    const write = db.prepare('INSERT OR REPLACE INTO projection_checkpoints (name, position, version) VALUES (?, ?, ?)');
+    const stored = read.get(name);
+    if (stored && stored.version !== projection.version) {
+      // A changed fold means the old rows are wrong: rebuild this projection from the first event.
+      db.transaction(() => {
+        for (const t of projection.tables) db.exec(`DROP TABLE IF EXISTS ${t.name}`);
+        write.run(name, 0, projection.version);
+      })();
+    }
+    projection.setup(store);
+    const handles = projection.handles ? new Set(projection.handles) : null;
+    const bound: Bound = {
+      projection,
+      db,
+      store,
+      handles,
+      checkpoint: stored && stored.version === projection.version ? stored.position : 0,
+      failure: null,
+      until: Number.MAX_SAFE_INTEGER,
+      applyTx: () => 0,
+    };
+    const tx = db.transaction((events: RecordedEvent[]) => {
+      const current = read.get(name)?.position ?? 0;
+      let last = current;
+      for (const event of events) {
+        if (event.position <= current) continue;
+        if (event.position > bound.until) break;
+        if (!handles || handles.has(event.type)) projection.apply(event, store);
+        last = event.position;
+      }
+      if (last !== current) write.run(name, last, projection.version);
+      return last;
+    });
+    bound.applyTx = (events) => tx.immediate(events);
+    return bound;
+  }
+}

@@ -1,0 +1,31 @@
+import type { Config } from './config';
+import { bootstrap } from './access';
+import { buildApp } from './http';
+import { openRuntime, writeCredentialsFile } from './runtime';
+
+/** Opens the runtime, catches projections up, bootstraps an empty store, then serves HTTP. */
+export async function startServer(config: Config) {
+  const runtime = openRuntime({
+    dataDir: config.DATA_DIR,
+    durability: config.DURABILITY,
+    onProjectionError: (name, err) => app.log.error({ err, projection: name }, 'projection stopped'),
+  });
+  const app = await buildApp(runtime, config);
+  await runtime.runner.catchUp();
+  runtime.runner.start();
+  if (!runtime.queries.access.firstOrganization()) {
+    const { credentials } = await bootstrap(runtime.access, runtime.queries.access, { type: 'system' });
+    const path = writeCredentialsFile(config.DATA_DIR, credentials);
+    if (config.PRINT_CREDENTIALS) {
+      process.stdout.write(
+        `\nFirst start: created a default organization and project.\n` +
+          `  project API key (public, for SDKs):   ${credentials.project_api_key}\n` +
+          `  personal API key (secret, all scopes): ${credentials.personal_api_key}\n` +
+          `  saved to ${path} (mode 0600); this is the only time the personal key is printed.\n\n`,
+      );
+    }
+  }
+  app.addHook('onClose', async () => runtime.close());
+  await app.listen({ port: config.PORT, host: config.HOST });
+  return { app, runtime };
+}

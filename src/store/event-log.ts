@@ -1,0 +1,75 @@
+import type { Observable } from 'rxjs';
+import type { Actor, NewEvent, RecordedEvent } from '../../streams';
+
+/** `no_stream`: must not exist; `stream_exists`: must have at least one event; a number: its last revision. */
+export type ExpectedRevision = 'no_stream' | 'stream_exists' | 'any' | number;
+
+export interface AppendContext {
+  projectId?: number | null;
+  actor: Actor;
+  causationId?: string | null;
+  correlationId?: string | null;
+}
+
+export interface AppendOptions {
+  expectedRevision?: ExpectedRevision;
+  context: AppendContext;
+}
+
+export interface AppendResult {
+  /** Revision of the last appended event: pass it as expectedRevision for the next append. */
+  nextExpectedRevision: number;
+  firstPosition: number;
+  /** Global position of the last appended event: what read-your-writes waits for. */
+  lastPosition: number;
+}
+
+export interface ReadAllOptions {
+  /** Inclusive; positions start at 1. */
+  fromPosition?: number;
+  /** Inclusive upper bound. */
+  toPosition?: number;
+  maxCount?: number;
+}
+
+export interface SubscribeOptions {
+  fromPosition?: number;
+  batchSize?: number;
+}
+
+/**
+ * The event log port: the only source of truth. Adapters: SQLite (embedded), EventStoreDB (scale-out).
+ * Positions are global, dense and start at 1; revisions are per stream and start at 0.
+ */
+export interface EventLog {
+  append(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult>;
+  readStream(streamId: string, options?: { fromRevision?: number; maxCount?: number }): Promise<RecordedEvent[]>;
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Catch-up then live, in order; each emission is a batch of consecutive events. */
+  subscribeBatches(options?: SubscribeOptions): Observable<RecordedEvent[]>;
+  /** Catch-up then live, in order, one event per emission. */
+  subscribe(options?: SubscribeOptions): Observable<RecordedEvent>;
+  /** Position of the last event, 0 when the log is empty. */
+  head(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`stream ${streamId}: expected revision ${expected}, actual ${actual}`);
+    this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+export function checkExpectedRevision(streamId: string, expected: ExpectedRevision, current: number | null): void {
+  const ok =
+    expected === 'any' ||
+    (expected === 'no_stream' && current === null) ||
+    (expected === 'stream_exists' && current !== null) ||
+    (typeof expected === 'number' && expected === current);
+  if (!ok) throw new WrongExpectedRevisionError(streamId, expected, current ?? 'no_stream');
+}

@@ -1,0 +1,227 @@
+import { randomUUID } from 'node:crypto';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { Observable, Subject, concatMap, from } from 'rxjs';
+import type { NewEvent, RecordedEvent } from '../../../streams';
+import {
+  checkExpectedRevision,
+  type AppendOptions,
+  type AppendResult,
+  type EventLog,
+  type ReadAllOptions,
+  type SubscribeOptions,
+} from '../event-log';
+import { openSqlite, type Durability, type SqliteDatabase } from './open';
+
+interface Row {
+  position: number;
+  stream_id: string;
+  revision: number;
+  type: string;
+  schema_version: number;
+  data: string;
+  event_id: string;
+  recorded_at: string;
+  project_id: number | null;
+  actor: string;
+  causation_id: string | null;
+  correlation_id: string | null;
+}
+
+export interface SqliteEventLogOptions {
+  durability?: Durability;
+  /** Stamps recordedAt; injectable so tests control time. */
+  now?: () => Date;
+  /** How often live subscriptions look for appends made by other processes. */
+  pollIntervalMs?: number;
+  readonly?: boolean;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS events (
+  position INTEGER PRIMARY KEY,
+  stream_id TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  schema_version INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  event_id TEXT NOT NULL,
+  recorded_at TEXT NOT NULL,
+  project_id INTEGER,
+  actor TEXT NOT NULL,
+  causation_id TEXT,
+  correlation_id TEXT
+);
+CREATE UNIQUE INDEX IF NOT EXISTS events_stream_revision ON events (stream_id, revision);
+`;
+
+const COLUMNS =
+  'position, stream_id, revision, type, schema_version, data, event_id, recorded_at, project_id, actor, causation_id, correlation_id';
+
+function toRecorded(row: Row): RecordedEvent {
+  return {
+    position: row.position,
+    streamId: row.stream_id,
+    revision: row.revision,
+    type: row.type,
+    schemaVersion: row.schema_version,
+    data: JSON.parse(row.data),
+    metadata: {
+      eventId: row.event_id,
+      recordedAt: row.recorded_at,
+      projectId: row.project_id,
+      actor: JSON.parse(row.actor),
+      causationId: row.causation_id,
+      correlationId: row.correlation_id,
+    },
+  };
+}
+
+export class SqliteEventLog implements EventLog {
+  readonly db: SqliteDatabase;
+  private readonly appended$ = new Subject<number>();
+  private readonly now: () => Date;
+  private readonly pollIntervalMs: number;
+  private readonly closers = new Set<() => void>();
+  private readonly stmt;
+  private readonly appendTx;
+
+  constructor(path: string, options: SqliteEventLogOptions = {}) {
+    this.db = openSqlite(path, { durability: options.durability, readonly: options.readonly });
+    if (!options.readonly) this.db.exec(SCHEMA);
+    this.now = options.now ?? (() => new Date());
+    this.pollIntervalMs = options.pollIntervalMs ?? 100;
+    this.stmt = {
+      lastRevision: this.db.prepare<[string], { revision: number }>(
+        'SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1',
+      ),
+      insert: options.readonly
+        ? null
+        : this.db.prepare(`INSERT INTO events (${COLUMNS}) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      readStream: this.db.prepare<[string, number, number], Row>(
+        `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`,
+      ),
+      readAll: this.db.prepare<[number, number, number], Row>(
+        `SELECT ${COLUMNS} FROM events WHERE position >= ? AND position <= ? ORDER BY position LIMIT ?`,
+      ),
+      head: this.db.prepare<[], { head: number | null }>('SELECT max(position) AS head FROM events'),
+    };
+    // IMMEDIATE takes the write lock before reading the revision, so two processes cannot both pass the check.
+    this.appendTx = this.db.transaction((streamId: string, events: readonly NewEvent[], options: AppendOptions) => {
+      const current = this.stmt.lastRevision.get(streamId)?.revision ?? null;
+      checkExpectedRevision(streamId, options.expectedRevision ?? 'any', current);
+      const ctx = options.context;
+      const recordedAt = this.now().toISOString();
+      const actor = JSON.stringify(ctx.actor);
+      const insert = this.stmt.insert!;
+      let revision = current ?? -1;
+      let first = 0;
+      let last = 0;
+      for (const event of events) {
+        revision++;
+        const info = insert.run(
+          streamId,
+          revision,
+          event.type,
+          event.schemaVersion ?? 1,
+          JSON.stringify(event.data),
+          event.eventId ?? randomUUID(),
+          recordedAt,
+          ctx.projectId ?? null,
+          actor,
+          ctx.causationId ?? null,
+          ctx.correlationId ?? null,
+        );
+        last = Number(info.lastInsertRowid);
+        if (!first) first = last;
+      }
+      return { nextExpectedRevision: revision, firstPosition: first, lastPosition: last };
+    });
+  }
+
+  async append(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {
+    return this.appendSync(streamId, events, options);
+  }
+
+  /** Synchronous form for the embedded hot path (ingestion), same semantics as append. */
+  appendSync(streamId: string, events: readonly NewEvent[], options: AppendOptions): AppendResult {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const result = this.appendTx.immediate(streamId, events, options);
+    this.appended$.next(result.lastPosition);
+    return result;
+  }
+
+  async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}) {
+    return this.stmt.readStream
+      .all(streamId, options.fromRevision ?? 0, options.maxCount ?? Number.MAX_SAFE_INTEGER)
+      .map(toRecorded);
+  }
+
+  async readAll(options: ReadAllOptions = {}) {
+    return this.readAllSync(options);
+  }
+
+  readAllSync(options: ReadAllOptions = {}): RecordedEvent[] {
+    return this.stmt.readAll
+      .all(options.fromPosition ?? 1, options.toPosition ?? Number.MAX_SAFE_INTEGER, options.maxCount ?? 1_000_000)
+      .map(toRecorded);
+  }
+
+  async head() {
+    return this.stmt.head.get()?.head ?? 0;
+  }
+
+  subscribeBatches(options: SubscribeOptions = {}): Observable<RecordedEvent[]> {
+    const batchSize = options.batchSize ?? 1000;
+    return new Observable<RecordedEvent[]>((subscriber) => {
+      let position = options.fromPosition ?? 1;
+      let closed = false;
+      let dirty = true;
+      let wake: (() => void) | null = null;
+      const notify = () => {
+        dirty = true;
+        const w = wake;
+        wake = null;
+        w?.();
+      };
+      const live = this.appended$.subscribe(notify);
+      // Other processes append to the same file; polling is how we hear about them.
+      const timer = setInterval(notify, this.pollIntervalMs);
+      timer.unref();
+      const close = () => {
+        closed = true;
+        live.unsubscribe();
+        clearInterval(timer);
+        notify();
+      };
+      this.closers.add(close);
+      (async () => {
+        while (!closed) {
+          dirty = false;
+          const batch = this.readAllSync({ fromPosition: position, maxCount: batchSize });
+          if (batch.length > 0) {
+            position = batch[batch.length - 1].position + 1;
+            subscriber.next(batch);
+            await yieldToLoop();
+          } else if (!dirty) {
+            await new Promise<void>((resolve) => (wake = resolve));
+          }
+        }
+        subscriber.complete();
+      })().catch((err) => subscriber.error(err));
+      return () => {
+        this.closers.delete(close);
+        close();
+      };
+    });
+  }
+
+  subscribe(options: SubscribeOptions = {}): Observable<RecordedEvent> {
+    return this.subscribeBatches(options).pipe(concatMap((batch) => from(batch)));
+  }
+
+  async close() {
+    for (const close of [...this.closers]) close();
+    this.appended$.complete();
+    this.db.close();
+  }
+}

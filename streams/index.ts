@@ -1,0 +1,17 @@
+import { ContractRegistry } from './registry';
+import { organizationEvents } from './organization';
+import { projectEvents } from './project';
+import { userEvents } from './user';
+import { personalApiKeyEvents } from './personal-api-key';
+
+export * from './contract';
+export * from './registry';
+export * from './organization';
+export * from './project';
+export * from './user';
+export * from './personal-api-key';
+
+/** Every event contract of the product; the log validates appends against this. */
+export const allContracts = [...organizationEvents, ...projectEvents, ...userEvents, ...personalApiKeyEvents];
+
+export const contracts = new ContractRegistry(allContracts);

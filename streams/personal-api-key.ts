@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { defineEvent, type EventOf } from './contract';
+
+export const personalApiKeyStream = (id: string) => `personalapikey-${id}`;
+
+export const SCOPES = [
+  'experiment:read',
+  'experiment:write',
+  'batch_export:read',
+  'batch_export:write',
+  'feature_flag:read',
+  'feature_flag:write',
+  'person:read',
+  'group:read',
+  'cohort:read',
+  'cohort:write',
+  'query:read',
+  'project:read',
+  'project:write',
+  'organization:read',
+] as const;
+export const Scope = z.enum(SCOPES);
+export type Scope = z.infer<typeof Scope>;
+export const ScopeOrAll = z.union([z.literal('*'), Scope]);
+export type ScopeOrAll = z.infer<typeof ScopeOrAll>;
+
+export const PersonalApiKeyCreated = defineEvent(
+  'PersonalApiKeyCreated',
+  z.object({
+    id: z.string().min(1),
+    userId: z.number().int().positive(),
+    label: z.string().max(100),
+    /** sha256 of the key: the key itself never enters the log. */
+    secureValue: z.string().regex(/^sha256\$[0-9a-f]{64}$/),
+    maskValue: z.string(),
+    scopes: z.array(ScopeOrAll).min(1),
+    scopedProjects: z.array(z.number().int().positive()).nullable(),
+    scopedOrganizations: z.array(z.uuid()).nullable(),
+  }),
+);
+
+export const PersonalApiKeyRevoked = defineEvent('PersonalApiKeyRevoked', z.object({ id: z.string().min(1) }));
+
+export const personalApiKeyEvents = [PersonalApiKeyCreated, PersonalApiKeyRevoked] as const;
+export type PersonalApiKeyEvent = EventOf<(typeof personalApiKeyEvents)[number]>;
