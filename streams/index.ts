@@ -3,6 +3,7 @@ import { organizationEvents } from './organization';
 import { projectEvents } from './project';
 import { userEvents } from './user';
 import { personalApiKeyEvents } from './personal-api-key';
+import { ingestEvents } from './ingest';
 
 export * from './contract';
 export * from './registry';
@@ -10,8 +11,9 @@ export * from './organization';
 export * from './project';
 export * from './user';
 export * from './personal-api-key';
+export * from './ingest';
 
 /** Every event contract of the product; the log validates appends against this. */
-export const allContracts = [...organizationEvents, ...projectEvents, ...userEvents, ...personalApiKeyEvents];
+export const allContracts = [...organizationEvents, ...projectEvents, ...userEvents, ...personalApiKeyEvents, ...ingestEvents];
 
 export const contracts = new ContractRegistry(allContracts);

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config';
 import type { Runtime } from '../runtime/open';
 import { authPlugin } from './auth';
@@ -13,7 +13,8 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
   const app = Fastify({
     logger: options.logger ?? { level: config.LOG_LEVEL },
     routerOptions: { ignoreTrailingSlash: true },
-    disableRequestLogging: true,
+    // Per-request lines cost more than the ingestion work itself; errors are still logged.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: true,
     ...options,
   });

@@ -20,7 +20,7 @@ export class ContractedEventLog implements EventLog {
     }));
   }
 
-  append(streamId: string, events: readonly NewEvent[], options: AppendOptions) {
+  async append(streamId: string, events: readonly NewEvent[], options: AppendOptions) {
     return this.inner.append(streamId, this.validate(events), options);
   }
 

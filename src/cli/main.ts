@@ -1,0 +1,63 @@
+import { ConfigError, loadConfig } from '../config';
+import { openRuntime } from '../runtime';
+import { UsageError } from './args';
+import { bootstrapCommand } from './bootstrap';
+import { keysCommand } from './keys';
+import { projectsCommand } from './projects';
+import { replayCommand, verifyCommand } from './replay';
+
+const HELP = `usage: npm run cli -- <command>
+  bootstrap [--json]        create the default org, project and an all-scopes personal key
+  keys create|list|revoke   personal API keys
+  projects create|list      projects
+  replay [--out DIR]        rebuild every read model from the log, print digests
+  verify                    replay and compare with the live read models (exit 1 on a difference)
+Environment: DATA_DIR (default ./data), DURABILITY.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help') {
+    process.stdout.write(HELP + '\n');
+    return command ? 0 : 2;
+  }
+  const config = loadConfig();
+  const dataDir = config.DATA_DIR;
+  if (command === 'replay') {
+    await replayCommand(dataDir, rest);
+    return 0;
+  }
+  const runtime = openRuntime({ dataDir, durability: config.DURABILITY });
+  try {
+    await runtime.runner.catchUp();
+    runtime.runner.start();
+    switch (command) {
+      case 'bootstrap':
+        await bootstrapCommand(runtime, dataDir, rest);
+        return 0;
+      case 'keys':
+        await keysCommand(runtime, rest);
+        return 0;
+      case 'projects':
+        await projectsCommand(runtime, rest);
+        return 0;
+      case 'verify':
+        return await verifyCommand(runtime, dataDir, rest);
+      default:
+        throw new UsageError(`unknown command ${command}\n${HELP}`);
+    }
+  } finally {
+    await runtime.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    if (err instanceof UsageError || err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { defineEvent, type EventOf } from './contract';
+
+/** Ingested events go to one stream per project, in request order (historical migration keeps order too). */
+export const ingestStream = (projectId: number) => `ingest-${projectId}`;
+
+/**
+ * Properties are free-form: checked to be a plain object, not walked key by key (ingestion validates
+ * every event at append, and copying each property map would halve the accepted rate).
+ */
+const Properties = z.custom<Record<string, unknown>>(
+  (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+  { message: 'expected an object' },
+);
+
+/** One analytics event as accepted by /capture or /batch, after normalisation (uuid, skew-corrected time, $ip). */
+export const EventCaptured = defineEvent(
+  'EventCaptured',
+  z.object({
+    uuid: z.string().min(1),
+    event: z.string().min(1),
+    distinct_id: z.string().min(1),
+    properties: Properties,
+    /** ISO 8601, after clock-skew correction. */
+    timestamp: z.string(),
+    sent_at: z.string().nullable(),
+    /** When the server received the request. */
+    received_at: z.string(),
+    ip: z.string().nullable(),
+    historical_migration: z.boolean(),
+  }),
+);
+
+/** An event that was answered 200 but not ingested (no name, no distinct id, ...). */
+export const IngestionWarningRaised = defineEvent(
+  'IngestionWarningRaised',
+  z.object({
+    type: z.string().min(1),
+    source: z.string(),
+    details: Properties,
+  }),
+);
+
+export const ingestEvents = [EventCaptured, IngestionWarningRaised] as const;
+export type IngestEvent = EventOf<(typeof ingestEvents)[number]>;
+export type CapturedEventData = z.infer<typeof EventCaptured.schema>;

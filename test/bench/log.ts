@@ -1,0 +1,96 @@
+// Event log throughput: 1-event and 1000-event appends, catch-up reads, against the raw better-sqlite3
+// insert rate of the same rows (same table, same index) measured in the same run.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { contracts } from '../../streams';
+import { ContractedEventLog } from '../../src/store/contracted-log';
+import { SqliteEventLog } from '../../src/store/sqlite/event-log';
+import { openSqlite } from '../../src/store/sqlite/open';
+import { report, timed, timedAsync } from './_report';
+
+const dir = mkdtempSync(join(tmpdir(), 'bench-log-'));
+const BATCHES = Number(process.argv[2] ?? 200);
+const SINGLE = Number(process.argv[3] ?? 20_000);
+const ctx = { actor: { type: 'system' as const }, projectId: 1 };
+const payload = (i: number) => ({
+  uuid: randomUUID(),
+  event: '$pageview',
+  distinct_id: `user-${i % 5000}`,
+  properties: { $current_url: `https://example.com/page/${i}`, $browser: 'Chrome', $lib: 'posthog-node', $lib_version: '5.0.0', n: i },
+  timestamp: new Date(1_700_000_000_000 + i).toISOString(),
+  sent_at: null,
+  received_at: new Date(1_700_000_000_000 + i).toISOString(),
+  ip: '127.0.0.1',
+  historical_migration: false,
+});
+const batches = Array.from({ length: BATCHES }, (_, b) =>
+  Array.from({ length: 1000 }, (_, i) => ({ type: 'EventCaptured', data: payload(b * 1000 + i) })),
+);
+const total = BATCHES * 1000;
+const rows: Record<string, string | number>[] = [];
+
+// Baseline: the same rows inserted with a bare prepared statement, one transaction per 1000.
+{
+  const db = openSqlite(join(dir, 'raw.sqlite'));
+  new SqliteEventLog(join(dir, 'raw.sqlite')).close(); // creates the identical schema
+  const insert = db.prepare(
+    `INSERT INTO events (position, stream_id, revision, type, schema_version, data, event_id, recorded_at, project_id, actor, causation_id, correlation_id)
+     VALUES (NULL, ?, ?, ?, 1, ?, ?, ?, 1, '{"type":"system"}', NULL, NULL)`,
+  );
+  const serialised = batches.map((b) => b.map((e) => JSON.stringify(e.data)));
+  const now = new Date().toISOString();
+  let rev = 0;
+  const tx = db.transaction((batch: string[]) => {
+    for (const data of batch) insert.run('ingest-1', rev++, 'EventCaptured', data, randomUUID(), now);
+  });
+  const { seconds } = timed(() => serialised.forEach((b) => tx.immediate(b)));
+  rows.push({ case: 'raw better-sqlite3 insert (baseline)', events: total, seconds, 'events/s': Math.round(total / seconds) });
+  db.close();
+}
+const rawRate = rows[0]['events/s'] as number;
+
+for (const [label, make] of [
+  ['log.append, 1000-event batches', (p: string) => new SqliteEventLog(p)],
+  ['log.append + contract validation, 1000-event batches', (p: string) => new ContractedEventLog(new SqliteEventLog(p), contracts)],
+] as const) {
+  const log = make(join(dir, `${rows.length}.sqlite`));
+  const { seconds } = await timedAsync(async () => {
+    for (const b of batches) await log.append('ingest-1', b, { context: ctx });
+  });
+  const rate = Math.round(total / seconds);
+  rows.push({ case: label, events: total, seconds, 'events/s': rate, 'ratio to raw': rate / rawRate });
+  await log.close();
+}
+
+{
+  const log = new SqliteEventLog(join(dir, 'single.sqlite'));
+  const { seconds } = await timedAsync(async () => {
+    for (let i = 0; i < SINGLE; i++) await log.append(`s-${i % 100}`, [{ type: 'EventCaptured', data: payload(i) }], { context: ctx });
+  });
+  rows.push({ case: 'log.append, 1-event appends', events: SINGLE, seconds, 'events/s': Math.round(SINGLE / seconds) });
+  await log.close();
+}
+
+{
+  const log = new SqliteEventLog(join(dir, '1.sqlite'));
+  const { result: n, seconds } = await timedAsync(async () => {
+    let count = 0;
+    let position = 1;
+    for (;;) {
+      const batch = await log.readAll({ fromPosition: position, maxCount: 2000 });
+      if (!batch.length) break;
+      count += batch.length;
+      position = batch[batch.length - 1].position + 1;
+    }
+    return count;
+  });
+  rows.push({ case: 'catch-up readAll (2000/batch)', events: n, seconds, 'events/s': Math.round(n / seconds) });
+  await log.close();
+}
+
+report(`event log (${total.toLocaleString()} events, ${new Date().toISOString()})`, rows);
+const ratio = rows[1]['ratio to raw'] as number;
+console.log(`\nbatched append / raw insert = ${ratio.toFixed(2)} (target >= 0.60): ${ratio >= 0.6 ? 'MET' : 'NOT MET'}`);
+rmSync(dir, { recursive: true, force: true });

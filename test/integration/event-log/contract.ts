@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { firstValueFrom, take, toArray } from 'rxjs';
+import type { EventLog } from '../../../src/store/event-log';
+import { WrongExpectedRevisionError } from '../../../src/store/event-log';
+
+const ctx = { actor: { type: 'system' as const }, projectId: 7, correlationId: 'corr-1', causationId: null };
+const ev = (n: number) => ({ type: 'Tested', data: { n } });
+
+/**
+ * The event-log contract every adapter must pass. `open()` returns a fresh, empty log; `reopen`, when
+ * given, opens a second handle on the same storage (another process's view).
+ */
+export function eventLogContract(name: string, open: () => Promise<{ log: EventLog; reopen?: () => Promise<EventLog> }>) {
+  describe(`event log contract: ${name}`, () => {
+    it('starts empty', async () => {
+      const { log } = await open();
+      expect(await log.head()).toBe(0);
+      expect(await log.readAll()).toEqual([]);
+      expect(await log.readStream('nothing-here')).toEqual([]);
+      await log.close();
+    });
+
+    it('appends atomically with dense positions and revisions, and full metadata', async () => {
+      const { log } = await open();
+      const r1 = await log.append('s-1', [ev(1), ev(2), ev(3)], { expectedRevision: 'no_stream', context: ctx });
+      expect(r1).toEqual({ nextExpectedRevision: 2, firstPosition: 1, lastPosition: 3 });
+      const r2 = await log.append('s-2', [ev(4)], { expectedRevision: 'no_stream', context: ctx });
+      expect(r2.lastPosition).toBe(4);
+      const all = await log.readAll();
+      expect(all.map((e) => [e.position, e.streamId, e.revision])).toEqual([
+        [1, 's-1', 0],
+        [2, 's-1', 1],
+        [3, 's-1', 2],
+        [4, 's-2', 0],
+      ]);
+      const e = all[0];
+      expect(e.type).toBe('Tested');
+      expect(e.data).toEqual({ n: 1 });
+      expect(e.schemaVersion).toBe(1);
+      expect(e.metadata.eventId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(new Date(e.metadata.recordedAt).toISOString()).toBe(e.metadata.recordedAt);
+      expect(e.metadata.projectId).toBe(7);
+      expect(e.metadata.actor).toEqual({ type: 'system' });
+      expect(e.metadata.correlationId).toBe('corr-1');
+      expect(e.metadata.causationId).toBeNull();
+      expect(new Set(all.map((x) => x.metadata.eventId)).size).toBe(4);
+      expect(await log.head()).toBe(4);
+      await log.close();
+    });
+
+    it('keeps a given eventId and schemaVersion', async () => {
+      const { log } = await open();
+      const id = '0190a3c4-0000-7000-8000-000000000001';
+      await log.append('s', [{ type: 'Tested', data: {}, eventId: id, schemaVersion: 3 }], { context: ctx });
+      const [e] = await log.readStream('s');
+      expect(e.metadata.eventId).toBe(id);
+      expect(e.schemaVersion).toBe(3);
+      await log.close();
+    });
+
+    it('enforces every kind of expected revision with a typed conflict', async () => {
+      const { log } = await open();
+      const conflict = (p: Promise<unknown>) => expect(p).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      await conflict(log.append('s', [ev(1)], { expectedRevision: 'stream_exists', context: ctx }));
+      await conflict(log.append('s', [ev(1)], { expectedRevision: 0, context: ctx }));
+      await log.append('s', [ev(1)], { expectedRevision: 'no_stream', context: ctx });
+      await conflict(log.append('s', [ev(2)], { expectedRevision: 'no_stream', context: ctx }));
+      await conflict(log.append('s', [ev(2)], { expectedRevision: 1, context: ctx }));
+      await log.append('s', [ev(2)], { expectedRevision: 0, context: ctx });
+      await log.append('s', [ev(3)], { expectedRevision: 'stream_exists', context: ctx });
+      await log.append('s', [ev(4)], { expectedRevision: 'any', context: ctx });
+      const err = await log.append('s', [ev(5)], { expectedRevision: 1, context: ctx }).catch((e) => e);
+      expect(err).toMatchObject({ streamId: 's', expected: 1, actual: 3 });
+      // A refused append writes nothing.
+      expect((await log.readStream('s')).map((e) => (e.data as { n: number }).n)).toEqual([1, 2, 3, 4]);
+      expect(await log.head()).toBe(4);
+      await log.close();
+    });
+
+    it('lets exactly one of two concurrent writers at the same revision win', async () => {
+      const { log } = await open();
+      await log.append('race', [ev(0)], { context: ctx });
+      const results = await Promise.allSettled(
+        [1, 2].map((n) => log.append('race', [ev(n)], { expectedRevision: 0, context: ctx })),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      expect(results.filter((r) => r.status === 'rejected')).toHaveLength(1);
+      await log.close();
+    });
+
+    it('reads a stream from a revision and the log from a position, bounded', async () => {
+      const { log } = await open();
+      for (let i = 0; i < 10; i++) await log.append(i % 2 ? 'odd' : 'even', [ev(i)], { context: ctx });
+      expect((await log.readStream('odd', { fromRevision: 2 })).map((e) => e.revision)).toEqual([2, 3, 4]);
+      expect((await log.readStream('odd', { fromRevision: 1, maxCount: 2 })).map((e) => e.revision)).toEqual([1, 2]);
+      expect((await log.readAll({ fromPosition: 4, maxCount: 3 })).map((e) => e.position)).toEqual([4, 5, 6]);
+      expect((await log.readAll({ fromPosition: 8, toPosition: 9 })).map((e) => e.position)).toEqual([8, 9]);
+      expect(await log.readAll({ fromPosition: 11 })).toEqual([]);
+      await log.close();
+    });
+
+    it('subscribes: catch-up first, then live, in order, without gaps or repeats', async () => {
+      const { log } = await open();
+      for (let i = 1; i <= 25; i++) await log.append('a', [ev(i)], { context: ctx });
+      const received = firstValueFrom(log.subscribe({ fromPosition: 11, batchSize: 4 }).pipe(take(30), toArray()));
+      for (let i = 26; i <= 40; i++) await log.append('b', [ev(i)], { context: ctx });
+      const got = await received;
+      expect(got.map((e) => e.position)).toEqual(Array.from({ length: 30 }, (_, i) => i + 11));
+      await log.close();
+    });
+
+    it('delivers live events appended after a quiet period', async () => {
+      const { log } = await open();
+      const received = firstValueFrom(log.subscribe({ fromPosition: 1 }).pipe(take(3), toArray()));
+      await new Promise((r) => setTimeout(r, 150));
+      await log.append('late', [ev(1), ev(2), ev(3)], { context: ctx });
+      expect((await received).map((e) => e.revision)).toEqual([0, 1, 2]);
+      await log.close();
+    });
+
+    it('sees appends made through another handle on the same storage', async () => {
+      const { log, reopen } = await open();
+      if (!reopen) return;
+      const other = await reopen();
+      const received = firstValueFrom(log.subscribe({ fromPosition: 1 }).pipe(take(2), toArray()));
+      await other.append('x', [ev(1)], { expectedRevision: 'no_stream', context: ctx });
+      await expect(log.append('x', [ev(2)], { expectedRevision: 'no_stream', context: ctx })).rejects.toBeInstanceOf(
+        WrongExpectedRevisionError,
+      );
+      await log.append('x', [ev(2)], { expectedRevision: 0, context: ctx });
+      expect((await received).map((e) => e.position)).toEqual([1, 2]);
+      await other.close();
+      await log.close();
+    });
+  });
+}

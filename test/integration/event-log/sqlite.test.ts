@@ -1,0 +1,12 @@
+import { join } from 'node:path';
+import { SqliteEventLog } from '../../../src/store/sqlite/event-log';
+import { tempDir } from '../../support/temp-dir';
+import { eventLogContract } from './contract';
+
+const dir = tempDir('log-');
+let n = 0;
+
+eventLogContract('SQLite', async () => {
+  const path = join(dir, `log-${++n}.sqlite`);
+  return { log: new SqliteEventLog(path, { pollIntervalMs: 20 }), reopen: async () => new SqliteEventLog(path, { pollIntervalMs: 20 }) };
+});

@@ -1,0 +1,59 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Runs a TypeScript file in a child Node process (through tsx), collecting its stdout lines. */
+export function runTs(file: string, args: string[] = [], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  let buffer = '';
+  let stderr = '';
+  const listeners = new Set<(line: string) => void>();
+  child.stdout!.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    let i;
+    while ((i = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, i);
+      buffer = buffer.slice(i + 1);
+      lines.push(line);
+      for (const l of listeners) l(line);
+    }
+  });
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    lines,
+    stderr: () => stderr,
+    exited,
+    /** Resolves with the first line matching, rejects if the process exits first. */
+    waitForLine(pred: (line: string) => boolean, timeoutMs = 30_000): Promise<string> {
+      const found = lines.find(pred);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`timeout waiting for line; stderr: ${stderr}`)), timeoutMs);
+        const l = (line: string) => {
+          if (pred(line)) {
+            clearTimeout(timer);
+            listeners.delete(l);
+            resolve(line);
+          }
+        };
+        listeners.add(l);
+        exited.then(() => {
+          clearTimeout(timer);
+          reject(new Error(`child exited before the line; stderr: ${stderr}`));
+        });
+      });
+    },
+  };
+}
+
+export function kill9(child: ChildProcess) {
+  child.kill('SIGKILL');
+}

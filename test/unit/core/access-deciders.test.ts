@@ -1,0 +1,47 @@
+import { describe, it } from 'vitest';
+import { organizationDecider, personalKeyDecider, projectDecider } from '../../../src/access';
+import { spec } from '../../support/decider-spec';
+
+const org = '6f1f1c1e-8a55-4c1b-9a53-111111111111';
+
+describe('access deciders', () => {
+  it('organization: create once, members once', () => {
+    spec(organizationDecider).given([]).when({ type: 'CreateOrganization', id: org, name: 'Acme' }).then([
+      { type: 'OrganizationCreated', data: { id: org, name: 'Acme' } },
+    ]);
+    spec(organizationDecider)
+      .given([{ type: 'OrganizationCreated', data: { id: org, name: 'Acme' } }])
+      .when({ type: 'CreateOrganization', id: org, name: 'Acme' })
+      .thenThrows('conflict');
+    spec(organizationDecider).given([]).when({ type: 'AddMember', organizationId: org, userId: 1, level: 'owner' }).thenThrows('not_found');
+    spec(organizationDecider)
+      .given([
+        { type: 'OrganizationCreated', data: { id: org, name: 'Acme' } },
+        { type: 'OrganizationMemberAdded', data: { organizationId: org, userId: 1, level: 'owner' } },
+      ])
+      .when({ type: 'AddMember', organizationId: org, userId: 1, level: 'member' })
+      .thenNothing();
+  });
+
+  it('project: blank names and duplicates are refused', () => {
+    const cmd = { type: 'CreateProject' as const, id: 1, organizationId: org, name: ' ', apiToken: 'phc_x' };
+    spec(projectDecider).given([]).when(cmd).thenThrows('validation', /blank/);
+    spec(projectDecider)
+      .given([{ type: 'ProjectCreated', data: { id: 1, organizationId: org, name: 'P', apiToken: 'phc_x' } }])
+      .when({ ...cmd, name: 'P' })
+      .thenThrows('conflict');
+  });
+
+  it('personal key: revoke is idempotent, unknown key is not found', () => {
+    const created = {
+      type: 'PersonalApiKeyCreated' as const,
+      data: { id: 'k', userId: 1, label: 'l', secureValue: 'sha256$' + '0'.repeat(64), maskValue: 'phx_...0000', scopes: ['*' as const], scopedProjects: null, scopedOrganizations: null },
+    };
+    spec(personalKeyDecider).given([]).when({ type: 'RevokePersonalKey', id: 'k' }).thenThrows('not_found');
+    spec(personalKeyDecider).given([created]).when({ type: 'RevokePersonalKey', id: 'k' }).then([{ type: 'PersonalApiKeyRevoked', data: { id: 'k' } }]);
+    spec(personalKeyDecider)
+      .given([created, { type: 'PersonalApiKeyRevoked', data: { id: 'k' } }])
+      .when({ type: 'RevokePersonalKey', id: 'k' })
+      .thenNothing();
+  });
+});
