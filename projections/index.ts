@@ -1,9 +1,14 @@
 import type { Projection } from './projection';
 import { accessProjection } from './access';
+import { featureFlagsProjection } from './feature-flags';
+import { ingestionProjection } from './ingestion';
 
 export * from './projection';
 export { accessProjection } from './access';
 export { accessQueries, type AccessQueries } from './access-queries';
+export { featureFlagsProjection } from './feature-flags';
+export { featureFlagQueries, type FeatureFlagQueries, type FeatureFlagRow } from './feature-flags-queries';
 
 /** Every read model of the product, in the order the runner applies them. */
-export const allProjections: readonly Projection[] = [accessProjection];
+export const allProjections: readonly Projection[] = [accessProjection, ingestionProjection, featureFlagsProjection];
+export { ingestionProjection, ingestionQueries, type IngestionQueries } from './ingestion';

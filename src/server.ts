@@ -2,11 +2,13 @@ import type { Config } from './config';
 import { bootstrap } from './access';
 import { buildApp } from './http';
 import { openRuntime, writeCredentialsFile } from './runtime';
+import { geoLookup } from './runtime/geo';
 
 /** Opens the runtime, catches projections up, bootstraps an empty store, then serves HTTP. */
 export async function startServer(config: Config) {
   const runtime = openRuntime({
     dataDir: config.DATA_DIR,
+    geo: await geoLookup(config.GEOIP_DIR, (msg) => process.stderr.write(`warning: ${msg}\n`)),
     durability: config.DURABILITY,
     onProjectionError: (name, err) => app.log.error({ err, projection: name }, 'projection stopped'),
   });

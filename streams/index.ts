@@ -4,6 +4,7 @@ import { projectEvents } from './project';
 import { userEvents } from './user';
 import { personalApiKeyEvents } from './personal-api-key';
 import { ingestEvents } from './ingest';
+import { featureFlagEvents } from './feature-flag';
 
 export * from './contract';
 export * from './registry';
@@ -12,8 +13,9 @@ export * from './project';
 export * from './user';
 export * from './personal-api-key';
 export * from './ingest';
+export * from './feature-flag';
 
 /** Every event contract of the product; the log validates appends against this. */
-export const allContracts = [...organizationEvents, ...projectEvents, ...userEvents, ...personalApiKeyEvents, ...ingestEvents];
+export const allContracts = [...organizationEvents, ...projectEvents, ...userEvents, ...personalApiKeyEvents, ...ingestEvents, ...featureFlagEvents];
 
 export const contracts = new ContractRegistry(allContracts);

@@ -28,6 +28,9 @@ export const EventCaptured = defineEvent(
     received_at: z.string(),
     ip: z.string().nullable(),
     historical_migration: z.boolean(),
+    /** Top-level person updates as sent (already merged into properties.$set / $set_once). */
+    $set: Properties.optional(),
+    $set_once: Properties.optional(),
   }),
 );
 

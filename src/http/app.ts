@@ -7,6 +7,11 @@ import { runtimePlugin } from './runtime-plugin';
 import { healthRoutes } from './routes/health';
 import { organizationRoutes } from './routes/organizations';
 import { projectRoutes } from './routes/projects';
+import { captureRoutes } from './routes/capture';
+import { featureFlagRoutes } from './routes/feature-flags';
+import { peopleRoutes } from './routes/people';
+import { decideRoutes } from './routes/decide';
+import { localEvaluationRoutes } from './routes/local-evaluation';
 
 /** Builds the HTTP app over an opened runtime; routes are encapsulated plugins. */
 export async function buildApp(runtime: Runtime, config: Config, options: FastifyServerOptions = {}) {
@@ -24,5 +29,10 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
   await app.register(healthRoutes);
   await app.register(projectRoutes);
   await app.register(organizationRoutes);
+  await app.register(captureRoutes);
+  await app.register(featureFlagRoutes);
+  await app.register(peopleRoutes);
+  await app.register(decideRoutes);
+  await app.register(localEvaluationRoutes);
   return app;
 }

@@ -1,12 +1,23 @@
 import { join } from 'node:path';
 import { contracts } from '../../streams';
-import { accessQueries, allProjections, type Projection, type StoreName } from '../../projections';
+import {
+  accessQueries,
+  allProjections,
+  featureFlagQueries,
+  ingestionQueries,
+  type Projection,
+  type StoreName,
+} from '../../projections';
 import { AccessService } from '../access';
+import { FlagService } from '../flags/management';
+import { FlagDefinitionCache, type FlagDataSource } from '../flags/serving';
+import { IngestPipeline } from '../ingest/pipeline';
 import { ContractedEventLog } from '../store/contracted-log';
 import { SqliteEventLog } from '../store/sqlite/event-log';
 import { openSqlite, type Durability, type SqliteDatabase } from '../store/sqlite/open';
 import { cachedStore } from './cached-store';
 import { ProjectionRunner } from './projection-runner';
+import { projectTokenCache } from './project-token-cache';
 
 export interface RuntimeOptions {
   dataDir: string;
@@ -16,6 +27,14 @@ export interface RuntimeOptions {
   projections?: readonly Projection[];
   now?: () => Date;
   onProjectionError?: (name: string, err: Error) => void;
+  /** GeoIP for ingestion enrichment and flag evaluation; absent means none. */
+  geo?: GeoLookup;
+}
+
+/** The slice of the GeoIP reader the runtime needs. */
+export interface GeoLookup {
+  lookup(ip: string): Record<string, unknown> | null;
+  enrich(properties: Record<string, unknown>, ip: string | null | undefined): Record<string, unknown>;
 }
 
 export const storeFiles = (dir: string): Record<StoreName, string> & { log: string } => ({
@@ -37,8 +56,40 @@ export function openRuntime(options: RuntimeOptions) {
   const projections = options.projections ?? allProjections;
   const runner = new ProjectionRunner(log, stores, projections, { onError: options.onProjectionError });
   const readmodels = cachedStore(stores.readmodels);
-  const queries = { access: accessQueries(readmodels) };
-  const access = new AccessService({ log, queries: queries.access, waitFor: (p) => runner.waitFor(p, ['access']) });
+  const queries = {
+    access: accessQueries(readmodels),
+    flags: featureFlagQueries(readmodels),
+    ingestion: ingestionQueries(readmodels),
+  };
+  const waitFor = (names: string[]) => (position: number) => runner.waitFor(position, names);
+
+  const flagCache = new FlagDefinitionCache((projectId) => queries.flags.allLive(projectId));
+  const sub = runner.applied$.subscribe(({ projection, events }) => {
+    if (projection !== 'feature_flags') return;
+    for (const e of events) if (e.metadata.projectId !== null) flagCache.invalidate(e.metadata.projectId);
+  });
+
+  const tokens = projectTokenCache((token) => queries.access.projectByToken(token)?.id);
+  const access = new AccessService({ log, queries: queries.access, waitFor: waitFor(['access']) });
+  const flags = new FlagService({
+    log,
+    flags: queries.flags,
+    groupTypeIndexes: (projectId) => queries.ingestion.groupTypeMappings(projectId).map((m) => m.group_type_index),
+    waitFor: waitFor(['feature_flags']),
+  });
+  const geo = options.geo;
+  const ingest = new IngestPipeline({ log, projectIdForToken: tokens, enrich: geo && ((p, ip) => geo.enrich(p, ip)), now: options.now });
+  const flagSource: FlagDataSource = {
+    definitions: (projectId) => flagCache.get(projectId).definitions,
+    groupTypeMapping: (projectId) =>
+      Object.fromEntries(queries.ingestion.groupTypeMappings(projectId).map((m) => [m.group_type_index, m.group_type])),
+    personProperties: (projectId, distinctId) => queries.ingestion.personByDistinctId(projectId, distinctId)?.properties ?? null,
+    groupProperties: (projectId, index, key) => queries.ingestion.group(projectId, index, key)?.group_properties ?? null,
+    hashKeyOverride: (projectId, distinctId) => queries.ingestion.hashKeyOverrideFor(projectId, distinctId),
+    personCohorts: () => new Set(),
+    geoProperties: (ip) => (geo && ip ? geo.lookup(ip) : null),
+  };
+
   return {
     files,
     log,
@@ -47,7 +98,13 @@ export function openRuntime(options: RuntimeOptions) {
     runner,
     queries,
     access,
+    flags,
+    flagCache,
+    ingest,
+    flagSource,
+    projectIdForToken: tokens,
     async close() {
+      sub.unsubscribe();
       runner.stop();
       await log.close();
       stores.readmodels.close();

@@ -1,4 +1,4 @@
-import type { Subscription } from 'rxjs';
+import { Subject, type Subscription } from 'rxjs';
 import type { RecordedEvent } from '../../streams';
 import type { Projection, SqlStore, StoreName } from '../../projections/projection';
 import type { EventLog } from '../store/event-log';
@@ -42,6 +42,8 @@ export class ProjectionRunner {
   private readonly waiters = new Set<Waiter>();
   private subscription: Subscription | null = null;
   private readonly batchSize: number;
+  /** After each committed batch: which projection applied which events (in-memory caches listen here). */
+  readonly applied$ = new Subject<{ projection: string; events: readonly RecordedEvent[] }>();
 
   constructor(
     private readonly log: EventLog,
@@ -110,7 +112,12 @@ export class ProjectionRunner {
     for (const b of this.bound) {
       if (b.failure) continue;
       try {
+        const before = b.checkpoint;
         b.checkpoint = b.applyTx(batch);
+        if (b.checkpoint > before && this.applied$.observed) {
+          const events = batch.filter((e) => e.position > before && e.position <= b.checkpoint && (!b.handles || b.handles.has(e.type)));
+          if (events.length) this.applied$.next({ projection: b.projection.name, events });
+        }
       } catch (err) {
         b.failure = err instanceof Error ? err : new Error(String(err));
         this.options.onError?.(b.projection.name, b.failure);

@@ -3,6 +3,7 @@ import { loadConfig, type Config } from '../../src/config';
 import { bootstrap, type Credentials } from '../../src/access';
 import { buildApp } from '../../src/http';
 import { openRuntime, type Runtime } from '../../src/runtime';
+import { geoLookup } from '../../src/runtime/geo';
 import { tempDir } from './temp-dir';
 
 export interface TestServer {
@@ -21,14 +22,13 @@ export interface TestServer {
 export async function startTestServer(options: { env?: Record<string, string>; dataDir?: string; beforeListen?: (app: FastifyInstance) => void } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir('server-');
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ...options.env });
-  const runtime = openRuntime({ dataDir, durability: config.DURABILITY });
+  const geo = await geoLookup(config.GEOIP_DIR, () => {});
+  const runtime = openRuntime({ dataDir, durability: config.DURABILITY, geo });
   await runtime.runner.catchUp();
   runtime.runner.start();
   const app = await buildApp(runtime, config, { logger: false });
   options.beforeListen?.(app);
-  const existing = runtime.queries.access.firstOrganization();
   const { credentials } = await bootstrap(runtime.access, runtime.queries.access, { type: 'system' });
-  void existing;
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -1,0 +1,78 @@
+import type { SqlStore } from '../projection';
+import type { GroupColumns } from './groups';
+
+export interface EventRow {
+  uuid: string;
+  projectId: number;
+  event: string;
+  distinctId: string;
+  personId: string | null;
+  timestamp: string;
+  receivedAt: string;
+  /** Already serialised: the properties are stringified exactly once per event. */
+  propertiesJson: string;
+  elementsChain: string;
+  groups: GroupColumns;
+  historicalMigration: boolean;
+}
+
+const CANONICAL_ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/**
+ * Time columns are compared as text (range filters, created_at minimums), which is only correct when
+ * every value has one shape: `toISOString()`'s. `2024-01-01T00:00:00Z` would otherwise sort after
+ * `2024-01-01T00:00:00.500Z`. An unparseable value falls back to the given (log) time.
+ */
+export function canonicalIso(value: string, fallback: string): string {
+  return toIso(value) ?? toIso(fallback) ?? fallback;
+}
+
+function toIso(value: string): string | null {
+  if (CANONICAL_ISO.test(value)) return value;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+}
+
+/**
+ * The two reads every event needs, in one statement: whether (project, uuid) was already folded (a
+ * re-sent event must count once) and the distinct id's current person.
+ */
+export function lookupBeforeFold(
+  db: SqlStore,
+  projectId: number,
+  uuid: string,
+  distinctId: string,
+): { duplicate: boolean; personId: string | undefined } {
+  const row = db
+    .prepare(
+      `SELECT EXISTS (SELECT 1 FROM events WHERE project_id = ? AND uuid = ?) AS duplicate,
+         (SELECT person_id FROM person_distinct_ids WHERE project_id = ? AND distinct_id = ?) AS person_id`,
+    )
+    .get(projectId, uuid, projectId, distinctId) as { duplicate: number; person_id: string | null };
+  return { duplicate: row.duplicate === 1, personId: row.person_id ?? undefined };
+}
+
+export function insertEvent(db: SqlStore, row: EventRow): void {
+  const [g0, g1, g2, g3, g4] = row.groups;
+  db.prepare(
+    `INSERT INTO events (uuid, project_id, event, distinct_id, person_id, timestamp, received_at, properties,
+       elements_chain, group_0, group_1, group_2, group_3, group_4, historical_migration)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    row.uuid,
+    row.projectId,
+    row.event,
+    row.distinctId,
+    row.personId,
+    row.timestamp,
+    row.receivedAt,
+    row.propertiesJson,
+    row.elementsChain,
+    g0,
+    g1,
+    g2,
+    g3,
+    g4,
+    row.historicalMigration ? 1 : 0,
+  );
+}

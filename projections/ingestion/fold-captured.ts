@@ -1,0 +1,78 @@
+import type { CapturedEventData, RecordedEvent } from '../../streams';
+import type { SqlStore } from '../projection';
+import type { FoldContext } from './context';
+import { warn } from './context';
+import { canonicalIso, insertEvent, lookupBeforeFold } from './events-table';
+import { foldGroupIdentify, groupColumnsOf, isGroupIdentify } from './groups';
+import { personUuid } from './ids';
+import { foldPerson } from './person-state';
+import { asObject, withoutPersonOperations } from './properties';
+
+/** Events whose only purpose is a person or group effect. */
+const PERSON_PROFILE_EVENTS = new Set(['$identify', '$create_alias', '$merge_dangerously', '$groupidentify', '$group_identify']);
+
+/** The project of an ingested event: its metadata, else the `ingest-<id>` stream it was appended to. */
+export function projectIdOf(recorded: RecordedEvent): number | null {
+  if (recorded.metadata.projectId !== null) return recorded.metadata.projectId;
+  const match = /^ingest-(\d+)$/.exec(recorded.streamId);
+  return match ? Number(match[1]) : null;
+}
+
+/** Folds one `EventCaptured`: person and group effects first, then its row in the events table. */
+export function foldCaptured(recorded: RecordedEvent, db: SqlStore): void {
+  const projectId = projectIdOf(recorded);
+  if (projectId === null) return;
+  const data = recorded.data as CapturedEventData;
+  const distinctId = String(data.distinct_id);
+  const before = lookupBeforeFold(db, projectId, data.uuid, distinctId);
+  if (before.duplicate) return;
+
+  const recordedAt = recorded.metadata.recordedAt;
+  const original = asObject(data.properties) ?? {};
+  const personless = original.$process_person_profile === false;
+  const ctx: FoldContext = {
+    db,
+    position: recorded.position,
+    projectId,
+    uuid: data.uuid,
+    event: data.event,
+    distinctId,
+    // PostHog strips person operations from personless events before anything else sees them.
+    properties: personless ? withoutPersonOperations(original) : original,
+    timestamp: canonicalIso(data.timestamp, recordedAt),
+    recordedAt,
+    personIdBefore: before.personId,
+  };
+
+  let personId: string;
+  if (personless) {
+    if (PERSON_PROFILE_EVENTS.has(ctx.event)) {
+      warn(ctx, 'invalid_event_when_process_person_profile_is_false', {
+        eventUuid: ctx.uuid,
+        event: ctx.event,
+        distinctId: ctx.distinctId,
+      });
+    }
+    // As PostHog: an existing person's id if the distinct id has one, else the deterministic id the
+    // person would get if it were ever created, so later person events line up with these.
+    personId = before.personId ?? personUuid(projectId, distinctId);
+  } else {
+    personId = foldPerson(ctx);
+    if (isGroupIdentify(ctx.event)) foldGroupIdentify(ctx);
+  }
+
+  const chain = ctx.properties.$elements_chain;
+  insertEvent(db, {
+    uuid: data.uuid,
+    projectId,
+    event: ctx.event,
+    distinctId: ctx.distinctId,
+    personId,
+    timestamp: ctx.timestamp,
+    receivedAt: canonicalIso(data.received_at, recordedAt),
+    propertiesJson: JSON.stringify(ctx.properties),
+    elementsChain: typeof chain === 'string' ? chain : '',
+    groups: groupColumnsOf(ctx),
+    historicalMigration: data.historical_migration === true,
+  });
+}

@@ -1,0 +1,50 @@
+import type { CapturedEventData, RecordedEvent } from '../../streams';
+import type { Projection, SqlStore } from '../projection';
+import { recordWarning } from './context';
+import { foldCaptured, projectIdOf } from './fold-captured';
+import { createIngestionSchema, INGESTION_TABLES } from './schema';
+
+type WarningData = { type: string; source: string; details: Record<string, unknown> };
+
+/**
+ * Persons, groups and the analytics events table in ONE fold: an event row records the person its
+ * distinct id had at that point of the log, so the three must advance together to replay identically.
+ */
+export const ingestionProjection: Projection = {
+  name: 'ingestion',
+  version: 1,
+  store: 'readmodels',
+  handles: ['EventCaptured', 'IngestionWarningRaised'],
+  tables: INGESTION_TABLES,
+  setup(db: SqlStore) {
+    createIngestionSchema(db);
+  },
+  apply(recorded: RecordedEvent, db: SqlStore) {
+    if (recorded.type === 'EventCaptured') {
+      foldCaptured(recorded as RecordedEvent<'EventCaptured', CapturedEventData>, db);
+      return;
+    }
+    if (recorded.type === 'IngestionWarningRaised') {
+      const projectId = projectIdOf(recorded);
+      if (projectId === null) return;
+      const data = recorded.data as WarningData;
+      recordWarning(db, projectId, data.type, data.source, data.details ?? {}, recorded.metadata.recordedAt);
+    }
+  },
+};
+
+export { ingestionQueries } from './queries';
+export type {
+  EventApi,
+  EventFilters,
+  GroupApi,
+  GroupTypeMapping,
+  IngestionQueries,
+  IngestionWarningApi,
+  Page,
+  PageOptions,
+  PersonApi,
+  PersonRecord,
+} from './queries';
+export { personUuid, isDistinctIdIllegal, PERSON_UUID_NAMESPACE } from './ids';
+export { MAX_GROUP_TYPES } from './groups';

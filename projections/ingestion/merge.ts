@@ -1,0 +1,122 @@
+import type { FoldContext } from './context';
+import { warn } from './context';
+import { moveHashKeyOverride } from './hash-key-overrides';
+import { isDistinctIdIllegal, personUuid } from './ids';
+import { absorbPerson, addDistinctId, distinctIdSeq, insertPerson, loadPerson, personIdOf, savePerson } from './persons';
+import type { Properties } from './properties';
+import { applyPropertyUpdates, propertyUpdatesOf } from './properties';
+
+/** The outcome of an identify/alias/merge event for the event's own distinct id. */
+export interface MergeOutcome {
+  /** The person the event's distinct id now belongs to, when the merge step settled it. */
+  personId: string | null;
+  /** PostHog marks the target identified once both ids passed the checks, even if the merge is refused. */
+  markIdentified: boolean;
+  /** Both ids now share one person (drives the experience-continuity hash key). */
+  linked: boolean;
+  /** The event's property updates are already in the person (a completed merge applies them itself). */
+  propertiesApplied: boolean;
+}
+
+const NOTHING: MergeOutcome = { personId: null, markIdentified: false, linked: false, propertiesApplied: false };
+
+/**
+ * The id to merge into the event's distinct id, read as PostHog does: `alias` (when truthy) for
+ * `$create_alias` and `$merge_dangerously`, `$anon_distinct_id` (when present at all) for `$identify`.
+ */
+export function mergeSourceOf(event: string, properties: Properties): string | null {
+  if ((event === '$create_alias' || event === '$merge_dangerously') && properties.alias) {
+    return String(properties.alias);
+  }
+  if (event === '$identify' && Object.prototype.hasOwnProperty.call(properties, '$anon_distinct_id')) {
+    return String(properties.$anon_distinct_id);
+  }
+  return null;
+}
+
+/** Merges `otherId`'s person into the event's distinct id person, by PostHog's rules (compat §2). */
+export function mergeIntoEventPerson(ctx: FoldContext, otherId: string): MergeOutcome {
+  const intoId = ctx.distinctId;
+  if (intoId === otherId) return NOTHING;
+  for (const [illegal, other] of [
+    [intoId, otherId],
+    [otherId, intoId],
+  ] as const) {
+    if (isDistinctIdIllegal(illegal)) {
+      warn(ctx, 'cannot_merge_with_illegal_distinct_id', {
+        illegalDistinctId: illegal,
+        otherDistinctId: other,
+        eventUuid: ctx.uuid,
+      });
+      return NOTHING;
+    }
+  }
+
+  const { db, projectId } = ctx;
+  const otherPersonId = personIdOf(db, projectId, otherId);
+  const intoPersonId = ctx.personIdBefore;
+  const added = distinctIdSeq(ctx.position, 0);
+  const linked = (personId: string): MergeOutcome => ({
+    personId,
+    markIdentified: true,
+    linked: true,
+    propertiesApplied: false,
+  });
+
+  if (otherPersonId !== undefined && intoPersonId === undefined) {
+    addDistinctId(db, projectId, intoId, otherPersonId, added);
+    return linked(otherPersonId);
+  }
+  if (otherPersonId === undefined && intoPersonId !== undefined) {
+    addDistinctId(db, projectId, otherId, intoPersonId, added);
+    return linked(intoPersonId);
+  }
+  if (otherPersonId !== undefined && intoPersonId !== undefined) {
+    if (otherPersonId === intoPersonId) return linked(intoPersonId);
+    return mergePersons(ctx, intoPersonId, otherPersonId, otherId);
+  }
+
+  // Neither id is known: one identified person holding both, its uuid derived from the event's id.
+  // Like PostHog's createPerson it starts from $set_once/$set only; the caller's update step then
+  // applies the event in full (so an $unset still counts there).
+  const updates = propertyUpdatesOf(ctx.properties);
+  const { properties } = applyPropertyUpdates({}, updates && { ...updates, unset: [] });
+  const uuid = personUuid(projectId, intoId);
+  insertPerson(
+    db,
+    { uuid, projectId, properties, createdAt: ctx.timestamp, isIdentified: true, version: 0 },
+    [intoId, otherId],
+    ctx.position,
+  );
+  return linked(uuid);
+}
+
+function mergePersons(ctx: FoldContext, intoPersonId: string, otherPersonId: string, otherId: string): MergeOutcome {
+  const { db, projectId } = ctx;
+  const into = loadPerson(db, intoPersonId);
+  const other = loadPerson(db, otherPersonId);
+  if (!into || !other) throw new Error(`ingestion: distinct id points at a missing person (${intoPersonId}, ${otherPersonId})`);
+
+  // Only $merge_dangerously may swallow a person someone already identified.
+  if (ctx.event !== '$merge_dangerously' && other.isIdentified) {
+    warn(ctx, 'cannot_merge_already_identified', {
+      sourcePersonDistinctId: otherId,
+      targetPersonDistinctId: ctx.distinctId,
+      eventUuid: ctx.uuid,
+    });
+    return { personId: intoPersonId, markIdentified: true, linked: false, propertiesApplied: false };
+  }
+
+  // The surviving person's values win on conflicts; the event's own updates apply on top.
+  const merged = applyPropertyUpdates({ ...other.properties, ...into.properties }, propertyUpdatesOf(ctx.properties));
+  savePerson(db, {
+    ...into,
+    properties: merged.properties,
+    createdAt: other.createdAt < into.createdAt ? other.createdAt : into.createdAt,
+    isIdentified: true,
+    version: Math.max(into.version, other.version) + 1,
+  });
+  moveHashKeyOverride(db, projectId, other.uuid, into.uuid);
+  absorbPerson(db, other.uuid, into.uuid);
+  return { personId: intoPersonId, markIdentified: true, linked: true, propertiesApplied: true };
+}

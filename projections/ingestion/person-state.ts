@@ -1,0 +1,56 @@
+import type { FoldContext } from './context';
+import { setHashKeyOverride } from './hash-key-overrides';
+import { personUuid } from './ids';
+import { mergeIntoEventPerson, mergeSourceOf } from './merge';
+import type { MergeOutcome } from './merge';
+import { insertPerson, loadPerson, savePerson } from './persons';
+import { applyPropertyUpdates, propertyUpdatesOf } from './properties';
+
+/**
+ * Runs the person side of one event (merge, create, property updates) and returns the person the
+ * event belongs to afterwards: the person_id the events table records for it.
+ */
+export function foldPerson(ctx: FoldContext): string {
+  const { db, projectId, distinctId } = ctx;
+  const updates = propertyUpdatesOf(ctx.properties);
+  const source = mergeSourceOf(ctx.event, ctx.properties);
+  const merge: MergeOutcome | null = source === null ? null : mergeIntoEventPerson(ctx, source);
+
+  // A merge that returned no person changed nothing, so the id read before it still holds.
+  const personId = merge?.personId ?? ctx.personIdBefore;
+  if (personId === undefined) {
+    // A new person starts from the event's $set_once/$set (PostHog ignores $unset on creation).
+    const { properties } = applyPropertyUpdates({}, updates && { ...updates, unset: [] });
+    const uuid = personUuid(projectId, distinctId);
+    insertPerson(
+      db,
+      { uuid, projectId, properties, createdAt: ctx.timestamp, isIdentified: false, version: 0 },
+      [distinctId],
+      ctx.position,
+    );
+    return uuid;
+  }
+
+  const markIdentified = merge?.markIdentified ?? false;
+  // The common case (no person operations, no merge) never reads the person row.
+  if ((updates || markIdentified) && !merge?.propertiesApplied) {
+    const person = loadPerson(db, personId);
+    if (!person) throw new Error(`ingestion: distinct id ${distinctId} points at missing person ${personId}`);
+    const next = applyPropertyUpdates(person.properties, updates);
+    const identify = markIdentified && !person.isIdentified;
+    if (next.changed || identify) {
+      savePerson(db, {
+        ...person,
+        properties: next.properties,
+        isIdentified: person.isIdentified || identify,
+        version: person.version + 1,
+      });
+    }
+  }
+
+  // Experience continuity: the anonymous id keeps bucketing flags for the person it joined.
+  if (ctx.event === '$identify' && merge?.linked && source !== null) {
+    setHashKeyOverride(db, projectId, personId, source);
+  }
+  return personId;
+}

@@ -1,0 +1,90 @@
+import type { SqlStore } from '../projection';
+import type { Properties } from './properties';
+
+/** A person as the fold works on it; `properties` is parsed only when the fold needs them. */
+export interface Person {
+  uuid: string;
+  projectId: number;
+  properties: Properties;
+  createdAt: string;
+  isIdentified: boolean;
+  version: number;
+}
+
+interface PersonRow {
+  uuid: string;
+  project_id: number;
+  properties: string;
+  created_at: string;
+  is_identified: number;
+  version: number;
+}
+
+/** The current person of a distinct id (through every merge so far), or undefined. */
+export function personIdOf(db: SqlStore, projectId: number, distinctId: string): string | undefined {
+  const row = db
+    .prepare('SELECT person_id FROM person_distinct_ids WHERE project_id = ? AND distinct_id = ?')
+    .get(projectId, distinctId) as { person_id: string } | undefined;
+  return row?.person_id;
+}
+
+export function loadPerson(db: SqlStore, uuid: string): Person | undefined {
+  const row = db.prepare('SELECT * FROM persons WHERE uuid = ?').get(uuid) as PersonRow | undefined;
+  if (!row) return undefined;
+  return {
+    uuid: row.uuid,
+    projectId: row.project_id,
+    properties: JSON.parse(row.properties) as Properties,
+    createdAt: row.created_at,
+    isIdentified: row.is_identified === 1,
+    version: row.version,
+  };
+}
+
+/** Listing order of distinct ids: by the log position that added them, then their slot in that event. */
+export const distinctIdSeq = (position: number, slot: 0 | 1) => position * 2 + slot;
+
+/**
+ * Inserts a person and its distinct ids (the first is the id its uuid was derived from), added by the
+ * event at log `position`.
+ */
+export function insertPerson(db: SqlStore, person: Person, distinctIds: readonly [string] | readonly [string, string], position: number): void {
+  db.prepare(
+    'INSERT INTO persons (uuid, project_id, properties, created_at, is_identified, version) VALUES (?, ?, ?, ?, ?, ?)',
+  ).run(
+    person.uuid,
+    person.projectId,
+    JSON.stringify(person.properties),
+    person.createdAt,
+    person.isIdentified ? 1 : 0,
+    person.version,
+  );
+  distinctIds.forEach((distinctId, slot) =>
+    addDistinctId(db, person.projectId, distinctId, person.uuid, distinctIdSeq(position, slot === 0 ? 0 : 1)),
+  );
+}
+
+export function addDistinctId(db: SqlStore, projectId: number, distinctId: string, personId: string, seq: number): void {
+  db.prepare('INSERT INTO person_distinct_ids (project_id, distinct_id, person_id, seq) VALUES (?, ?, ?, ?)').run(
+    projectId,
+    distinctId,
+    personId,
+    seq,
+  );
+}
+
+export function savePerson(db: SqlStore, person: Person): void {
+  db.prepare('UPDATE persons SET properties = ?, created_at = ?, is_identified = ?, version = ? WHERE uuid = ?').run(
+    JSON.stringify(person.properties),
+    person.createdAt,
+    person.isIdentified ? 1 : 0,
+    person.version,
+    person.uuid,
+  );
+}
+
+/** Points every distinct id of `fromId` at `toId` and deletes `fromId`: the tail of a merge. */
+export function absorbPerson(db: SqlStore, fromId: string, toId: string): void {
+  db.prepare('UPDATE person_distinct_ids SET person_id = ? WHERE person_id = ?').run(toId, fromId);
+  db.prepare('DELETE FROM persons WHERE uuid = ?').run(fromId);
+}

@@ -1,0 +1,296 @@
+import type { SqlStore } from '../projection';
+import { canonicalIso } from './events-table';
+import type { Properties } from './properties';
+
+/** PostHog's persons API shape; `id` is the uuid (there is no separate integer id here). */
+export interface PersonApi {
+  id: string;
+  uuid: string;
+  distinct_ids: string[];
+  properties: Properties;
+  created_at: string;
+  is_identified: boolean;
+}
+
+/** The flags hot path's view of a person: no distinct id list, one indexed read. */
+export interface PersonRecord {
+  id: string;
+  uuid: string;
+  properties: Properties;
+  created_at: string;
+  is_identified: boolean;
+  version: number;
+}
+
+/** PostHog's group shape. */
+export interface GroupApi {
+  group_type_index: number;
+  group_key: string;
+  group_properties: Properties;
+  created_at: string;
+}
+
+export interface GroupTypeMapping {
+  group_type: string;
+  group_type_index: number;
+}
+
+export interface EventApi {
+  id: string;
+  uuid: string;
+  event: string;
+  distinct_id: string;
+  person_id: string | null;
+  properties: Properties;
+  timestamp: string;
+  received_at: string;
+  elements_chain: string;
+  group_0: string | null;
+  group_1: string | null;
+  group_2: string | null;
+  group_3: string | null;
+  group_4: string | null;
+  historical_migration: boolean;
+}
+
+export interface IngestionWarningApi {
+  type: string;
+  source: string;
+  details: Record<string, unknown>;
+  timestamp: string;
+}
+
+export interface Page<T> {
+  count: number;
+  results: T[];
+}
+
+export interface PageOptions {
+  limit: number;
+  offset?: number;
+}
+
+export interface EventFilters extends PageOptions {
+  event?: string;
+  distinctId?: string;
+  /**
+   * Events of every distinct id the person holds now, including those recorded before a merge
+   * under the merged-away person (the stored person_id is the one at ingestion).
+   */
+  personId?: string;
+  /** ISO; events strictly after this timestamp. */
+  after?: string;
+  /** ISO; events strictly before this timestamp. */
+  before?: string;
+}
+
+interface PersonRow {
+  uuid: string;
+  properties: string;
+  created_at: string;
+  is_identified: number;
+  version: number;
+  distinct_ids?: string;
+}
+interface GroupRow {
+  group_type_index: number;
+  group_key: string;
+  group_properties: string;
+  created_at: string;
+}
+interface EventDbRow extends Omit<EventApi, 'id' | 'properties' | 'historical_migration'> {
+  properties: string;
+  historical_migration: number;
+}
+interface WarningRow extends Omit<IngestionWarningApi, 'details'> {
+  details: string;
+}
+
+const DISTINCT_IDS = `(SELECT json_group_array(distinct_id) FROM
+  (SELECT distinct_id FROM person_distinct_ids WHERE person_id = p.uuid ORDER BY seq)) AS distinct_ids`;
+
+const personApi = (r: PersonRow): PersonApi => ({
+  id: r.uuid,
+  uuid: r.uuid,
+  distinct_ids: JSON.parse(r.distinct_ids ?? '[]') as string[],
+  properties: JSON.parse(r.properties) as Properties,
+  created_at: r.created_at,
+  is_identified: r.is_identified === 1,
+});
+
+const groupApi = (r: GroupRow): GroupApi => ({
+  group_type_index: r.group_type_index,
+  group_key: r.group_key,
+  group_properties: JSON.parse(r.group_properties) as Properties,
+  created_at: r.created_at,
+});
+
+const eventApi = ({ properties, historical_migration, ...r }: EventDbRow): EventApi => ({
+  id: r.uuid,
+  ...r,
+  properties: JSON.parse(properties) as Properties,
+  historical_migration: historical_migration === 1,
+});
+
+/** Read side of the ingestion projection: persons, groups, analytics events and warnings. */
+export function ingestionQueries(db: SqlStore) {
+  return {
+    /** Newest person first; with `distinctId`, the one person holding it (or none). */
+    persons(projectId: number, options: PageOptions & { distinctId?: string }): Page<PersonApi> {
+      const offset = options.offset ?? 0;
+      if (options.distinctId !== undefined) {
+        const row = db
+          .prepare(
+            `SELECT p.*, ${DISTINCT_IDS} FROM person_distinct_ids d JOIN persons p ON p.uuid = d.person_id
+             WHERE d.project_id = ? AND d.distinct_id = ?`,
+          )
+          .get(projectId, options.distinctId) as PersonRow | undefined;
+        return { count: row ? 1 : 0, results: row && offset === 0 && options.limit > 0 ? [personApi(row)] : [] };
+      }
+      const count = (db.prepare('SELECT count(*) AS n FROM persons WHERE project_id = ?').get(projectId) as { n: number }).n;
+      const rows = db
+        .prepare(`SELECT p.*, ${DISTINCT_IDS} FROM persons p WHERE p.project_id = ? ORDER BY p.rowid DESC LIMIT ? OFFSET ?`)
+        .all(projectId, options.limit, offset) as PersonRow[];
+      return { count, results: rows.map(personApi) };
+    },
+
+    person(projectId: number, uuid: string): PersonApi | undefined {
+      const row = db
+        .prepare(`SELECT p.*, ${DISTINCT_IDS} FROM persons p WHERE p.project_id = ? AND p.uuid = ?`)
+        .get(projectId, uuid) as PersonRow | undefined;
+      return row ? personApi(row) : undefined;
+    },
+
+    /** The flags hot path: one statement over two unique indexes. */
+    personByDistinctId(projectId: number, distinctId: string): PersonRecord | undefined {
+      const r = db
+        .prepare(
+          `SELECT p.uuid, p.properties, p.created_at, p.is_identified, p.version
+           FROM person_distinct_ids d JOIN persons p ON p.uuid = d.person_id
+           WHERE d.project_id = ? AND d.distinct_id = ?`,
+        )
+        .get(projectId, distinctId) as PersonRow | undefined;
+      if (!r) return undefined;
+      return {
+        id: r.uuid,
+        uuid: r.uuid,
+        properties: JSON.parse(r.properties) as Properties,
+        created_at: r.created_at,
+        is_identified: r.is_identified === 1,
+        version: r.version,
+      };
+    },
+
+    /** The person a distinct id belongs to now, through every merge. */
+    personIdOf(projectId: number, distinctId: string): string | null {
+      const row = db
+        .prepare('SELECT person_id FROM person_distinct_ids WHERE project_id = ? AND distinct_id = ?')
+        .get(projectId, distinctId) as { person_id: string } | undefined;
+      return row?.person_id ?? null;
+    },
+
+    /** The anonymous id a person's flags keep bucketing on after identifying, if any. */
+    hashKeyOverrideFor(projectId: number, distinctId: string): string | null {
+      const row = db
+        .prepare(
+          `SELECT h.hash_key FROM person_distinct_ids d
+           JOIN person_hash_key_overrides h ON h.project_id = d.project_id AND h.person_id = d.person_id
+           WHERE d.project_id = ? AND d.distinct_id = ?`,
+        )
+        .get(projectId, distinctId) as { hash_key: string } | undefined;
+      return row?.hash_key ?? null;
+    },
+
+    /** Newest group first, optionally of one type and/or one key. */
+    groups(projectId: number, options: PageOptions & { groupTypeIndex?: number; groupKey?: string }): Page<GroupApi> {
+      const where = ['project_id = ?'];
+      const params: (string | number)[] = [projectId];
+      if (options.groupTypeIndex !== undefined) {
+        where.push('group_type_index = ?');
+        params.push(options.groupTypeIndex);
+      }
+      if (options.groupKey !== undefined) {
+        where.push('group_key = ?');
+        params.push(options.groupKey);
+      }
+      const clause = where.join(' AND ');
+      const count = (db.prepare(`SELECT count(*) AS n FROM groups WHERE ${clause}`).get(...params) as { n: number }).n;
+      const rows = db
+        .prepare(
+          `SELECT group_type_index, group_key, group_properties, created_at FROM groups WHERE ${clause}
+           ORDER BY created_at DESC, group_type_index, group_key LIMIT ? OFFSET ?`,
+        )
+        .all(...params, options.limit, options.offset ?? 0) as GroupRow[];
+      return { count, results: rows.map(groupApi) };
+    },
+
+    group(projectId: number, groupTypeIndex: number, groupKey: string): GroupApi | undefined {
+      const row = db
+        .prepare(
+          `SELECT group_type_index, group_key, group_properties, created_at FROM groups
+           WHERE project_id = ? AND group_type_index = ? AND group_key = ?`,
+        )
+        .get(projectId, groupTypeIndex, groupKey) as GroupRow | undefined;
+      return row ? groupApi(row) : undefined;
+    },
+
+    groupTypeMappings(projectId: number): GroupTypeMapping[] {
+      return db
+        .prepare(
+          'SELECT group_type, group_type_index FROM group_type_mappings WHERE project_id = ? ORDER BY group_type_index',
+        )
+        .all(projectId) as GroupTypeMapping[];
+    },
+
+    /** Newest first. Uncounted on purpose: the table is large and the API pages by offset. */
+    events(projectId: number, filters: EventFilters): EventApi[] {
+      const where = ['project_id = ?'];
+      const params: (string | number)[] = [projectId];
+      if (filters.event !== undefined) {
+        where.push('event = ?');
+        params.push(filters.event);
+      }
+      if (filters.distinctId !== undefined) {
+        where.push('distinct_id = ?');
+        params.push(filters.distinctId);
+      }
+      if (filters.personId !== undefined) {
+        where.push('distinct_id IN (SELECT distinct_id FROM person_distinct_ids WHERE project_id = ? AND person_id = ?)');
+        params.push(projectId, filters.personId);
+      }
+      if (filters.after !== undefined) {
+        where.push('timestamp > ?');
+        params.push(canonicalIso(filters.after, filters.after));
+      }
+      if (filters.before !== undefined) {
+        where.push('timestamp < ?');
+        params.push(canonicalIso(filters.before, filters.before));
+      }
+      // Without statistics SQLite prefers the time index (it saves the sort) and would scan the whole
+      // project; a distinct id or person filter is always the more selective one.
+      const byDistinctId = filters.distinctId !== undefined || filters.personId !== undefined;
+      const rows = db
+        .prepare(
+          `SELECT uuid, event, distinct_id, person_id, properties, timestamp, received_at, elements_chain,
+             group_0, group_1, group_2, group_3, group_4, historical_migration
+           FROM events ${byDistinctId ? 'INDEXED BY events_by_distinct_id' : ''}
+           WHERE ${where.join(' AND ')} ORDER BY timestamp DESC, uuid DESC LIMIT ? OFFSET ?`,
+        )
+        .all(...params, filters.limit, filters.offset ?? 0) as EventDbRow[];
+      return rows.map(eventApi);
+    },
+
+    /** Newest first (log order). */
+    ingestionWarnings(projectId: number, options: PageOptions): IngestionWarningApi[] {
+      const rows = db
+        .prepare(
+          `SELECT type, source, details, timestamp FROM ingestion_warnings WHERE project_id = ?
+           ORDER BY id DESC LIMIT ? OFFSET ?`,
+        )
+        .all(projectId, options.limit, options.offset ?? 0) as WarningRow[];
+      return rows.map((r) => ({ ...r, details: JSON.parse(r.details) as Record<string, unknown> }));
+    },
+  };
+}
+
+export type IngestionQueries = ReturnType<typeof ingestionQueries>;

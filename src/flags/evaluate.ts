@@ -1,0 +1,128 @@
+import { evaluateSet, type SetOutcome } from './conditions';
+import { enrollmentDecision } from './enrollment';
+import { subjectOf, type Subject } from './subject';
+import type {
+  EvaluateAllResult,
+  EvaluationContext,
+  EvaluationReason,
+  FlagDefinition,
+  FlagEvaluation,
+  ReasonCode,
+} from './types';
+import { payloadFor, variantFor } from './variants';
+
+const DESCRIPTIONS: Record<Exclude<ReasonCode, 'condition_match'>, string> = {
+  no_condition_match: 'No matching condition set',
+  out_of_rollout_bound: 'Out of rollout bound',
+  no_group_type: 'No group type',
+  super_condition_value: 'Super condition value',
+  flag_disabled: 'Feature flag is disabled',
+};
+
+// When no set wins, the most telling failure is reported, as the flags service does: being
+// targeted but outside the rollout beats not being targeted, which beats a missing group.
+const PRIORITY: Record<ReasonCode, number> = {
+  super_condition_value: 6,
+  condition_match: 4,
+  out_of_rollout_bound: 3,
+  no_condition_match: 2,
+  no_group_type: 1,
+  flag_disabled: 0,
+};
+
+const OUTCOME_REASON: Record<SetOutcome, ReasonCode> = {
+  match: 'condition_match',
+  no_match: 'no_condition_match',
+  out_of_rollout: 'out_of_rollout_bound',
+};
+
+function reason(code: ReasonCode, conditionIndex: number | null): EvaluationReason {
+  const description =
+    code === 'condition_match' ? `Matched condition set ${(conditionIndex ?? 0) + 1}` : DESCRIPTIONS[code];
+  return { code, condition_index: conditionIndex, description };
+}
+
+function result(
+  flag: FlagDefinition,
+  enabled: boolean,
+  variant: string | null,
+  why: EvaluationReason,
+): FlagEvaluation {
+  return {
+    key: flag.key,
+    enabled,
+    variant: enabled ? variant : null,
+    value: enabled ? (variant ?? true) : false,
+    reason: why,
+    payload: enabled ? payloadFor(flag.filters ?? {}, variant) : null,
+    id: flag.id,
+    version: flag.version ?? 0,
+  };
+}
+
+function evaluateOn(flag: FlagDefinition, subject: Subject): FlagEvaluation {
+  if (!flag.active || flag.deleted) return result(flag, false, null, reason('flag_disabled', null));
+  const filters = flag.filters ?? {};
+  const personBucket = subject.personBucket(flag.ensure_experience_continuity);
+
+  const enrolled = enrollmentDecision(flag, subject, personBucket);
+  if (enrolled !== null) return result(flag, enrolled, null, reason('super_condition_value', 0));
+
+  const flagAggregation = filters.aggregation_group_type_index ?? null;
+  const sets = filters.groups ?? [];
+  if (sets.length === 0) {
+    const missingGroup = flagAggregation !== null && subject.groupKey(flagAggregation) === null;
+    return result(flag, false, null, reason(missingGroup ? 'no_group_type' : 'no_condition_match', null));
+  }
+
+  let best: { code: ReasonCode; index: number } | null = null;
+  for (const [index, set] of sets.entries()) {
+    const aggregation =
+      set.aggregation_group_type_index !== undefined ? set.aggregation_group_type_index : flagAggregation;
+    const bucket = aggregation === null ? personBucket : subject.groupKey(aggregation);
+    const code: ReasonCode =
+      bucket === null ? 'no_group_type' : OUTCOME_REASON[evaluateSet(flag.key, set, { subject, aggregation }, bucket)];
+    if (code === 'condition_match' && bucket !== null) {
+      const variant = variantFor(flag.key, filters, set.variant, bucket);
+      return result(flag, true, variant, reason(code, index));
+    }
+    // Ties go to the later set, matching the flags service's report.
+    if (best === null || PRIORITY[code] >= PRIORITY[best.code]) best = { code, index };
+  }
+  return result(flag, false, null, reason(best?.code ?? 'no_condition_match', best?.index ?? null));
+}
+
+/** Evaluates one flag for one person (and their groups). Throws if a property lookup throws. */
+export function evaluateFlag(flag: FlagDefinition, ctx: EvaluationContext): FlagEvaluation {
+  return evaluateOn(flag, subjectOf(ctx));
+}
+
+export interface EvaluateAllOptions {
+  /** Only evaluate these keys (the request's `flag_keys_to_evaluate`). */
+  flagKeys?: readonly string[];
+}
+
+/**
+ * Evaluates every non-deleted flag. A flag whose evaluation throws is left out and
+ * `errorsWhileComputingFlags` is set; the others are still returned.
+ */
+export function evaluateAll(
+  flags: readonly FlagDefinition[],
+  ctx: EvaluationContext,
+  opts: EvaluateAllOptions = {},
+): EvaluateAllResult {
+  const wanted = opts.flagKeys ? new Set(opts.flagKeys) : null;
+  const subject = subjectOf(ctx);
+  // Null prototype: flag keys are user data and "__proto__" must stay an ordinary key.
+  const out: Record<string, FlagEvaluation> = Object.create(null);
+  let errorsWhileComputingFlags = false;
+  for (const flag of flags) {
+    if (flag.deleted || (wanted && !wanted.has(flag.key))) continue;
+    try {
+      out[flag.key] = evaluateOn(flag, subject);
+    } catch {
+      errorsWhileComputingFlags = true;
+    }
+  }
+  return { flags: out, errorsWhileComputingFlags };
+}

@@ -1,0 +1,99 @@
+import { featureFlagStream, type Actor } from '../../../streams';
+import type { FeatureFlagQueries, FeatureFlagRow } from '../../../projections/feature-flags-queries';
+import type { EventLog } from '../../store/event-log';
+import { handleCommand } from '../../runtime/command-handler';
+import { notFound, validationError } from '../../errors';
+import { flagDecider, type FlagCommand } from './decider';
+import { groupTypeIndexesOf, validateFilters, validateFlagKey } from './filters';
+import type { FlagFilters } from '../types';
+
+export interface FlagServiceDeps {
+  log: EventLog;
+  flags: FeatureFlagQueries;
+  /** Group type indexes in use in a project (from the persons & groups read model). */
+  groupTypeIndexes: (projectId: number) => number[];
+  waitFor: (position: number) => Promise<void>;
+}
+
+export interface CreateFlagInput {
+  key: unknown;
+  name?: string;
+  filters?: unknown;
+  active?: boolean;
+  ensure_experience_continuity?: boolean;
+}
+
+export interface UpdateFlagInput {
+  name?: string;
+  filters?: unknown;
+  active?: boolean;
+  ensure_experience_continuity?: boolean;
+  deleted?: boolean;
+  key?: unknown;
+}
+
+/** Commands over feature flags: validate, decide, append, then answer once the read model has it. */
+export class FlagService {
+  constructor(private readonly deps: FlagServiceDeps) {}
+
+  checkedFilters(projectId: number, raw: unknown): FlagFilters {
+    const filters = validateFilters(raw);
+    const known = this.deps.groupTypeIndexes(projectId);
+    for (const index of groupTypeIndexesOf(filters))
+      if (!known.includes(index)) throw validationError(`Invalid group type index ${index}: no such group type in this project.`, 'filters');
+    return filters;
+  }
+
+  async create(projectId: number, input: CreateFlagInput, actor: Actor, extra: { experimentId?: number | null } = {}): Promise<FeatureFlagRow> {
+    const key = validateFlagKey(input.key);
+    const filters = this.checkedFilters(projectId, input.filters);
+    const command: FlagCommand = {
+      type: 'CreateFlag',
+      projectId,
+      key,
+      name: input.name ?? '',
+      filters,
+      active: input.active ?? true,
+      ensureExperienceContinuity: input.ensure_experience_continuity ?? false,
+      createdBy: actor.type === 'user' ? actor.id : null,
+      experimentId: extra.experimentId ?? null,
+    };
+    await this.run(projectId, key, command, actor);
+    return this.deps.flags.byKey(projectId, key)!;
+  }
+
+  async update(projectId: number, id: number, input: UpdateFlagInput, actor: Actor): Promise<FeatureFlagRow> {
+    const flag = this.existing(projectId, id);
+    if (input.key !== undefined && input.key !== flag.key)
+      throw validationError("A flag's key cannot be changed; create a new flag instead.", 'key');
+    if (input.deleted === true) {
+      await this.run(projectId, flag.key, { type: 'DeleteFlag' }, actor);
+      return this.deps.flags.byKey(projectId, flag.key)!;
+    }
+    const command: FlagCommand = {
+      type: 'UpdateFlag',
+      name: input.name,
+      filters: input.filters === undefined ? undefined : this.checkedFilters(projectId, input.filters),
+      active: input.active,
+      ensureExperienceContinuity: input.ensure_experience_continuity,
+    };
+    await this.run(projectId, flag.key, command, actor);
+    return this.deps.flags.byKey(projectId, flag.key)!;
+  }
+
+  async delete(projectId: number, id: number, actor: Actor): Promise<void> {
+    const flag = this.existing(projectId, id);
+    await this.run(projectId, flag.key, { type: 'DeleteFlag' }, actor);
+  }
+
+  private existing(projectId: number, id: number): FeatureFlagRow {
+    const flag = this.deps.flags.byId(projectId, id);
+    if (!flag || flag.deleted) throw notFound();
+    return flag;
+  }
+
+  private async run(projectId: number, key: string, command: FlagCommand, actor: Actor) {
+    const { result } = await handleCommand(this.deps.log, featureFlagStream(projectId, key), flagDecider, command, { actor, projectId });
+    if (result) await this.deps.waitFor(result.lastPosition);
+  }
+}

@@ -1,0 +1,3 @@
+export { FlagDefinitionCache, toDefinition } from './definition-cache';
+export { FlagRequest } from './flag-request';
+export { evaluateRequest, type FlagDataSource } from './evaluate-request';

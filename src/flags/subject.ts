@@ -1,0 +1,55 @@
+import { readerFor, type PropertyReader } from './operators';
+import type { EvaluationContext } from './types';
+
+/**
+ * What a flag is evaluated against: the person, the groups named in the request, and the ids
+ * each kind of aggregation buckets on. Property reads stay lazy so that a failing lookup only
+ * affects the flags that actually read that property.
+ */
+export interface Subject {
+  person: PropertyReader;
+  /** Properties of the group of this type index ({} when the type or group is unknown). */
+  group(index: number): PropertyReader;
+  /** The request's group key for this type index, or null when not given. */
+  groupKey(index: number): string | null;
+  /** Id person-aggregated sets bucket on, honouring experience continuity when the flag asks. */
+  personBucket(continuity: boolean): string;
+  cohorts: ReadonlySet<number> | undefined;
+  now: Date;
+}
+
+const NOTHING: PropertyReader = () => ({ found: false, value: undefined });
+
+// Adds a computed property only when the stored/request properties do not already carry it.
+function withFallback(read: PropertyReader, key: string, value: string): PropertyReader {
+  return (wanted) => {
+    const hit = read(wanted);
+    return hit.found || wanted !== key ? hit : { found: true, value };
+  };
+}
+
+export function subjectOf(ctx: EvaluationContext): Subject {
+  const groupKey = (index: number): string | null => {
+    const typeName = ctx.groupTypeMapping[index];
+    if (typeName === undefined) return null;
+    const key: unknown = ctx.groups[typeName];
+    if (key === undefined || key === null || key === '') return null;
+    return String(key);
+  };
+  return {
+    person: withFallback(readerFor(ctx.personProperties), 'distinct_id', ctx.distinctId),
+    group(index) {
+      const typeName = ctx.groupTypeMapping[index];
+      const key = groupKey(index);
+      const props = typeName === undefined ? undefined : ctx.groupProperties[typeName];
+      const read = props ? readerFor(props) : NOTHING;
+      return key === null ? read : withFallback(read, '$group_key', key);
+    },
+    groupKey,
+    personBucket(continuity) {
+      return continuity && ctx.hashKeyOverride ? ctx.hashKeyOverride : ctx.distinctId;
+    },
+    cohorts: ctx.personCohorts,
+    now: ctx.now,
+  };
+}

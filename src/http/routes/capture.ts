@@ -1,0 +1,54 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { clientIp } from '../../ingest/client-ip';
+
+const SINGLE = ['/capture', '/e', '/i/v0/e', '/track', '/engage'];
+const BATCH = ['/batch'];
+
+/**
+ * Public ingestion endpoints (project API key in the body). The body is taken raw: the pipeline
+ * decodes every form and compression the SDKs use and bounds the decompressed size.
+ */
+export const captureRoutes: FastifyPluginAsync = async (app) => {
+  const { config } = app;
+  const pipeline = app.runtime.ingest;
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+  // Browsers post from other origins; ingestion is public, so any origin may send.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('access-control-allow-origin', request.headers.origin ?? '*');
+    reply.header('access-control-allow-credentials', 'true');
+    reply.header('vary', 'origin');
+  });
+
+  const handler = (limit: number) => async (request: FastifyRequest) => {
+    const result = await pipeline.ingest({
+      body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+      contentType: request.headers['content-type'],
+      contentEncoding: request.headers['content-encoding'],
+      query: request.query as Record<string, string | undefined>,
+      ip: clientIp(request.headers, request.socket.remoteAddress),
+      maxDecompressedBytes: limit,
+    });
+    void result;
+    return { status: 1 };
+  };
+
+  for (const [paths, limit] of [
+    [SINGLE, config.EVENT_BODY_LIMIT],
+    [BATCH, config.BATCH_BODY_LIMIT],
+  ] as const) {
+    for (const path of paths) {
+      app.post(path, { bodyLimit: limit }, handler(limit));
+      app.get(path, handler(limit));
+      app.options(path, async (request, reply) =>
+        reply
+          .header('access-control-allow-methods', 'GET, POST, OPTIONS')
+          .header('access-control-allow-headers', request.headers['access-control-request-headers'] ?? '*')
+          .status(200)
+          .send(),
+      );
+    }
+  }
+};

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { decodeBody } from '../../ingest/decode-body';
+import { extractApiKey } from '../../ingest/flag-body';
+import { clientIp } from '../../ingest/client-ip';
+import { invalidApiKey, missingApiKey, malformedRequest } from '../../ingest/errors';
+import { decideResponse, flagsResponse, parseApiVersion } from '../../flags';
+import { FlagRequest, evaluateRequest } from '../../flags/serving';
+
+/**
+ * Public flag evaluation: /decide (v1..4) and /flags (v1, v2, config=true). Project key in the body;
+ * every body form and compression of ingestion. Definitions come from memory, persons from one read.
+ */
+export const decideRoutes: FastifyPluginAsync = async (app) => {
+  const { runtime, config } = app;
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('access-control-allow-origin', request.headers.origin ?? '*');
+    reply.header('access-control-allow-credentials', 'true');
+    reply.header('vary', 'origin');
+  });
+
+  const evaluate = (request: FastifyRequest) => {
+    const query = request.query as Record<string, string | undefined>;
+    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const payload = decodeBody({
+      body,
+      contentType: request.headers['content-type'],
+      contentEncoding: request.headers['content-encoding'],
+      query,
+      maxDecompressedBytes: config.EVENT_BODY_LIMIT,
+    });
+    const parsed = FlagRequest.safeParse(payload);
+    if (!parsed.success) throw malformedRequest(`${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);
+    const req = parsed.data;
+    const token = extractApiKey(req);
+    if (!token) throw missingApiKey();
+    const projectId = runtime.projectIdForToken(token);
+    if (projectId === undefined) throw invalidApiKey();
+    if (req.distinct_id === undefined || req.distinct_id === '') throw malformedRequest('distinct_id is required');
+    const ip = clientIp(request.headers, request.socket.remoteAddress);
+    const result = req.disable_flags
+      ? { flags: {}, errorsWhileComputingFlags: false }
+      : evaluateRequest(runtime.flagSource, projectId, { ...req, distinct_id: req.distinct_id }, ip, new Date());
+    return { result, query, hasFlags: runtime.flagCache.get(projectId).definitions.length > 0 };
+  };
+
+  const decide = async (request: FastifyRequest) => {
+    const { result, query, hasFlags } = evaluate(request);
+    return decideResponse(result, parseApiVersion(query.v), {
+      requestId: randomUUID(),
+      config: true,
+      configOverrides: { hasFeatureFlags: hasFlags },
+    });
+  };
+  const flags = async (request: FastifyRequest) => {
+    const { result, query, hasFlags } = evaluate(request);
+    return flagsResponse(result, parseApiVersion(query.v), {
+      requestId: randomUUID(),
+      config: query.config === 'true' || query.config === '1',
+      configOverrides: { hasFeatureFlags: hasFlags },
+    });
+  };
+  for (const path of ['/decide', '/flags']) {
+    app.post(path, path === '/decide' ? decide : flags);
+    app.options(path, async (request, reply) =>
+      reply
+        .header('access-control-allow-methods', 'POST, OPTIONS')
+        .header('access-control-allow-headers', request.headers['access-control-request-headers'] ?? '*')
+        .send(),
+    );
+  }
+};

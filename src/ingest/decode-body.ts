@@ -1,0 +1,96 @@
+import { decodeBase64Text, repairBase64 } from './base64';
+import { type Compression, resolveCompression } from './compression';
+import { malformedRequest, noData, requestTooLarge } from './errors';
+import { gunzipBounded, hasGzipMagic } from './gzip';
+import { parseJson } from './json-text';
+import { Lz64TooLarge, lz64Decompress } from './lz64';
+
+export interface DecodeBodyInput {
+  body: Buffer;
+  contentType?: string;
+  contentEncoding?: string;
+  /** Already URL-decoded query parameters; `data` and `compression` are read from it. */
+  query: Record<string, string | undefined>;
+  /** Bound on the decoded JSON text, enforced while inflating. */
+  maxDecompressedBytes: number;
+}
+
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/**
+ * Turns any body form an SDK sends (raw JSON, form field `data`, GET `data=`; gzip, lz64 or
+ * base64) into the parsed JSON payload. Throws IngestError for empty, malformed or oversized input.
+ */
+export function decodeBody(input: DecodeBodyInput): unknown {
+  const { body, query, contentEncoding, maxDecompressedBytes: max } = input;
+
+  // Old clients send the payload as `?data=` (GET, or a beacon with an empty body).
+  const queryData = query.data;
+  if (queryData !== undefined && queryData !== '') {
+    if (Buffer.byteLength(queryData) > max) throw requestTooLarge(max);
+    return decodeText(queryData, resolveCompression(query.compression, contentEncoding), max);
+  }
+  if (body.length === 0) throw noData();
+
+  // Sniffed rather than trusted: posthog-js sometimes gzips without a usable hint.
+  if (hasGzipMagic(body)) return decodeText(utf8(gunzipBounded(body, max)), 'none', max);
+  if (body.length > max) throw requestTooLarge(max);
+
+  const text = utf8(body);
+  const form = mediaType(input.contentType) === FORM_TYPE ? new URLSearchParams(text) : undefined;
+  const formData = form?.get('data') ?? undefined;
+  const compression = resolveCompression(query.compression, form?.get('compression') ?? undefined, contentEncoding);
+  if (formData !== undefined) return decodeText(formData, compression, max);
+  // A form-typed body without a `data` field is most likely raw JSON with a wrong header.
+  return decodeText(text, compression, max);
+}
+
+function decodeText(raw: string, compression: Compression, max: number): unknown {
+  const text = raw.replace(/^\uFEFF/, '');
+  if (text.trim() === '') throw noData();
+  switch (compression) {
+    case 'lz64':
+      return parsePayload(inflateLz64(text.trim(), max));
+    case 'base64': {
+      const decoded = decodeBase64Text(text.trim());
+      if (decoded === undefined) throw malformedRequest('invalid base64 data');
+      return parsePayload(decoded);
+    }
+    // A gzip hint on a body without gzip bytes: the client mislabelled plain text.
+    case 'gzip':
+    case 'none':
+      return parsePayload(text);
+  }
+}
+
+function inflateLz64(text: string, max: number): string {
+  let inflated: string | null;
+  try {
+    inflated = lz64Decompress(repairBase64(text), max);
+  } catch (error) {
+    if (error instanceof Lz64TooLarge) throw requestTooLarge(max);
+    throw error;
+  }
+  if (inflated === null || inflated === '') throw malformedRequest('failed to decompress lz64 data');
+  // The cap counted UTF-16 units; UTF-8 can be longer, and the limit is in bytes.
+  if (Buffer.byteLength(inflated) > max) throw requestTooLarge(max);
+  return inflated;
+}
+
+function parsePayload(text: string): unknown {
+  if (text.trim() === '') throw noData();
+  const parsed = parseJson(text);
+  if (parsed.ok) return parsed.value;
+  // Legacy clients base64-encode the JSON without saying so.
+  const decoded = decodeBase64Text(text.trim());
+  if (decoded !== undefined) {
+    const again = parseJson(decoded);
+    if (again.ok) return again.value;
+  }
+  throw malformedRequest(`invalid JSON (${parsed.reason})`);
+}
+
+const utf8 = (bytes: Buffer): string => bytes.toString('utf8');
+
+const mediaType = (contentType: string | undefined): string =>
+  (contentType ?? '').split(';')[0].trim().toLowerCase();

@@ -1,0 +1,34 @@
+import type { JsonObject } from './json-object';
+
+const MAX_LENGTH = 200;
+
+export type DistinctIdResult =
+  | { ok: true; value: string }
+  | { ok: false; reason: 'missing_distinct_id' | 'empty_distinct_id' };
+
+/**
+ * Order: top-level `distinct_id`, then `properties.distinct_id` (batch elements, per the spec),
+ * then `$distinct_id`. Non-strings are stringified (posthog-js accepts any value as an id);
+ * NUL is replaced and the id is cut to 200 characters, as PostHog's capture does.
+ */
+export function extractDistinctId(raw: JsonObject, properties: JsonObject): DistinctIdResult {
+  const candidate = [raw.distinct_id, properties.distinct_id, raw.$distinct_id].find(
+    (value) => value !== undefined && value !== null,
+  );
+  if (candidate === undefined) return { ok: false, reason: 'missing_distinct_id' };
+  const text = stringify(candidate).replace(/\0/g, '\uFFFD');
+  if (text.trim() === '') return { ok: false, reason: 'empty_distinct_id' };
+  return { ok: true, value: truncate(text) };
+}
+
+function stringify(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value) ?? '';
+}
+
+function truncate(text: string): string {
+  if (text.length <= MAX_LENGTH) return text;
+  const codePoints = Array.from(text);
+  return codePoints.length <= MAX_LENGTH ? text : codePoints.slice(0, MAX_LENGTH).join('');
+}

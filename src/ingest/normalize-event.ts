@@ -1,0 +1,94 @@
+import type { CapturedEvent, IngestionWarning, NormalizeResult } from './captured-event';
+import { extractDistinctId } from './distinct-id';
+import { canonicalUuid } from './event-uuid';
+import { isJsonObject, type JsonObject } from './json-object';
+import { parseClientDate } from './parse-date';
+import { resolveTimestamp } from './timestamp';
+
+export interface NormalizeContext {
+  /** Server receive time of the request. */
+  now: Date;
+  /** Client address of the request (see clientIp). */
+  ip: string | undefined;
+  /** Request-level send time (see extractBatch). */
+  sentAt: string | undefined;
+  historicalMigration: boolean;
+  /** Mints the uuid of an event that came without one (a UUIDv7 factory). */
+  newUuid: () => string;
+}
+
+/**
+ * One raw event to the logged form, or the ingestion warning explaining why it is not ingested
+ * (the request still answers 200: events may be processed asynchronously).
+ */
+export function normalizeEvent(raw: unknown, ctx: NormalizeContext): NormalizeResult {
+  if (!isJsonObject(raw)) return warn('invalid_event', { reason: 'event is not a JSON object', value: typeOf(raw) });
+
+  const event = raw.event;
+  const sentUuid = raw.uuid;
+  const context = { event: typeof event === 'string' ? event : null, eventUuid: describe(sentUuid) };
+  if (typeof event !== 'string' || event === '') return warn('missing_event_name', context);
+
+  if (raw.properties !== undefined && raw.properties !== null && !isJsonObject(raw.properties)) {
+    return warn('malformed_event_properties', { ...context, value: typeOf(raw.properties) });
+  }
+  const properties: JsonObject = isJsonObject(raw.properties) ? { ...raw.properties } : {};
+
+  const distinctId = extractDistinctId(raw, properties);
+  if (!distinctId.ok) return warn(distinctId.reason, context);
+
+  const uuid = resolveUuid(sentUuid, ctx.newUuid);
+  if (uuid === undefined) return warn('invalid_event_uuid', context);
+
+  const sentAtMs = parseClientDate(raw.sent_at) ?? parseClientDate(ctx.sentAt);
+  const { timestamp } = resolveTimestamp({
+    now: ctx.now,
+    timestampMs: parseClientDate(raw.timestamp),
+    offsetMs: typeof raw.offset === 'number' && Number.isFinite(raw.offset) ? raw.offset : undefined,
+    sentAtMs: properties.$ignore_sent_at === true ? undefined : sentAtMs,
+  });
+
+  mergePersonUpdates(properties, raw);
+  // PostHog treats any falsy $ip as absent, so `null` or '' gets the request address too.
+  if (!properties.$ip && ctx.ip !== undefined) properties.$ip = ctx.ip;
+
+  const captured: CapturedEvent = {
+    uuid,
+    event,
+    distinct_id: distinctId.value,
+    properties,
+    timestamp: timestamp.toISOString(),
+    sent_at: sentAtMs === undefined ? null : new Date(sentAtMs).toISOString(),
+    received_at: ctx.now.toISOString(),
+    ip: ctx.ip ?? null,
+    historical_migration: ctx.historicalMigration,
+  };
+  if (isJsonObject(raw.$set)) captured.$set = raw.$set;
+  if (isJsonObject(raw.$set_once)) captured.$set_once = raw.$set_once;
+  return { ok: true, event: captured };
+}
+
+/** Top-level values win over the same keys inside properties, as in PostHog's ingestion. */
+function mergePersonUpdates(properties: JsonObject, raw: JsonObject): void {
+  for (const field of ['$set', '$set_once'] as const) {
+    const topLevel = raw[field];
+    if (!isJsonObject(topLevel)) continue;
+    const inner = properties[field];
+    properties[field] = { ...(isJsonObject(inner) ? inner : {}), ...topLevel };
+  }
+}
+
+/** Absent, null or '' means "mint one" (PostHog's capture reads an empty uuid as none). */
+function resolveUuid(sent: unknown, newUuid: () => string): string | undefined {
+  if (sent === undefined || sent === null || sent === '') return newUuid();
+  return typeof sent === 'string' ? canonicalUuid(sent) : undefined;
+}
+
+const warn = (type: string, details: Record<string, unknown>): { ok: false; warning: IngestionWarning } => ({
+  ok: false,
+  warning: { type, details },
+});
+
+const describe = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value) ?? null);
+
+const typeOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);

@@ -1,0 +1,82 @@
+import { v7 as uuidv7 } from 'uuid';
+import { ingestStream, type NewEvent } from '../../streams';
+import type { EventLog } from '../store/event-log';
+import { decodeBody } from './decode-body';
+import { invalidApiKey, missingApiKey } from './errors';
+import { extractBatch } from './extract-batch';
+import { normalizeEvent } from './normalize-event';
+
+export interface IngestRequest {
+  body: Buffer;
+  contentType?: string;
+  contentEncoding?: string;
+  query: Record<string, string | undefined>;
+  /** Client address (X-Forwarded-For first entry, else the socket). */
+  ip: string | undefined;
+  maxDecompressedBytes: number;
+}
+
+export interface IngestPipelineDeps {
+  log: EventLog;
+  /** Project id for a public project API key, from the access read model. */
+  projectIdForToken: (token: string) => number | undefined;
+  /** Adds $geoip_* properties unless the event disables it. */
+  enrich?: (properties: Record<string, unknown>, ip: string | null) => Record<string, unknown>;
+  now?: () => Date;
+}
+
+export interface IngestResult {
+  projectId: number;
+  accepted: number;
+  warnings: number;
+  /** Log position of the append; null when the request carried nothing to append. */
+  position: number | null;
+}
+
+/**
+ * Decode → authenticate by project key → normalise each event → ONE append of the whole request,
+ * in request order. Only after the append has returned (durable) does the caller answer 200.
+ */
+export class IngestPipeline {
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: IngestPipelineDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  async ingest(request: IngestRequest): Promise<IngestResult> {
+    const payload = decodeBody(request);
+    const batch = extractBatch(payload, request.query);
+    if (!batch.apiKey) throw missingApiKey();
+    const projectId = this.deps.projectIdForToken(batch.apiKey);
+    if (projectId === undefined) throw invalidApiKey();
+
+    const now = this.now();
+    const ctx = {
+      now,
+      ip: request.ip,
+      sentAt: batch.sentAt,
+      historicalMigration: batch.historicalMigration,
+      newUuid: uuidv7,
+    };
+    const events: NewEvent[] = [];
+    let accepted = 0;
+    for (const raw of batch.events) {
+      const result = normalizeEvent(raw, ctx);
+      if (result.ok) {
+        const e = result.event;
+        if (this.deps.enrich) e.properties = this.deps.enrich(e.properties, (e.properties.$ip as string | undefined) ?? e.ip);
+        events.push({ type: 'EventCaptured', data: e });
+        accepted++;
+      } else {
+        events.push({ type: 'IngestionWarningRaised', data: { type: result.warning.type, source: 'capture', details: result.warning.details } });
+      }
+    }
+    if (events.length === 0) return { projectId, accepted: 0, warnings: 0, position: null };
+    const result = await this.deps.log.append(ingestStream(projectId), events, {
+      expectedRevision: 'any',
+      context: { actor: { type: 'project_key', projectId }, projectId },
+    });
+    return { projectId, accepted, warnings: events.length - accepted, position: result.lastPosition };
+  }
+}

@@ -1,0 +1,198 @@
+import { gzipSync } from 'node:zlib';
+
+import { compressToBase64 } from 'lz-string';
+import { describe, expect, it } from 'vitest';
+
+import { decodeBody, IngestError } from '../../../src/ingest';
+import {
+  base64FormRequest,
+  base64Json,
+  event,
+  posthogJsGzipRequest,
+  posthogJsLz64Request,
+  posthogNodeRequest,
+  request,
+} from './helpers';
+
+const batch = { api_key: 'phc_key', batch: [event(), event({ event: '$pageview' })], sent_at: '2024-05-01T12:00:00Z' };
+const unicode = event({ properties: { name: 'Zoë 🦔 “quoted” + plus', nested: { list: [1, 2.5, null, true] } } });
+
+function decodeError(run: () => unknown): IngestError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof IngestError) return error;
+    throw error;
+  }
+  throw new Error('expected an IngestError');
+}
+
+describe('decodeBody: raw JSON', () => {
+  it.each(['application/json', 'application/json; charset=utf-8', 'text/plain', undefined])(
+    'reads a JSON body with content type %s',
+    (contentType) => {
+      expect(decodeBody(request({ body: Buffer.from(JSON.stringify(batch)), contentType }))).toEqual(batch);
+    },
+  );
+
+  it('keeps non-ASCII text intact and ignores a UTF-8 BOM', () => {
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(unicode))]);
+    expect(decodeBody(request({ body }))).toEqual(unicode);
+  });
+
+  it("reads Python's NaN / Infinity as null but leaves them alone inside strings", () => {
+    const body = Buffer.from('{"event":"e","properties":{"a":NaN,"b":-Infinity,"c":"NaN Infinity"}}');
+    expect(decodeBody(request({ body }))).toEqual({ event: 'e', properties: { a: null, b: null, c: 'NaN Infinity' } });
+  });
+
+  it('reads an unlabelled base64 body (legacy clients)', () => {
+    expect(decodeBody(request({ body: Buffer.from(base64Json(unicode)), contentType: 'text/plain' }))).toEqual(unicode);
+  });
+});
+
+describe('decodeBody: gzip', () => {
+  it('reads a posthog-node body (Content-Encoding: gzip)', () => {
+    expect(decodeBody(posthogNodeRequest(batch))).toEqual(batch);
+  });
+
+  it('reads a posthog-js gzip-js body (hint in the query)', () => {
+    expect(decodeBody(posthogJsGzipRequest([unicode]))).toEqual([unicode]);
+  });
+
+  it('detects gzip by its magic bytes when nothing declares it', () => {
+    expect(decodeBody(request({ body: gzipSync(JSON.stringify(batch)), contentType: 'text/plain' }))).toEqual(batch);
+  });
+
+  it('reads a plain body that a client mislabelled as gzip', () => {
+    const input = request({ body: Buffer.from(JSON.stringify(batch)), contentEncoding: 'gzip' });
+    expect(decodeBody(input)).toEqual(batch);
+  });
+
+  it('rejects corrupt gzip as malformed', () => {
+    const body = gzipSync(JSON.stringify(batch)).subarray(0, 20);
+    const error = decodeError(() => decodeBody(request({ body, contentEncoding: 'gzip' })));
+    expect(error).toMatchObject({ status: 400, type: 'validation_error', code: 'invalid_payload' });
+    expect(error.detail).toMatch(/^Malformed request data/);
+  });
+
+  it('accepts a body of exactly the limit and refuses one byte more', () => {
+    const text = JSON.stringify({ event: 'e', pad: 'x'.repeat(1000) });
+    const body = gzipSync(text);
+    expect(decodeBody(request({ body, maxDecompressedBytes: text.length }))).toMatchObject({ event: 'e' });
+    const error = decodeError(() => decodeBody(request({ body, maxDecompressedBytes: text.length - 1 })));
+    expect(error).toMatchObject({ status: 413, type: 'client_error', code: 'request_too_large' });
+  });
+});
+
+describe('decodeBody: lz64', () => {
+  it('reads a posthog-js lz64 form body', () => {
+    expect(decodeBody(posthogJsLz64Request([unicode]))).toEqual([unicode]);
+  });
+
+  it.each(['lz64', 'lz-string', 'LZ64'])('takes the hint %s from the form field', (hint) => {
+    const data = encodeURIComponent(compressToBase64(JSON.stringify(batch)));
+    const body = Buffer.from(`data=${data}&compression=${hint}`);
+    expect(decodeBody(request({ body, contentType: 'application/x-www-form-urlencoded' }))).toEqual(batch);
+  });
+
+  it("restores '+' that form decoding turned into spaces", () => {
+    const compressed = compressToBase64(JSON.stringify(unicode));
+    expect(compressed).toContain('+');
+    const body = Buffer.from(`data=${compressed}`); // not URL-encoded, as some clients do
+    const input = request({ body, contentType: 'application/x-www-form-urlencoded', query: { compression: 'lz64' } });
+    expect(decodeBody(input)).toEqual(unicode);
+  });
+
+  it('rejects data that is not lz64 as malformed', () => {
+    const input = request({
+      body: Buffer.from('data=%21%21%21'),
+      contentType: 'application/x-www-form-urlencoded',
+      query: { compression: 'lz64' },
+    });
+    expect(decodeError(() => decodeBody(input)).code).toBe('invalid_payload');
+  });
+
+  it('stops an lz64 bomb at the limit', () => {
+    const compressed = compressToBase64('A'.repeat(256 * 1024));
+    expect(compressed.length).toBeLessThan(4 * 1024);
+    const input = request({
+      body: Buffer.from(`data=${encodeURIComponent(compressed)}`),
+      contentType: 'application/x-www-form-urlencoded',
+      query: { compression: 'lz64' },
+      maxDecompressedBytes: 16 * 1024,
+    });
+    expect(decodeError(() => decodeBody(input))).toMatchObject({ status: 413, code: 'request_too_large' });
+  });
+});
+
+describe('decodeBody: base64 and form bodies', () => {
+  it.each([undefined, 'base64', 'b64'])('reads base64 form data with compression hint %s', (hint) => {
+    expect(decodeBody(base64FormRequest(unicode, hint))).toEqual(unicode);
+  });
+
+  it('reads plain JSON form data', () => {
+    const body = Buffer.from(`data=${encodeURIComponent(JSON.stringify(batch))}`);
+    expect(decodeBody(request({ body, contentType: 'application/x-www-form-urlencoded' }))).toEqual(batch);
+  });
+
+  it('reads a JSON body sent with a form content type but no data field', () => {
+    const body = Buffer.from(JSON.stringify(event()));
+    expect(decodeBody(request({ body, contentType: 'application/x-www-form-urlencoded' }))).toEqual(event());
+  });
+
+  it('takes the query hint before the form hint', () => {
+    const body = Buffer.from(`data=${encodeURIComponent(base64Json(batch))}&compression=lz64`);
+    const input = request({ body, contentType: 'application/x-www-form-urlencoded', query: { compression: 'base64' } });
+    expect(decodeBody(input)).toEqual(batch);
+  });
+
+  it('rejects invalid base64 when base64 is declared', () => {
+    const input = base64FormRequest(batch, 'base64');
+    const broken = request({ ...input, body: Buffer.from('data=%25%25%25&compression=base64') });
+    expect(decodeError(() => decodeBody(broken)).code).toBe('invalid_payload');
+  });
+});
+
+describe('decodeBody: GET data= (old clients)', () => {
+  it('reads JSON from the query', () => {
+    expect(decodeBody(request({ body: Buffer.alloc(0), query: { data: JSON.stringify(batch) } }))).toEqual(batch);
+  });
+
+  it('reads base64 from the query, spaces standing for +', () => {
+    const data = base64Json(unicode).replace(/\+/g, ' ');
+    expect(decodeBody(request({ body: Buffer.alloc(0), query: { data } }))).toEqual(unicode);
+  });
+
+  it('reads lz64 from the query', () => {
+    const query = { data: compressToBase64(JSON.stringify(batch)), compression: 'lz64' };
+    expect(decodeBody(request({ body: Buffer.alloc(0), query }))).toEqual(batch);
+  });
+});
+
+describe('decodeBody: errors', () => {
+  it.each([
+    ['an empty body', request({ body: Buffer.alloc(0) })],
+    ['a whitespace body', request({ body: Buffer.from('  \n') })],
+    ['an empty query data and body', request({ body: Buffer.alloc(0), query: { data: '' } })],
+    ['an empty gzip body', request({ body: gzipSync(''), contentEncoding: 'gzip' })],
+    ['an empty form data field', request({ body: Buffer.from('data='), contentType: 'application/x-www-form-urlencoded' })],
+  ])('answers no_data for %s', (_name, input) => {
+    expect(decodeError(() => decodeBody(input)).toBody()).toEqual({
+      type: 'validation_error',
+      code: 'no_data',
+      detail: expect.any(String),
+      attr: null,
+    });
+  });
+
+  it.each(['{"event": ', 'not json at all!', '<html></html>', '{"a":1}}'])('answers invalid_payload for %j', (text) => {
+    const error = decodeError(() => decodeBody(request({ body: Buffer.from(text) })));
+    expect(error).toMatchObject({ status: 400, type: 'validation_error', code: 'invalid_payload', attr: null });
+    expect(error.detail).toMatch(/^Malformed request data/);
+  });
+
+  it('answers 413 for a raw body over the limit', () => {
+    const input = request({ body: Buffer.from(JSON.stringify(batch)), maxDecompressedBytes: 10 });
+    expect(decodeError(() => decodeBody(input)).status).toBe(413);
+  });
+});
