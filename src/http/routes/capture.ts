@@ -22,26 +22,26 @@ export const captureRoutes: FastifyPluginAsync = async (app) => {
     reply.header('vary', 'origin');
   });
 
-  const handler = (limit: number) => async (request: FastifyRequest) => {
+  const handler = (decompressedLimit: number) => async (request: FastifyRequest) => {
     const result = await pipeline.ingest({
       body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
       contentType: request.headers['content-type'],
       contentEncoding: request.headers['content-encoding'],
       query: request.query as Record<string, string | undefined>,
       ip: clientIp(request.headers, request.socket.remoteAddress),
-      maxDecompressedBytes: limit,
+      maxDecompressedBytes: decompressedLimit,
     });
     void result;
     return { status: 1 };
   };
 
-  for (const [paths, limit] of [
-    [SINGLE, config.EVENT_BODY_LIMIT],
-    [BATCH, config.BATCH_BODY_LIMIT],
+  for (const [paths, limit, decompressed] of [
+    [SINGLE, config.EVENT_BODY_LIMIT, config.EVENT_BODY_LIMIT],
+    [BATCH, config.BATCH_BODY_LIMIT, config.BATCH_DECOMPRESSED_LIMIT],
   ] as const) {
     for (const path of paths) {
-      app.post(path, { bodyLimit: limit }, handler(limit));
-      app.get(path, handler(limit));
+      app.post(path, { bodyLimit: limit }, handler(decompressed));
+      app.get(path, handler(decompressed));
       app.options(path, async (request, reply) =>
         reply
           .header('access-control-allow-methods', 'GET, POST, OPTIONS')

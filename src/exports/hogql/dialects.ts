@@ -1,0 +1,40 @@
+import type { BatchExportQuery } from './ast';
+import { ClickHouseLiteralBinder, ClickHouseParamBinder, SqliteBinder } from './binder';
+import { clickHouseDialect } from './clickhouse-dialect';
+import { compileWith } from './compile';
+import type { CompiledQuery } from './compile';
+import { parseHogQL } from './query';
+import { sqliteDialect } from './sqlite-dialect';
+
+/** Named parameters for better-sqlite3: pass `params` as the object argument of `.all()`. */
+export type SqliteParams = Record<string, string | number | bigint>;
+
+/**
+ * Compiles for SQLite. The caller embeds the fragments and adds its own filters, e.g.
+ * `SELECT ${select} FROM events WHERE team_id = ? AND <time range> AND ${where ?? '1'} ORDER BY ...`
+ * and runs it with `stmt.all(teamId, ..., params)`.
+ */
+export function compileToSqlite(query: string | BatchExportQuery): CompiledQuery<SqliteParams> {
+  return compileWith(resolved(query), sqliteDialect, new SqliteBinder());
+}
+
+export interface ClickHouseOptions {
+  /**
+   * `inline` (default): values become escaped literals and `params` is empty; the only form
+   * ClickHouse 18.16 accepts. `query`: `{hogql_p0:String}` placeholders, sent by the client as
+   * `param_hogql_p0`; for ClickHouse 19.x and later.
+   */
+  readonly parameters?: 'inline' | 'query';
+}
+
+export function compileToClickHouse(
+  query: string | BatchExportQuery,
+  options: ClickHouseOptions = {},
+): CompiledQuery<Record<string, string>> {
+  const binder = options.parameters === 'query' ? new ClickHouseParamBinder() : new ClickHouseLiteralBinder();
+  return compileWith(resolved(query), clickHouseDialect, binder);
+}
+
+function resolved(query: string | BatchExportQuery): BatchExportQuery {
+  return typeof query === 'string' ? parseHogQL(query) : query;
+}
