@@ -1,4 +1,4 @@
-import type { CapturedEventData, RecordedEvent } from '../../streams';
+import type { RecordedEvent } from '../../streams';
 import type { Projection, SqlStore } from '../projection';
 import { recordWarning } from './context';
 import { foldCaptured, projectIdOf } from './fold-captured';
@@ -21,7 +21,7 @@ export const ingestionProjection: Projection = {
   },
   apply(recorded: RecordedEvent, db: SqlStore) {
     if (recorded.type === 'EventCaptured') {
-      foldCaptured(recorded as RecordedEvent<'EventCaptured', CapturedEventData>, db);
+      foldCaptured(recorded, db);
       return;
     }
     if (recorded.type === 'IngestionWarningRaised') {
@@ -34,17 +34,18 @@ export const ingestionProjection: Projection = {
 };
 
 export { ingestionQueries } from './queries';
+export type { IngestionQueries } from './queries';
 export type {
   EventApi,
   EventFilters,
   GroupApi,
   GroupTypeMapping,
-  IngestionQueries,
   IngestionWarningApi,
   Page,
   PageOptions,
   PersonApi,
   PersonRecord,
-} from './queries';
+} from './api-types';
 export { personUuid, isDistinctIdIllegal, PERSON_UUID_NAMESPACE } from './ids';
 export { MAX_GROUP_TYPES } from './groups';
+export type { Properties } from './properties';

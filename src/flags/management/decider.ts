@@ -1,5 +1,5 @@
 import type { FeatureFlagEvent } from '../../../streams';
-import { conflict, notFound } from '../../errors';
+import { notFound, validationError } from '../../errors';
 import type { Decider } from '../../runtime/decider';
 import type { FlagFilters } from '../types';
 
@@ -105,7 +105,10 @@ export const flagDecider: Decider<FlagCommand, FeatureFlagEvent, FlagState> = {
   },
 };
 
+/**
+ * PostHog reports a taken key as a field validation error (400, code `unique`, attr `key`), not as
+ * a 409; clients (and the PostHog UI) show it next to the key field. Soft-deleted flags keep theirs.
+ */
 export function conflictKey() {
-  const err = conflict('There is already a feature flag with this key.');
-  return Object.assign(err, { attr: 'key' });
+  return validationError('There is already a feature flag with this key.', 'key', 'unique');
 }

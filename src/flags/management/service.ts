@@ -16,7 +16,8 @@ export interface FlagServiceDeps {
 }
 
 export interface CreateFlagInput {
-  key: unknown;
+  /** Checked by validateFlagKey, so a missing key gets PostHog's "This field is required." */
+  key?: unknown;
   name?: string;
   filters?: unknown;
   active?: boolean;

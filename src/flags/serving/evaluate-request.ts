@@ -15,14 +15,32 @@ export interface FlagDataSource {
   cohortDefinitions?: (projectId: number) => Record<string, unknown>;
 }
 
-/** A value whose every read throws: flags that need it fail alone, the others still evaluate. */
+/**
+ * A value whose every read throws: flags that need it fail alone, the others still evaluate.
+ * Every trap throws, not just `get`: the operators test presence with `hasOwnProperty`, which
+ * goes through `getOwnPropertyDescriptor`, and a trap left out would read as "property missing"
+ * and silently turn a failed lookup into a wrong `false`.
+ */
 function failing(err: unknown): Record<string, unknown> {
-  return new Proxy({}, { get: () => { throw err; }, has: () => { throw err; } });
+  const raise = (): never => {
+    throw err;
+  };
+  return new Proxy({}, { get: raise, has: raise, getOwnPropertyDescriptor: raise, ownKeys: raise });
+}
+
+/** A cohort set whose membership test throws, for the same reason as `failing`. */
+function failingSet(err: unknown): ReadonlySet<number> {
+  const raise = (): never => {
+    throw err;
+  };
+  return new Proxy(new Set<number>(), { get: raise });
 }
 
 /**
  * Builds the evaluation context of one request: stored properties overwritten by the request's, the
  * distinct id as a person property, GeoIP filling gaps, then evaluates every (or the asked) flag.
+ * Each lookup fails on its own: a broken person read errors only the flags that read person
+ * properties, a broken hash-key-override read only the flags that need experience continuity.
  */
 export function evaluateRequest(
   source: FlagDataSource,
@@ -32,18 +50,33 @@ export function evaluateRequest(
   now: Date,
 ): EvaluateAllResult {
   const distinctId = req.distinct_id;
+  let definitions = source.definitions(projectId);
   const geo = req.geoip_disable ? null : source.geoProperties(ip);
   let personProperties: Record<string, unknown>;
-  let hashKeyOverride: string | null = null;
-  let personCohorts: ReadonlySet<number> = new Set();
   try {
-    const stored = source.personProperties(projectId, distinctId) ?? {};
+    const stored = source.personProperties(projectId, distinctId);
     personProperties = { distinct_id: distinctId, ...geo, ...stored, ...req.person_properties };
-    hashKeyOverride = source.hashKeyOverride(projectId, distinctId) ?? req.$anon_distinct_id ?? null;
-    personCohorts = source.personCohorts(projectId, distinctId);
   } catch (err) {
     personProperties = failing(err);
   }
+
+  // The override is one more read; only pay for it when some flag asks for continuity.
+  let hashKeyOverride: string | null = req.$anon_distinct_id ?? null;
+  let continuityFailed = false;
+  if (definitions.some((d) => d.ensure_experience_continuity)) {
+    try {
+      hashKeyOverride = source.hashKeyOverride(projectId, distinctId) ?? hashKeyOverride;
+    } catch {
+      continuityFailed = true;
+    }
+  }
+  let personCohorts: ReadonlySet<number>;
+  try {
+    personCohorts = source.personCohorts(projectId, distinctId);
+  } catch (err) {
+    personCohorts = failingSet(err);
+  }
+
   const mapping = source.groupTypeMapping(projectId);
   const groups = req.groups ?? {};
   const groupProperties: Record<string, Record<string, unknown>> = {};
@@ -51,7 +84,7 @@ export function evaluateRequest(
     const key = groups[type];
     if (key === undefined) continue;
     try {
-      const stored = source.groupProperties(projectId, Number(index), key) ?? {};
+      const stored = source.groupProperties(projectId, Number(index), key);
       groupProperties[type] = { ...stored, ...req.group_properties?.[type] };
     } catch (err) {
       groupProperties[type] = failing(err);
@@ -59,9 +92,19 @@ export function evaluateRequest(
   }
   for (const [type, props] of Object.entries(req.group_properties ?? {})) groupProperties[type] ??= { ...props };
 
-  return evaluateAll(
-    source.definitions(projectId),
+  const wanted = req.flag_keys_to_evaluate ? new Set(req.flag_keys_to_evaluate) : null;
+  // Without its override a continuity flag could land the person in a different bucket than
+  // before: leave it out and report the error rather than serve a possibly flipped value.
+  let skippedContinuity = false;
+  if (continuityFailed) {
+    const keep = (d: FlagDefinition) => !d.ensure_experience_continuity || !d.active || d.deleted === true;
+    skippedContinuity = definitions.some((d) => !keep(d) && (!wanted || wanted.has(d.key)));
+    definitions = definitions.filter(keep);
+  }
+  const result = evaluateAll(
+    definitions,
     { distinctId, personProperties, groups, groupProperties, groupTypeMapping: mapping, hashKeyOverride, personCohorts, now },
     req.flag_keys_to_evaluate ? { flagKeys: req.flag_keys_to_evaluate } : undefined,
   );
+  return skippedContinuity ? { ...result, errorsWhileComputingFlags: true } : result;
 }

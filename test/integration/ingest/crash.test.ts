@@ -31,7 +31,7 @@ describe('ingestion crash safety', () => {
         const batch = uuids.map((uuid, i) => ({ event: 'crash', uuid, properties: { distinct_id: `c-${i % 7}` } }));
         try {
           const res = await fetch(`${url}/batch/`, { method: 'POST', body: JSON.stringify({ api_key: token, batch }) });
-          if (res.status === 200 && (await res.json()).status === 1) acked.push(uuids);
+          if (res.status === 200 && ((await res.json()) as { status: number }).status === 1) acked.push(uuids);
         } catch {
           return; // the server is gone
         }
