@@ -1,0 +1,72 @@
+import type { z } from 'zod';
+
+/** One analytics event as handed to a destination; field names follow PostHog's batch-export rows. */
+export interface ExportRecord {
+  uuid: string;
+  event: string;
+  properties: Record<string, unknown>;
+  distinct_id: string;
+  team_id: number;
+  /** ISO 8601, event time. */
+  timestamp: string;
+  /** ISO 8601, ingestion time. */
+  created_at: string;
+  person_id: string | null;
+  person_properties: Record<string, unknown> | null;
+  set: Record<string, unknown> | null;
+  set_once: Record<string, unknown> | null;
+  elements_chain: string | null;
+  ip?: string | null;
+  site_url?: string | null;
+}
+
+export type LogLevel = 'DEBUG' | 'INFO' | 'WARNING' | 'ERROR';
+
+export interface RunContext {
+  batchExportId: string;
+  runId: string;
+  teamId: number;
+  dataIntervalStart: Date;
+  dataIntervalEnd: Date;
+  isBackfill: boolean;
+  log: (level: LogLevel, message: string) => void;
+}
+
+export interface WriteResult {
+  recordsCompleted: number;
+  bytesExported?: number;
+}
+
+export interface Destination<C> {
+  /** 'S3' | 'Postgres' | 'HTTP' | 'File' | 'NoOp' */
+  type: string;
+  /** Validates `destination.config` on create; issue paths name the offending field. */
+  configSchema: z.ZodType<C>;
+  /** Never returned in responses, logs or error messages. */
+  secretFields: readonly string[];
+  /**
+   * Writes every batch. Must be idempotent per run: re-running the same interval leaves the
+   * destination as one run would, because the worker retries and replays runs.
+   */
+  write(config: C, ctx: RunContext, batches: AsyncIterable<ExportRecord[]>): Promise<WriteResult>;
+}
+
+/**
+ * The worker decides between FailedRetryable (retry with backoff) and Failed from `retryable`,
+ * so destinations must classify: transient transport trouble is retryable, anything a retry
+ * cannot fix (credentials, missing bucket or database, bad config) is not.
+ */
+export class DestinationError extends Error {
+  readonly retryable: boolean;
+
+  constructor(message: string, retryable: boolean, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DestinationError';
+    this.retryable = retryable;
+  }
+}
+
+export const retryableError = (message: string, cause?: unknown) =>
+  new DestinationError(message, true, { cause });
+export const nonRetryableError = (message: string, cause?: unknown) =>
+  new DestinationError(message, false, { cause });

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, relative, resolve, sep } from 'node:path';
+import { nonRetryableError } from '../destination';
+import type { ObjectStore, ObjectUpload } from '../file-export';
+
+/**
+ * Keys as files under a root directory. Each file is written to a hidden temp file beside its
+ * target and renamed into place, so readers never see a partial file and a crashed attempt
+ * leaves only a temp file behind.
+ */
+export class DirectoryStore implements ObjectStore {
+  private readonly root: string;
+
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
+
+  describe(key: string): string {
+    return this.pathOf(key);
+  }
+
+  async open(key: string): Promise<ObjectUpload> {
+    const target = this.pathOf(key);
+    await mkdir(dirname(target), { recursive: true });
+    const temp = tempPathFor(target);
+    const stream = createWriteStream(temp);
+    return {
+      stream,
+      commit: () => rename(temp, target),
+      discard: async () => {
+        // The temp file may still be opening; remove it only once the stream has let go of it.
+        if (!stream.closed) await new Promise<void>((done) => stream.destroy().once('close', () => done()));
+        await rm(temp, { force: true });
+      },
+    };
+  }
+
+  async put(key: string, body: string): Promise<void> {
+    const target = this.pathOf(key);
+    await mkdir(dirname(target), { recursive: true });
+    const temp = tempPathFor(target);
+    await writeFile(temp, body);
+    await rename(temp, target);
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const dir = dirname(this.pathOf(prefix + '_'));
+    const namePrefix = basename(prefix + '_').slice(0, -1);
+    const entries = await readdir(dir, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return [];
+      throw err;
+    });
+    return entries
+      .filter((e) => e.isFile() && e.name.startsWith(namePrefix))
+      .map((e) => relative(this.root, resolve(dir, e.name)).split(sep).join('/'));
+  }
+
+  async remove(keys: readonly string[]): Promise<void> {
+    await Promise.all(keys.map((key) => rm(this.pathOf(key), { force: true })));
+  }
+
+  /** The prefix is user-supplied, so a key must not climb out of the root with `..`. */
+  private pathOf(key: string): string {
+    const target = resolve(this.root, key);
+    if (target !== this.root && !target.startsWith(this.root + sep)) {
+      throw nonRetryableError(`Key '${key}' resolves outside the export directory`);
+    }
+    return target;
+  }
+}
+
+const tempPathFor = (target: string) => resolve(dirname(target), `.${basename(target)}.${randomUUID()}.tmp`);

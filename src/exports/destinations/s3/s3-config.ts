@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { blankToUndefined, emptyToNull, optionalString, requiredString } from '../config-schema';
+import { checkCompression, fileExportFields } from '../file-export';
+
+export const S3_ENCRYPTIONS = ['AES256', 'aws:kms'] as const;
+
+export const s3ConfigSchema = z
+  .object({
+    bucket_name: requiredString(),
+    region: z.preprocess(blankToUndefined, z.string().default('us-east-1')),
+    aws_access_key_id: optionalString(),
+    aws_secret_access_key: optionalString(),
+    /** Any S3-compatible service (MinIO, R2, s3rver, ...); path-style addressing is used then. */
+    endpoint_url: z
+      .preprocess(emptyToNull, z.url({ protocol: /^https?$/, error: 'Must be an http(s) URL.' }).nullish())
+      .transform((value) => value ?? null),
+    encryption: z
+      .preprocess(emptyToNull, z.enum(S3_ENCRYPTIONS, { error: `Must be one of: ${S3_ENCRYPTIONS.join(', ')}, or null.` }).nullish())
+      .transform((value) => value ?? null),
+    kms_key_id: optionalString(),
+    ...fileExportFields,
+  })
+  .superRefine(checkCompression)
+  .superRefine((config, ctx) => {
+    // Half a key pair is always a mistake; neither means the SDK's default credential chain.
+    if (Boolean(config.aws_access_key_id) !== Boolean(config.aws_secret_access_key)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [config.aws_access_key_id ? 'aws_secret_access_key' : 'aws_access_key_id'],
+        message: 'aws_access_key_id and aws_secret_access_key must be given together.',
+      });
+    }
+  });
+
+export type S3Config = z.output<typeof s3ConfigSchema>;

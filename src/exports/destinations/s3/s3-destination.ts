@@ -1,0 +1,22 @@
+import type { Destination } from '../destination';
+import { exportToFiles } from '../file-export';
+import { createS3Client } from './s3-client';
+import { s3ConfigSchema, type S3Config } from './s3-config';
+import { toS3Error } from './s3-errors';
+import { S3Store } from './s3-store';
+
+export const s3Destination: Destination<S3Config> = {
+  type: 'S3',
+  configSchema: s3ConfigSchema,
+  secretFields: ['aws_access_key_id', 'aws_secret_access_key'],
+  async write(config, ctx, batches) {
+    const client = createS3Client(config);
+    try {
+      return await exportToFiles(config, ctx, batches, new S3Store(client, config));
+    } catch (err) {
+      throw toS3Error(err, config.bucket_name);
+    } finally {
+      client.destroy();
+    }
+  },
+};
