@@ -10,8 +10,10 @@ export async function startServer(config: Config) {
     dataDir: config.DATA_DIR,
     geo: await geoLookup(config.GEOIP_DIR, (msg) => process.stderr.write(`warning: ${msg}\n`)),
     durability: config.DURABILITY,
+    projectionsInWorker: config.PROJECTIONS_IN_WORKER,
     onProjectionError: (name, err) => app.log.error({ err, projection: name }, 'projection stopped'),
   });
+  await runtime.ready;
   const app = await buildApp(runtime, config);
   await runtime.runner.catchUp();
   runtime.runner.start();

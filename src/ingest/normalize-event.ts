@@ -59,13 +59,20 @@ export function normalizeEvent(raw: unknown, ctx: NormalizeContext): NormalizeRe
     properties,
     timestamp: timestamp.toISOString(),
     sent_at: sentAtMs === undefined ? null : new Date(sentAtMs).toISOString(),
-    received_at: ctx.now.toISOString(),
+    received_at: isoOf(ctx.now),
     ip: ctx.ip ?? null,
     historical_migration: ctx.historicalMigration,
   };
   if (isJsonObject(raw.$set)) captured.$set = raw.$set;
   if (isJsonObject(raw.$set_once)) captured.$set_once = raw.$set_once;
   return { ok: true, event: captured };
+}
+
+// Every event of a request shares `now`: format it once.
+let lastNow: { date: Date | null; iso: string } = { date: null, iso: '' };
+function isoOf(date: Date): string {
+  if (lastNow.date !== date) lastNow = { date, iso: date.toISOString() };
+  return lastNow.iso;
 }
 
 /** Top-level values win over the same keys inside properties, as in PostHog's ingestion. */

@@ -5,8 +5,22 @@
  * s / ms / µs / ns. Never reads the host time zone, so results do not depend on where it runs.
  */
 export function parseClientDate(value: unknown): number | undefined {
-  const ms = parseAny(value);
-  return ms !== undefined && hasFourDigitYear(ms) ? ms : undefined;
+  // A request's events usually share one sent_at and similar timestamps: remember the last string.
+  if (typeof value === 'string' && value === last.text) return last.ms;
+  const ms = fastIso(value) ?? parseAny(value);
+  const result = ms !== undefined && hasFourDigitYear(ms) ? ms : undefined;
+  if (typeof value === 'string') last = { text: value, ms: result };
+  return result;
+}
+
+let last: { text: string; ms: number | undefined } = { text: '', ms: undefined };
+
+/** What SDKs send (toISOString's shape, UTC): Date.parse is exact and zone-independent for it. */
+const CANONICAL = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,3})?Z$/;
+function fastIso(value: unknown): number | undefined {
+  if (typeof value !== 'string' || !CANONICAL.test(value)) return undefined;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? undefined : ms;
 }
 
 /** Only years 0..9999 print as plain ISO 8601; PostHog rejects the others too. */

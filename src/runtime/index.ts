@@ -1,5 +1,5 @@
 export { openRuntime, storeFiles, type Runtime, type RuntimeOptions } from './open';
-export { ProjectionRunner } from './projection-runner';
+export { ProjectionRunner, type Runner } from './projection-runner';
 export { handleCommand, ConcurrencyConflictError, type CommandContext } from './command-handler';
 export { fold, type Decider } from './decider';
 export { digestProjection } from './digest';

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { contracts } from '../../streams';
 import {
   accessQueries,
@@ -16,7 +15,9 @@ import { ContractedEventLog } from '../store/contracted-log';
 import { SqliteEventLog } from '../store/sqlite/event-log';
 import { openSqlite, type Durability, type SqliteDatabase } from '../store/sqlite/open';
 import { cachedStore } from './cached-store';
-import { ProjectionRunner } from './projection-runner';
+import { ProjectionRunner, type Runner } from './projection-runner';
+import { RemoteProjectionRunner } from './worker/remote-runner';
+import { storeFiles } from './store-files';
 import { projectTokenCache } from './project-token-cache';
 
 export interface RuntimeOptions {
@@ -27,6 +28,8 @@ export interface RuntimeOptions {
   projections?: readonly Projection[];
   now?: () => Date;
   onProjectionError?: (name: string, err: Error) => void;
+  /** Run the projections in a worker thread (the server does; CLI and unit tests fold in-thread). */
+  projectionsInWorker?: boolean;
   /** GeoIP for ingestion enrichment and flag evaluation; absent means none. */
   geo?: GeoLookup;
 }
@@ -37,11 +40,7 @@ export interface GeoLookup {
   enrich(properties: Record<string, unknown>, ip: string | null | undefined): Record<string, unknown>;
 }
 
-export const storeFiles = (dir: string): Record<StoreName, string> & { log: string } => ({
-  log: join(dir, 'events.sqlite'),
-  readmodels: join(dir, 'readmodels.sqlite'),
-  analytics: join(dir, 'analytics.sqlite'),
-});
+export { storeFiles };
 
 /** The embedded runtime: one SQLite log, SQLite read-model stores, the projection runner and the services. */
 export function openRuntime(options: RuntimeOptions) {
@@ -54,7 +53,23 @@ export function openRuntime(options: RuntimeOptions) {
     analytics: openSqlite(modelFiles.analytics, { durability: options.durability }),
   };
   const projections = options.projections ?? allProjections;
-  const runner = new ProjectionRunner(log, stores, projections, { onError: options.onProjectionError });
+  let runner: Runner;
+  let ready: Promise<void> = Promise.resolve();
+  let stopWorker: () => Promise<void> = async () => {};
+  let sub0 = { unsubscribe() {} };
+  if (options.projectionsInWorker) {
+    const remote = new RemoteProjectionRunner(projections, log, {
+      dataDir: options.dataDir,
+      readModelDir: options.readModelDir,
+      durability: options.durability,
+    });
+    sub0 = rawLog.appends.subscribe((position) => remote.appended(position));
+    runner = remote;
+    ready = remote.ready;
+    stopWorker = () => remote.close();
+  } else {
+    runner = new ProjectionRunner(log, stores, projections, { onError: options.onProjectionError });
+  }
   const readmodels = cachedStore(stores.readmodels);
   const queries = {
     access: accessQueries(readmodels),
@@ -103,9 +118,13 @@ export function openRuntime(options: RuntimeOptions) {
     ingest,
     flagSource,
     projectIdForToken: tokens,
+    /** Resolves once the read-model tables exist (the worker has set them up). */
+    ready,
     async close() {
       sub.unsubscribe();
+      sub0.unsubscribe();
       runner.stop();
+      await stopWorker();
       await log.close();
       stores.readmodels.close();
       stores.analytics.close();

@@ -24,6 +24,30 @@ interface Waiter {
   reject: (err: Error) => void;
 }
 
+/** What a committed batch touched: enough for caches to invalidate (a remote runner sends stubs). */
+export interface AppliedEvent {
+  type: string;
+  position: number;
+  streamId: string;
+  metadata: { projectId: number | null };
+}
+export interface AppliedBatch {
+  projection: string;
+  events: readonly AppliedEvent[];
+}
+
+/** The runner as the rest of the runtime sees it: in this thread, or in a worker thread. */
+export interface Runner {
+  readonly projections: readonly Projection[];
+  readonly applied$: Subject<AppliedBatch>;
+  checkpoints(): Record<string, number>;
+  failures(): Record<string, string>;
+  start(): void;
+  stop(): void;
+  catchUp(options?: { toPosition?: number; until?: Record<string, number>; onProgress?: (position: number, head: number) => void }): Promise<void>;
+  waitFor(position: number, names?: readonly string[] | null): Promise<void>;
+}
+
 export interface RunnerOptions {
   batchSize?: number;
   onError?: (projection: string, err: Error) => void;
@@ -37,13 +61,15 @@ const CHECKPOINTS = `CREATE TABLE IF NOT EXISTS projection_checkpoints (
  * one transaction that first re-reads the checkpoint, so a crash or a second runner on the same store
  * never applies an event twice or skips one.
  */
-export class ProjectionRunner {
+export class ProjectionRunner implements Runner {
   private readonly bound: Bound[];
   private readonly waiters = new Set<Waiter>();
   private subscription: Subscription | null = null;
   private readonly batchSize: number;
   /** After each committed batch: which projection applied which events (in-memory caches listen here). */
-  readonly applied$ = new Subject<{ projection: string; events: readonly RecordedEvent[] }>();
+  readonly applied$ = new Subject<AppliedBatch>();
+  /** After every processed batch, whether or not anything was applied (checkpoints moved). */
+  readonly progress$ = new Subject<void>();
 
   constructor(
     private readonly log: EventLog,
@@ -124,6 +150,7 @@ export class ProjectionRunner {
       }
     }
     for (const waiter of this.waiters) if (this.settle(waiter)) this.waiters.delete(waiter);
+    this.progress$.next();
   }
 
   private settle(waiter: Waiter): boolean {

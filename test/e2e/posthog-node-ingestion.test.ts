@@ -5,7 +5,7 @@ import { json } from '../support/json';
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ env: { PROJECTIONS_IN_WORKER: 'true' } });
 });
 afterAll(() => s.close());
 

@@ -23,7 +23,9 @@ export async function startTestServer(options: { env?: Record<string, string>; d
   const dataDir = options.dataDir ?? tempDir('server-');
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ...options.env });
   const geo = await geoLookup(config.GEOIP_DIR, () => {});
-  const runtime = openRuntime({ dataDir, durability: config.DURABILITY, geo });
+  // Tests fold in-thread unless they ask for the worker thread the real server uses.
+  const runtime = openRuntime({ dataDir, durability: config.DURABILITY, geo, projectionsInWorker: options.env?.PROJECTIONS_IN_WORKER === 'true' });
+  await runtime.ready;
   await runtime.runner.catchUp();
   runtime.runner.start();
   const app = await buildApp(runtime, config, { logger: false });

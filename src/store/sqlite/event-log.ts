@@ -219,6 +219,16 @@ export class SqliteEventLog implements EventLog {
     return this.subscribeBatches(options).pipe(concatMap((batch) => from(batch)));
   }
 
+  /** Positions of appends made through this handle, as they commit. */
+  get appends(): Observable<number> {
+    return this.appended$.asObservable();
+  }
+
+  /** Another thread or process appended up to `position`: wake live subscriptions now, not at the next poll. */
+  notifyAppended(position: number): void {
+    this.appended$.next(position);
+  }
+
   async close() {
     for (const close of [...this.closers]) close();
     this.appended$.complete();

@@ -1,0 +1,9 @@
+import { join } from 'node:path';
+import type { StoreName } from '../../projections';
+
+/** File names of the embedded stores inside a data directory. */
+export const storeFiles = (dir: string): Record<StoreName, string> & { log: string } => ({
+  log: join(dir, 'events.sqlite'),
+  readmodels: join(dir, 'readmodels.sqlite'),
+  analytics: join(dir, 'analytics.sqlite'),
+});

@@ -1,0 +1,123 @@
+import { Worker } from 'node:worker_threads';
+import { Subject } from 'rxjs';
+import type { Projection } from '../../../projections';
+import type { EventLog } from '../../store/event-log';
+import type { AppliedBatch, Runner } from '../projection-runner';
+import type { FromWorker, ToWorker, WorkerConfig } from './messages';
+
+interface Waiter {
+  position: number;
+  names: readonly string[] | null;
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+
+/**
+ * The main thread's view of projections running in a worker thread: checkpoints arrive as messages,
+ * read-your-writes waits on them, caches hear about applied batches through `applied$`.
+ */
+export class RemoteProjectionRunner implements Runner {
+  readonly applied$ = new Subject<AppliedBatch>();
+  readonly ready: Promise<void>;
+  private readonly worker: Worker;
+  private current: Record<string, number> = {};
+  private failed: Record<string, string> = {};
+  private readonly waiters = new Set<Waiter>();
+  private stopped: Promise<void> | null = null;
+
+  constructor(
+    readonly projections: readonly Projection[],
+    private readonly log: EventLog,
+    config: Omit<WorkerConfig, 'entry'>,
+  ) {
+    const entry = new URL('./projection-worker.ts', import.meta.url).href;
+    this.worker = new Worker(new URL('./boot.mjs', import.meta.url), { workerData: { ...config, entry } });
+    this.current = Object.fromEntries(projections.map((p) => [p.name, 0]));
+    this.ready = new Promise((resolve, reject) => {
+      this.worker.on('message', (m: FromWorker) => {
+        if (m.type === 'ready') resolve();
+        else this.onMessage(m);
+      });
+      this.worker.once('error', (err) => {
+        reject(err);
+        this.fail(`projection worker crashed: ${err.message}`);
+      });
+      this.worker.once('exit', (code) => {
+        if (!this.stopped) this.fail(`projection worker exited with code ${code}`);
+      });
+    });
+  }
+
+  /** The main thread appended: tell the worker at once instead of waiting for its poll. */
+  appended(position: number) {
+    this.post({ type: 'appended', position });
+  }
+
+  checkpoints() {
+    return { ...this.current };
+  }
+
+  failures() {
+    return { ...this.failed };
+  }
+
+  start() {}
+
+  stop() {
+    void this.close();
+  }
+
+  close(): Promise<void> {
+    this.stopped ??= new Promise((resolve) => {
+      this.worker.once('exit', () => resolve());
+      this.post({ type: 'stop' });
+      setTimeout(() => void this.worker.terminate(), 5000).unref();
+    });
+    return this.stopped;
+  }
+
+  async catchUp(options: { toPosition?: number } = {}) {
+    await this.waitFor(options.toPosition ?? (await this.log.head()));
+  }
+
+  waitFor(position: number, names: readonly string[] | null = null): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const waiter = { position, names, resolve, reject };
+      if (!this.settle(waiter)) this.waiters.add(waiter);
+    });
+  }
+
+  private post(m: ToWorker) {
+    if (!this.stopped) this.worker.postMessage(m);
+  }
+
+  private onMessage(m: FromWorker) {
+    if (m.type === 'progress') {
+      this.current = m.checkpoints;
+      this.failed = m.failures;
+      for (const w of this.waiters) if (this.settle(w)) this.waiters.delete(w);
+    } else if (m.type === 'applied') {
+      this.applied$.next({ projection: m.projection, events: m.events });
+    }
+  }
+
+  private settle(w: Waiter): boolean {
+    const names = w.names ?? Object.keys(this.current);
+    const broken = names.find((n) => this.failed[n]);
+    if (broken) {
+      w.reject(new Error(`projection ${broken} has stopped: ${this.failed[broken]}`));
+      return true;
+    }
+    if (names.every((n) => (this.current[n] ?? 0) >= w.position)) {
+      w.resolve();
+      return true;
+    }
+    return false;
+  }
+
+  private fail(reason: string) {
+    for (const name of Object.keys(this.current)) this.failed[name] ??= reason;
+    for (const w of this.waiters) this.settle(w);
+    this.waiters.clear();
+  }
+}

@@ -1,0 +1,127 @@
+// Ingestion throughput: N concurrent clients POST gzipped 1000-event /batch/ bodies of posthog-node
+// style events to a server in a child process. Prints accepted events/s, request latency p50/p99,
+// end-to-end events/s (until the analytics table holds every event), and the raw SQLite insert rate
+// of the same rows into the same table as the ceiling, measured in the same run.
+//   npm run bench -- ingest [requests=200] [clients=8]
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { v7 as uuidv7 } from 'uuid';
+import { createIngestionSchema } from '../../projections/ingestion/schema';
+import { cachedStore } from '../../src/runtime/cached-store';
+import { openSqlite } from '../../src/store/sqlite/open';
+import { report, timed } from './_report';
+
+const REQUESTS = Number(process.argv[2] ?? 200);
+const CLIENTS = Number(process.argv[3] ?? 8);
+const PER_REQUEST = 1000;
+const total = REQUESTS * PER_REQUEST;
+const dir = mkdtempSync(join(tmpdir(), 'bench-ingest-'));
+
+const names = ['$pageview', '$autocapture', 'signed up', 'purchase', '$feature_flag_called', 'clicked button'];
+function event(i: number) {
+  const user = `user-${(i * 7919) % 20000}`;
+  return {
+    event: names[i % names.length],
+    distinct_id: user,
+    uuid: uuidv7(),
+    timestamp: new Date(Date.now() - (i % 5000)).toISOString(),
+    type: 'capture',
+    library: 'posthog-node',
+    library_version: '5.11.0',
+    properties: {
+      $current_url: `https://app.example.com/projects/${i % 97}/dashboard?tab=${i % 5}`,
+      $browser: 'Chrome',
+      $os: 'Mac OS X',
+      plan: i % 3 ? 'pro' : 'free',
+      $feature_flag: i % 6 === 4 ? 'new-checkout' : undefined,
+      $feature_flag_response: i % 6 === 4 ? 'test' : undefined,
+      revenue: (i % 100) * 1.5,
+      $lib: 'posthog-node',
+      $lib_version: '5.11.0',
+      $geoip_disable: true,
+    },
+  };
+}
+
+console.log(`building ${REQUESTS} bodies of ${PER_REQUEST} events...`);
+const batches = Array.from({ length: REQUESTS }, (_, r) => Array.from({ length: PER_REQUEST }, (_, k) => event(r * PER_REQUEST + k)));
+const avgBytes = Math.round(batches.slice(0, 3).flat().reduce((s, e) => s + JSON.stringify(e).length, 0) / (3 * PER_REQUEST));
+
+// Ceiling: the same events inserted into the same analytics table (same indexes), bare statements.
+const rawRate = (() => {
+  const db = openSqlite(join(dir, 'raw.sqlite'));
+  createIngestionSchema(cachedStore(db));
+  const insert = db.prepare(
+    `INSERT INTO events (uuid, project_id, event, distinct_id, person_id, timestamp, received_at, properties,
+       elements_chain, group_0, group_1, group_2, group_3, group_4, historical_migration)
+     VALUES (?, 1, ?, ?, ?, ?, ?, ?, '', NULL, NULL, NULL, NULL, NULL, 0)`,
+  );
+  const rows = batches.map((b) => b.map((e) => [e.uuid, e.event, e.distinct_id, randomUUID(), e.timestamp, e.timestamp, JSON.stringify(e.properties)] as const));
+  const tx = db.transaction((batch: (typeof rows)[number]) => {
+    for (const r of batch) insert.run(...r);
+  });
+  const { seconds } = timed(() => rows.forEach((b) => tx.immediate(b)));
+  db.close();
+  return total / seconds;
+})();
+
+const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  env: { ...process.env, DATA_DIR: join(dir, 'data'), PORT: '0', LOG_LEVEL: 'info', PRINT_CREDENTIALS: 'false' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const url = await new Promise<string>((resolve) => {
+  let out = '';
+  server.stdout!.on('data', (c: Buffer) => {
+    out += c.toString();
+    const m = /listening at (http:\/\/[^"\s]+)/.exec(out);
+    if (m) resolve(m[1]);
+  });
+});
+const token = JSON.parse(readFileSync(join(dir, 'data', 'credentials.json'), 'utf8')).project_api_key as string;
+const bodies = batches.map((b) => gzipSync(JSON.stringify({ api_key: token, batch: b, sent_at: new Date().toISOString() })));
+const health = async () => (await (await fetch(`${url}/_health`)).json()) as { log_head: number; projections: Record<string, number> };
+const baseHead = (await health()).log_head;
+
+const latencies: number[] = [];
+let next = 0;
+const start = performance.now();
+await Promise.all(
+  Array.from({ length: CLIENTS }, async () => {
+    while (next < bodies.length) {
+      const body = bodies[next++];
+      const t = performance.now();
+      const res = await fetch(`${url}/batch/`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+      if (res.status !== 200) throw new Error(`batch answered ${res.status}: ${await res.text()}`);
+      await res.arrayBuffer();
+      latencies.push(performance.now() - t);
+    }
+  }),
+);
+const acceptedSeconds = (performance.now() - start) / 1000;
+for (;;) {
+  const h = await health();
+  if (h.projections.ingestion >= baseHead + total) break;
+  await new Promise((r) => setTimeout(r, 20));
+}
+const e2eSeconds = (performance.now() - start) / 1000;
+server.kill('SIGTERM');
+
+latencies.sort((a, b) => a - b);
+const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
+const accepted = total / acceptedSeconds;
+const e2e = total / e2eSeconds;
+report(`ingest: ${REQUESTS} x ${PER_REQUEST}-event gzipped /batch/ (~${avgBytes} B/event), ${CLIENTS} clients`, [
+  { measure: 'raw SQLite insert of the same rows (ceiling)', 'events/s': Math.round(rawRate) },
+  { measure: 'accepted (answered {"status":1})', 'events/s': Math.round(accepted), 'ratio to raw': accepted / rawRate, seconds: acceptedSeconds },
+  { measure: 'end-to-end (analytics table holds all)', 'events/s': Math.round(e2e), 'ratio to raw': e2e / rawRate, seconds: e2eSeconds },
+  { measure: 'request latency p50 (ms)', 'events/s': Math.round(pct(50)) },
+  { measure: 'request latency p99 (ms)', 'events/s': Math.round(pct(99)) },
+]);
+console.log(`\naccepted ${Math.round(accepted)}/s (target >= 50,000): ${accepted >= 50_000 ? 'MET' : 'NOT MET'}`);
+console.log(`end-to-end ${Math.round(e2e)}/s (target >= 25,000): ${e2e >= 25_000 ? 'MET' : 'NOT MET'}`);
+await new Promise((r) => server.once('exit', r));
+rmSync(dir, { recursive: true, force: true });
