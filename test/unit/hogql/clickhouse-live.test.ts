@@ -55,6 +55,11 @@ async function runExport(hogql: string, callerFilter = 'team_id = 1'): Promise<R
 const uuids = async (condition: string): Promise<unknown[]> =>
   (await runExport(`SELECT uuid FROM events WHERE ${condition}`)).map((row) => row.uuid);
 
+// CI starts ClickHouse (infra/clickhouse.sh): there a missing server is a failure, not a skip.
+it.runIf(process.env.CI === 'true')('ClickHouse is configured in CI', () => {
+  expect(url, 'HOGQL_CLICKHOUSE_URL must be set in CI (bash infra/clickhouse.sh)').toBeTruthy();
+});
+
 describe.skipIf(url === undefined)('compiled SQL run against ClickHouse', () => {
   beforeAll(async () => {
     await clickhouse(
