@@ -115,14 +115,17 @@ export function evaluateAll(
   const subject = subjectOf(ctx);
   // Null prototype: flag keys are user data and "__proto__" must stay an ordinary key.
   const out: Record<string, FlagEvaluation> = Object.create(null);
+  const list: FlagEvaluation[] = [];
   let errorsWhileComputingFlags = false;
   for (const flag of flags) {
     if (flag.deleted || (wanted && !wanted.has(flag.key))) continue;
     try {
-      out[flag.key] = evaluateOn(flag, subject);
+      const evaluation = evaluateOn(flag, subject);
+      out[flag.key] = evaluation;
+      list.push(evaluation);
     } catch {
       errorsWhileComputingFlags = true;
     }
   }
-  return { flags: out, errorsWhileComputingFlags };
+  return { flags: out, list, errorsWhileComputingFlags };
 }

@@ -54,7 +54,7 @@ export function remoteConfig(hasFeatureFlags: boolean, overrides: Record<string,
 }
 
 function evaluations(result: EvaluateAllResult): FlagEvaluation[] {
-  return Object.values(result.flags);
+  return result.list ?? Object.values(result.flags);
 }
 
 export function flagDetail(e: FlagEvaluation): FlagDetail {

@@ -98,5 +98,7 @@ export interface FlagEvaluation {
 export interface EvaluateAllResult {
   /** Keyed by flag key, in definition order. */
   flags: Record<string, FlagEvaluation>;
+  /** The same evaluations as a list, in definition order (cheaper to walk than a 50-key dictionary). */
+  list?: FlagEvaluation[];
   errorsWhileComputingFlags: boolean;
 }

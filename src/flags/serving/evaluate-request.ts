@@ -36,6 +36,8 @@ function failingSet(err: unknown): ReadonlySet<number> {
   return new Proxy(new Set<number>(), { get: raise });
 }
 
+const NO_MAPPING: Record<number, string> = Object.freeze({});
+
 /**
  * Builds the evaluation context of one request: stored properties overwritten by the request's, the
  * distinct id as a person property, GeoIP filling gaps, then evaluates every (or the asked) flag.
@@ -77,8 +79,11 @@ export function evaluateRequest(
     personCohorts = failingSet(err);
   }
 
-  const mapping = source.groupTypeMapping(projectId);
   const groups = req.groups ?? {};
+  // Without groups or group properties in the request no group is ever read (a group flag is then
+  // `no_group_type` whatever the mapping says), so the mapping read is skipped.
+  const needsMapping = Object.keys(groups).length > 0 || Object.keys(req.group_properties ?? {}).length > 0;
+  const mapping = needsMapping ? source.groupTypeMapping(projectId) : NO_MAPPING;
   const groupProperties: Record<string, Record<string, unknown>> = {};
   for (const [index, type] of Object.entries(mapping)) {
     const key = groups[type];
