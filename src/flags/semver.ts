@@ -14,8 +14,22 @@ export interface Semver {
 const NUMERIC = /^\d+$/;
 const IDENTIFIER = /^[0-9A-Za-z-]+$/;
 
+// Filter values repeat on every evaluation: remember parses (bounded; results are never mutated).
+const parsed = new Map<string, Semver | null>();
+
 export function parseSemver(input: unknown): Semver | null {
   if (typeof input !== 'string' && typeof input !== 'number') return null;
+  const key = String(input);
+  let hit = parsed.get(key);
+  if (hit === undefined) {
+    hit = parseUncached(key);
+    if (parsed.size >= 5000) parsed.clear();
+    parsed.set(key, hit);
+  }
+  return hit;
+}
+
+function parseUncached(input: string): Semver | null {
   const text = String(input).trim().replace(/^[vV]/, '');
   const withoutBuild = text.split('+')[0];
   const dash = withoutBuild.indexOf('-');
