@@ -1,3 +1,4 @@
 export { FlagDefinitionCache, toDefinition } from './definition-cache';
 export { FlagRequest } from './flag-request';
 export { evaluateRequest, type FlagDataSource } from './evaluate-request';
+export { flagsV2Json } from './flags-json';

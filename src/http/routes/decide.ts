@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { decodeBody } from '../../ingest/decode-body';
 import { extractApiKey } from '../../ingest/flag-body';
 import { clientIp } from '../../ingest/client-ip';
 import { invalidApiKey, missingApiKey, malformedRequest } from '../../ingest/errors';
 import { decideResponse, flagsResponse, parseApiVersion } from '../../flags';
-import { FlagRequest, evaluateRequest } from '../../flags/serving';
+import { FlagRequest, evaluateRequest, flagsV2Json } from '../../flags/serving';
 
 /**
  * Public flag evaluation: /decide (v1..4) and /flags (v1, v2, config=true). Project key in the body;
@@ -55,13 +55,14 @@ export const decideRoutes: FastifyPluginAsync = async (app) => {
       configOverrides: { hasFeatureFlags: hasFlags },
     });
   };
-  const flags = async (request: FastifyRequest) => {
+  const flags = async (request: FastifyRequest, reply: FastifyReply) => {
     const { result, query, hasFlags } = evaluate(request);
-    return flagsResponse(result, parseApiVersion(query.v), {
-      requestId: randomUUID(),
-      config: query.config === 'true' || query.config === '1',
-      configOverrides: { hasFeatureFlags: hasFlags },
-    });
+    const version = parseApiVersion(query.v);
+    const config = query.config === 'true' || query.config === '1';
+    // posthog-node's path (v2, no config): pre-serialised fragments instead of a fresh 50-key object.
+    if (version !== undefined && version >= 2 && !config)
+      return reply.type('application/json; charset=utf-8').send(flagsV2Json(result, randomUUID()));
+    return flagsResponse(result, version, { requestId: randomUUID(), config, configOverrides: { hasFeatureFlags: hasFlags } });
   };
   for (const path of ['/decide', '/flags']) {
     app.post(path, path === '/decide' ? decide : flags);
