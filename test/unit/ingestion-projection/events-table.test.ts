@@ -93,6 +93,17 @@ describe('ingestion projection: events table', () => {
   });
 });
 
+describe('ingestion projection: project of an event', () => {
+  it('falls back to the ingest-<id> stream when the metadata has no project', () => {
+    const log = new LogBuilder();
+    const { q, apply } = freshStore();
+    const e = log.capture('x', 'u1', {}, { projectId: 7 });
+    apply({ ...e, metadata: { ...e.metadata, projectId: null } });
+    expect(q.personIdOf(7, 'u1')).not.toBeNull();
+    expect(q.personByDistinctId(7, 'nobody')).toBeUndefined();
+  });
+});
+
 describe('ingestion projection: ingestion warnings', () => {
   it('records IngestionWarningRaised and fold warnings in one list, newest first, stamped with the log time', () => {
     const log = new LogBuilder();

@@ -79,6 +79,15 @@ describe('ingestion projection: $identify', () => {
       version: 3,
     });
     expect(eventRow(db, uuidOf(e))?.person_id).toBe(survivor);
+    // Distinct ids are listed in the order they were first added.
+    expect(q.persons(PROJECT, { limit: 10 }).results[0].distinct_ids).toEqual(['anon', 'user']);
+  });
+
+  it('neither id known with an $unset of a key the same event sets: created, then updated (PostHog order)', () => {
+    const log = new LogBuilder();
+    const { q, apply } = freshStore();
+    apply(log.capture('$identify', 'user', { $anon_distinct_id: 'anon', $set: { a: 1, b: 2 }, $unset: ['b'] }));
+    expect(q.personByDistinctId(PROJECT, 'anon')).toMatchObject({ properties: { a: 1 }, version: 1 });
   });
 
   it('both known, anon person already identified: skipped with cannot_merge_already_identified', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { personUuid } from '../../../projections/ingestion';
-import { count, eventRow, freshStore, LogBuilder, PROJECT, personRow } from './helpers';
+import { count, eventRow, freshStore, LogBuilder, PROJECT } from './helpers';
 
 describe('ingestion projection: persons and property updates', () => {
   it('given an event from an unknown distinct id, then one unidentified person at version 0 created at the event time', () => {
