@@ -2,6 +2,9 @@ import type { Projection } from './projection';
 import { accessProjection } from './access';
 import { featureFlagsProjection } from './feature-flags';
 import { ingestionProjection } from './ingestion';
+import { experimentsProjection } from './experiments';
+import { cohortsProjection } from './cohorts';
+import { batchExportsProjection, batchExportRunsProjection, batchExportLogsProjection } from './exports';
 
 export * from './projection';
 export { accessProjection } from './access';
@@ -10,5 +13,5 @@ export { featureFlagsProjection } from './feature-flags';
 export { featureFlagQueries, type FeatureFlagQueries, type FeatureFlagRow } from './feature-flags-queries';
 
 /** Every read model of the product, in the order the runner applies them. */
-export const allProjections: readonly Projection[] = [accessProjection, ingestionProjection, featureFlagsProjection];
+export const allProjections: readonly Projection[] = [accessProjection, ingestionProjection, featureFlagsProjection, experimentsProjection, cohortsProjection, batchExportsProjection, batchExportRunsProjection, batchExportLogsProjection];
 export { ingestionProjection, ingestionQueries, type IngestionQueries } from './ingestion';

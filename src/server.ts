@@ -3,6 +3,7 @@ import { bootstrap } from './access';
 import { buildApp } from './http';
 import { openRuntime, writeCredentialsFile } from './runtime';
 import { geoLookup } from './runtime/geo';
+import { startExportProcesses } from './exports/processes';
 
 /** Opens the runtime, catches projections up, bootstraps an empty store, then serves HTTP. */
 export async function startServer(config: Config) {
@@ -29,7 +30,11 @@ export async function startServer(config: Config) {
       );
     }
   }
-  app.addHook('onClose', async () => runtime.close());
+  const exportProcesses = startExportProcesses(runtime.exports, { config, readModelsPath: runtime.stores.readmodels.name, logger: app.log });
+  app.addHook('onClose', async () => {
+    await exportProcesses.stop();
+    await runtime.close();
+  });
   await app.listen({ port: config.PORT, host: config.HOST });
   return { app, runtime };
 }

@@ -5,6 +5,9 @@ import { userEvents } from './user';
 import { personalApiKeyEvents } from './personal-api-key';
 import { ingestEvents } from './ingest';
 import { featureFlagEvents } from './feature-flag';
+import { experimentEvents } from './experiment';
+import { cohortEvents } from './cohort';
+import { allBatchExportEvents } from './batch-export';
 
 export * from './contract';
 export * from './registry';
@@ -14,8 +17,11 @@ export * from './user';
 export * from './personal-api-key';
 export * from './ingest';
 export * from './feature-flag';
+export * from './experiment';
+export * from './cohort';
+export * from './batch-export';
 
 /** Every event contract of the product; the log validates appends against this. */
-export const allContracts = [...organizationEvents, ...projectEvents, ...userEvents, ...personalApiKeyEvents, ...ingestEvents, ...featureFlagEvents];
+export const allContracts = [...organizationEvents, ...projectEvents, ...userEvents, ...personalApiKeyEvents, ...ingestEvents, ...featureFlagEvents, ...experimentEvents, ...cohortEvents, ...allBatchExportEvents];
 
 export const contracts = new ContractRegistry(allContracts);

@@ -21,6 +21,19 @@ export const ConfigSchema = z.object({
   PROJECTIONS_IN_WORKER: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /** Print the bootstrap credentials on first start (tests turn it off). */
   PRINT_CREDENTIALS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /** Run the batch-export scheduler and worker in this process. */
+  EXPORTS_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /** How often the scheduler looks for intervals that have ended. */
+  EXPORT_SCHEDULER_INTERVAL_MS: z.coerce.number().int().positive().default(5000),
+  /** How often an idle export worker looks for runs to execute. */
+  EXPORT_WORKER_POLL_MS: z.coerce.number().int().positive().default(1000),
+  /** Runs executed at once (one per export at a time). */
+  EXPORT_WORKER_CONCURRENCY: z.coerce.number().int().positive().default(2),
+  /** Attempts per run before a retryable failure fails it; retries back off from EXPORT_RETRY_BASE_MS, doubling. */
+  EXPORT_MAX_ATTEMPTS: z.coerce.number().int().positive().default(5),
+  EXPORT_RETRY_BASE_MS: z.coerce.number().int().positive().default(10_000),
+  /** After this long a started run whose worker vanished may be taken over by another worker. */
+  EXPORT_LEASE_MS: z.coerce.number().int().positive().default(15 * 60_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -12,6 +12,9 @@ import { featureFlagRoutes } from './routes/feature-flags';
 import { peopleRoutes } from './routes/people';
 import { decideRoutes } from './routes/decide';
 import { localEvaluationRoutes } from './routes/local-evaluation';
+import { experimentRoutes } from './routes/experiments';
+import { cohortRoutes } from './routes/cohorts';
+import { batchExportRoutes } from './routes/batch-exports';
 
 /** Builds the HTTP app over an opened runtime; routes are encapsulated plugins. */
 export async function buildApp(runtime: Runtime, config: Config, options: FastifyServerOptions = {}) {
@@ -34,5 +37,8 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
   await app.register(peopleRoutes);
   await app.register(decideRoutes);
   await app.register(localEvaluationRoutes);
+  await app.register(experimentRoutes);
+  await app.register(cohortRoutes);
+  await app.register(batchExportRoutes);
   return app;
 }

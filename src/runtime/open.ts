@@ -8,6 +8,8 @@ import {
   type StoreName,
 } from '../../projections';
 import { AccessService } from '../access';
+import { openExperiments } from '../experiments';
+import { openBatchExports } from '../exports';
 import { FlagService } from '../flags/management';
 import { FlagDefinitionCache, type FlagDataSource } from '../flags/serving';
 import { IngestPipeline } from '../ingest/pipeline';
@@ -101,11 +103,15 @@ export function openRuntime(options: RuntimeOptions) {
     personProperties: (projectId, distinctId) => queries.ingestion.personByDistinctId(projectId, distinctId)?.properties ?? null,
     groupProperties: (projectId, index, key) => queries.ingestion.group(projectId, index, key)?.group_properties ?? null,
     hashKeyOverride: (projectId, distinctId) => queries.ingestion.hashKeyOverrideFor(projectId, distinctId),
-    personCohorts: () => new Set(),
+    personCohorts: (projectId, distinctId) => experiments.personCohorts(projectId, distinctId),
     geoProperties: (ip) => (geo && ip ? geo.lookup(ip) : null),
   };
 
+  const experiments = openExperiments({ log, readmodels, runner, flags, now: options.now });
+  const exports = openBatchExports({ log, readmodels, runner, now: options.now });
   return {
+    experiments,
+    exports,
     files,
     log,
     rawLog,

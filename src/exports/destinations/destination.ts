@@ -18,6 +18,20 @@ export interface ExportRecord {
   elements_chain: string | null;
   ip?: string | null;
   site_url?: string | null;
+  /** The JSON fields as JSON text, when the source already holds them so (see RawJsonFields). */
+  raw?: RawJsonFields;
+}
+
+/**
+ * The analytics store keeps `properties` (and the person's) as JSON text. A record may carry that
+ * text so writers that only re-serialise (JSONLines, Parquet, Postgres) splice it in instead of
+ * parsing and stringifying every row; it must describe the same values as the object fields.
+ */
+export interface RawJsonFields {
+  properties: string;
+  person_properties: string | null;
+  set: string | null;
+  set_once: string | null;
 }
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARNING' | 'ERROR';

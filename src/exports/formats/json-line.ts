@@ -1,4 +1,21 @@
-import type { ExportRecord } from '../destinations/destination';
+import type { ExportRecord, RawJsonFields } from '../destinations/destination';
+
+/** Characters JSON.stringify escapes (surrogates: only lone ones, but any sends us to JSON.stringify). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** JSON.stringify for a string or null, without its cost for the common string that needs no escape. */
+const str = (s: string | null): string => (s === null ? 'null' : NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : '"' + s + '"');
+
+/** The same line as below, with the JSON fields spliced in from text already serialised. */
+function rawJsonLine(r: ExportRecord, raw: RawJsonFields): string {
+  return (
+    '{"uuid":' + str(r.uuid) + ',"event":' + str(r.event) + ',"properties":' + raw.properties +
+    ',"distinct_id":' + str(r.distinct_id) + ',"team_id":' + JSON.stringify(r.team_id) +
+    ',"timestamp":' + str(r.timestamp) + ',"created_at":' + str(r.created_at) + ',"person_id":' + str(r.person_id ?? null) +
+    ',"person_properties":' + (raw.person_properties ?? 'null') + ',"set":' + (raw.set ?? 'null') +
+    ',"set_once":' + (raw.set_once ?? 'null') + ',"elements_chain":' + str(r.elements_chain ?? null) + '}\n'
+  );
+}
 
 /**
  * One JSONLines row, newline included. Stringifying a fresh literal of fixed shape hits V8's
@@ -6,6 +23,7 @@ import type { ExportRecord } from '../destinations/destination';
  * the key order to EXPORTED_FIELDS. `?? null` keeps absent optional fields as explicit nulls.
  */
 export function jsonLine(r: ExportRecord): string {
+  if (r.raw) return rawJsonLine(r, r.raw);
   return (
     JSON.stringify({
       uuid: r.uuid,

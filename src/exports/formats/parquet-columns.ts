@@ -42,10 +42,11 @@ export class ColumnBuffer {
   }
 
   append(r: ExportRecord): void {
-    const properties = json(r.properties);
-    const personProperties = json(r.person_properties);
-    const set = json(r.set);
-    const setOnce = json(r.set_once);
+    const raw = r.raw;
+    const properties = raw ? raw.properties : json(r.properties);
+    const personProperties = raw ? raw.person_properties : json(r.person_properties);
+    const set = raw ? raw.set : json(r.set);
+    const setOnce = raw ? raw.set_once : json(r.set_once);
     const elementsChain = r.elements_chain ?? null;
     this.uuid.push(r.uuid);
     this.event.push(r.event);

@@ -17,6 +17,8 @@ export function openSqlite(path: string, options: { durability?: Durability; rea
     db.pragma(`synchronous = ${options.durability === 'strict' ? 'FULL' : 'NORMAL'}`);
   }
   db.pragma('cache_size = -65536');
+  // Reads of large tables (experiment results, exports) copy less through the page cache.
+  db.pragma('mmap_size = 268435456');
   db.pragma('temp_store = MEMORY');
   return db;
 }

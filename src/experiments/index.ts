@@ -1,0 +1,67 @@
+import type { Observable } from 'rxjs';
+import { cohortQueries } from '../../projections/cohorts-queries';
+import { experimentQueries } from '../../projections/experiments-queries';
+import { experimentResultsQueries } from '../../projections/experiments-results-queries';
+import { featureFlagQueries } from '../../projections/feature-flags-queries';
+import type { SqlStore } from '../../projections/projection';
+import { CohortService, personCohorts } from '../cohorts';
+import type { FlagService } from '../flags/management';
+import type { AppliedBatch } from '../runtime/projection-runner';
+import type { EventLog } from '../store/event-log';
+import { ProjectEventCounter } from './results/event-counter';
+import { ExperimentResults } from './results/service';
+import { ExperimentService } from './service';
+
+export { ExperimentService, type ExperimentServiceDeps } from './service';
+export { ExperimentResults, type ResultsBody } from './results/service';
+export { experimentDecider, type ExperimentCommand, type ExperimentState } from './decider';
+export { parseCreate, parseUpdate } from './input';
+export { parseMetric, type Metric } from './results/metric';
+export { funnelCounts } from './results/funnel-counts';
+export { experimentVariants, DEFAULT_VARIANTS, MAX_VARIANTS } from './variants';
+
+export interface ExperimentsDeps {
+  log: EventLog;
+  /** The read-model store (experiments, cohorts, flags and the ingestion tables live there). */
+  readmodels: SqlStore;
+  runner: {
+    waitFor(position: number, names: readonly string[] | null): Promise<void>;
+    readonly applied$: Observable<AppliedBatch>;
+  };
+  flags: FlagService;
+  now?: () => Date;
+}
+
+/** Experiments and cohorts wired over the runtime's log, read models and flag service. */
+export function openExperiments(deps: ExperimentsDeps) {
+  const queries = {
+    experiments: experimentQueries(deps.readmodels),
+    cohorts: cohortQueries(deps.readmodels),
+  };
+  const cohorts = new CohortService({ log: deps.log, cohorts: queries.cohorts });
+  const service = new ExperimentService({
+    log: deps.log,
+    experiments: queries.experiments,
+    flagQueries: featureFlagQueries(deps.readmodels),
+    flags: deps.flags,
+    cohorts,
+    waitFor: (position, names) => deps.runner.waitFor(position, names),
+  });
+  const counter = new ProjectEventCounter(deps.runner.applied$);
+  const results = new ExperimentResults({
+    experiments: queries.experiments,
+    queries: experimentResultsQueries(deps.readmodels),
+    counter,
+    now: deps.now,
+  });
+  return {
+    service,
+    results,
+    queries,
+    /** For flag evaluation: cohort membership, looked up only when a flag has a cohort condition. */
+    personCohorts: personCohorts(queries.cohorts.cohortIdsOf),
+    close: () => counter.close(),
+  };
+}
+
+export type Experiments = ReturnType<typeof openExperiments>;

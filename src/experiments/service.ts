@@ -1,0 +1,138 @@
+import { experimentStream, featureFlagStream, type Actor } from '../../streams';
+import type { ExperimentQueries, ExperimentRow } from '../../projections/experiments-queries';
+import type { FeatureFlagQueries } from '../../projections/feature-flags-queries';
+import type { CohortService } from '../cohorts';
+import { DomainError, notFound, validationError } from '../errors';
+import type { FlagService } from '../flags/management';
+import type { FlagFilters } from '../flags/types';
+import { handleCommand } from '../runtime/command-handler';
+import { withNextId } from '../runtime/sequential-id';
+import type { EventLog } from '../store/event-log';
+import { experimentDecider, type ExperimentCommand } from './decider';
+import { parseCreate, parseUpdate } from './input';
+import { checkVariantsFrozen, experimentFlagFilters, variantKeysOf } from './variants';
+
+export interface ExperimentServiceDeps {
+  log: EventLog;
+  experiments: ExperimentQueries;
+  flagQueries: FeatureFlagQueries;
+  flags: FlagService;
+  cohorts: CohortService;
+  /** Read-your-writes over the named projections. */
+  waitFor: (position: number, names: readonly string[]) => Promise<void>;
+}
+
+const KEY_TAKEN = 'There is already a feature flag with this key.';
+const keyTaken = () => validationError(KEY_TAKEN, 'feature_flag_key', 'unique');
+
+/** Commands over experiments, each touching the experiment and (through FlagService) its flag. */
+export class ExperimentService {
+  constructor(private readonly deps: ExperimentServiceDeps) {}
+
+  /**
+   * No orphan on failure. Everything that can be checked is checked before any append (fields,
+   * variants, group types, key free). Then:
+   *   1. the experiment is appended on a fresh `experiment-<id>` stream (withNextId: no gaps, no
+   *      collisions under concurrent creates);
+   *   2. the flag is created with `experimentId` = that id.
+   * The experiment is visible only when a flag created FOR IT exists (the read queries join on the
+   * flag's experiment_id), so between 1 and 2, or if 2 never happens (crash), nothing half-made is
+   * seen. If 2 fails (a concurrent create took the key) the experiment is marked abandoned. The
+   * reverse orphan (a flag pointing at no experiment) cannot happen: the flag is always second.
+   */
+  async create(projectId: number, body: Record<string, unknown>, actor: Actor): Promise<ExperimentRow> {
+    const { log, experiments, flagQueries, flags } = this.deps;
+    const input = parseCreate(body);
+    const filters = flags.checkedFilters(projectId, experimentFlagFilters(input.parameters));
+    if (flagQueries.byKey(projectId, input.featureFlagKey)) throw keyTaken();
+
+    const createdBy = actor.type === 'user' ? actor.id : null;
+    const { id, position } = await withNextId(experiments.nextId(), async (id) => {
+      const command: ExperimentCommand = { type: 'CreateExperiment', experimentId: id, projectId, createdBy, ...input };
+      const { result } = await handleCommand(log, experimentStream(id), experimentDecider, command, { actor, projectId }, { maxAttempts: 1 });
+      return { id, position: result!.lastPosition };
+    });
+
+    const flagInput = { key: input.featureFlagKey, name: `Feature Flag for Experiment ${input.name}`, filters, active: input.startDate !== null };
+    try {
+      await flags.create(projectId, flagInput, actor, { experimentId: id });
+    } catch (err) {
+      // The log, not the error type, says whether the flag append happened (it may have, and the
+      // failure come from waiting on the projection): only a missing flag makes the experiment void.
+      if (!(await this.flagCreatedFor(projectId, input.featureFlagKey, id))) {
+        await this.run(projectId, id, { type: 'AbandonCreation', reason: err instanceof Error ? err.message : String(err) }, actor);
+        if (err instanceof DomainError && err.message === KEY_TAKEN) throw keyTaken();
+      }
+      throw err;
+    }
+    await this.deps.waitFor(position, ['experiments']);
+    return experiments.byId(projectId, id)!;
+  }
+
+  /**
+   * compat §4 PATCH. The flag changes first (draft variants, activation on start), the experiment
+   * second: if the second append fails, retrying the same PATCH completes it (flag updates that
+   * are already applied record nothing).
+   */
+  async update(projectId: number, id: number, body: Record<string, unknown>, actor: Actor): Promise<ExperimentRow> {
+    const current = this.visible(projectId, id);
+    const changes = parseUpdate(body, current.feature_flag_key);
+    const flag = current.feature_flag;
+    const launched = current.start_date !== null;
+    checkVariantsFrozen(launched, variantKeysOf(flag.filters), changes.parameters);
+
+    const flagUpdate: { filters?: FlagFilters; active?: boolean } = {};
+    if (!launched && changes.parameters !== undefined) {
+      const groups = flag.filters.groups as FlagFilters['groups'];
+      flagUpdate.filters = this.deps.flags.checkedFilters(projectId, experimentFlagFilters(changes.parameters, groups));
+    }
+    if (!launched && changes.startDate) flagUpdate.active = true;
+    if (Object.keys(flagUpdate).length && !flag.deleted) await this.deps.flags.update(projectId, flag.id, flagUpdate, actor);
+
+    await this.run(projectId, id, { type: 'UpdateExperiment', changes }, actor);
+    return this.visible(projectId, id);
+  }
+
+  /** Flag first (soft delete), experiment second: a retry after a partial failure finishes the job. */
+  async delete(projectId: number, id: number, actor: Actor): Promise<void> {
+    const current = this.visible(projectId, id);
+    if (!current.feature_flag.deleted) await this.deps.flags.delete(projectId, current.feature_flag.id, actor);
+    await this.run(projectId, id, { type: 'DeleteExperiment' }, actor);
+  }
+
+  /**
+   * Cohort first, link second. A cohort is listed only once its experiment links it, and if the
+   * link is refused (a concurrent request linked another cohort first) the new cohort is deleted.
+   */
+  async createExposureCohort(projectId: number, id: number, actor: Actor): Promise<ExperimentRow> {
+    const current = this.visible(projectId, id);
+    if (current.start_date === null) throw validationError('Experiment does not have a start date');
+    if (current.exposure_cohort !== null) throw validationError('Experiment already has an exposure cohort');
+    const input = { experimentId: id, experimentName: current.name, flagKey: current.feature_flag_key, since: current.start_date };
+    const { cohortId, position } = await this.deps.cohorts.createExposureCohort(projectId, input, actor);
+    try {
+      await this.run(projectId, id, { type: 'SetExposureCohort', cohortId }, actor);
+    } catch (err) {
+      await this.deps.cohorts.delete(projectId, cohortId, actor);
+      throw err;
+    }
+    await this.deps.waitFor(position, ['cohorts']);
+    return this.visible(projectId, id);
+  }
+
+  private visible(projectId: number, id: number): ExperimentRow {
+    const row = this.deps.experiments.byId(projectId, id);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  private async flagCreatedFor(projectId: number, key: string, experimentId: number): Promise<boolean> {
+    const [first] = await this.deps.log.readStream(featureFlagStream(projectId, key), { maxCount: 1 });
+    return first?.type === 'FeatureFlagCreated' && (first.data as { experimentId: number | null }).experimentId === experimentId;
+  }
+
+  private async run(projectId: number, id: number, command: ExperimentCommand, actor: Actor) {
+    const { result } = await handleCommand(this.deps.log, experimentStream(id), experimentDecider, command, { actor, projectId });
+    if (result) await this.deps.waitFor(result.lastPosition, ['experiments']);
+  }
+}

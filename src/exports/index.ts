@@ -1,0 +1,67 @@
+import {
+  EXPORT_PROJECTIONS,
+  batchExportLogQueries,
+  batchExportQueries,
+  batchExportRunQueries,
+} from '../../projections/exports';
+import type { SqlStore } from '../../projections/projection';
+import type { EventLog } from '../store/event-log';
+import { ExportScheduler, type SchedulerDeps } from './scheduler/scheduler';
+import { BatchExportService } from './service/batch-export-service';
+import type { WorkerSettings } from './worker/attempt';
+import { ExportWorker } from './worker/worker';
+
+export { BatchExportService } from './service/batch-export-service';
+export { ExportScheduler, type TickResult } from './scheduler/scheduler';
+export { dueIntervals, dueBackfillIntervals } from './scheduler/due';
+export { ExportWorker, DEFAULT_WORKER_SETTINGS } from './worker/worker';
+export type { WorkerSettings } from './worker/attempt';
+export { scheduledRunId, backfillRunId } from './model/ids';
+export { INTERVAL_MS } from './model/intervals';
+
+export interface BatchExportsDeps {
+  log: EventLog;
+  /** The read-model store: exports, runs and logs, and the analytics tables the worker reads. */
+  readmodels: SqlStore;
+  runner: { waitFor(position: number, names?: readonly string[] | null): Promise<void> };
+  now?: () => Date;
+}
+
+/**
+ * Batch exports over the runtime's log and read models: the service the API calls, and
+ * factories for the scheduler loop and the export worker (which `npm start` runs, and tests
+ * drive with their own clock).
+ */
+export function openBatchExports(deps: BatchExportsDeps) {
+  const now = deps.now ?? (() => new Date());
+  const queries = {
+    exports: batchExportQueries(deps.readmodels),
+    runs: batchExportRunQueries(deps.readmodels),
+    logs: batchExportLogQueries(deps.readmodels),
+  };
+  const waitFor = (position: number) => deps.runner.waitFor(position, EXPORT_PROJECTIONS);
+  const service = new BatchExportService({ log: deps.log, exports: queries.exports, runs: queries.runs, waitFor, now });
+  return {
+    queries,
+    service,
+    scheduler(options: { now?: () => Date; batchLimit?: number; onError?: SchedulerDeps['onError'] } = {}) {
+      return new ExportScheduler({ log: deps.log, exports: queries.exports, waitFor, now: options.now ?? now, batchLimit: options.batchLimit, onError: options.onError });
+    },
+    /** `readModelsPath`: the file behind `readmodels`; each run reads the events on its own connection. */
+    worker(options: { readModelsPath: string; now?: () => Date; settings?: Partial<WorkerSettings>; onError?: (err: Error) => void }) {
+      return new ExportWorker({
+        log: deps.log,
+        exports: queries.exports,
+        runs: queries.runs,
+        waitFor,
+        waitForIngestion: (position) => deps.runner.waitFor(position, ['ingestion']),
+        readModelsPath: options.readModelsPath,
+        now: options.now ?? now,
+        settings: options.settings,
+        onError: options.onError,
+      });
+    },
+  };
+}
+
+export type BatchExports = ReturnType<typeof openBatchExports>;

@@ -1,0 +1,124 @@
+import type { BatchExportCreatedData, BatchExportEvent, BatchExportInterval, BatchExportUpdatedData } from '../../../streams';
+import { notFound } from '../../errors';
+import type { Decider } from '../../runtime/decider';
+
+export interface ExportState {
+  exists: boolean;
+  deleted: boolean;
+  id: string;
+  projectId: number;
+  paused: boolean;
+  name: string;
+  destination: { type: string; config: Record<string, unknown> };
+  interval: BatchExportInterval;
+  startAt: string | null;
+  endAt: string | null;
+  hogqlQuery: string | null;
+  schema: Record<string, unknown> | null;
+  lastPausedAt: string | null;
+}
+
+export type ExportChanges = Omit<BatchExportUpdatedData, 'id' | 'projectId'>;
+
+export type ExportCommand =
+  | { type: 'Create'; data: BatchExportCreatedData }
+  | { type: 'Update'; changes: ExportChanges; paused?: boolean }
+  | { type: 'Pause'; automatic: boolean; reason: string | null }
+  | { type: 'Unpause'; backfill: boolean }
+  | { type: 'Backfill'; backfillId: string; startAt: string; endAt: string }
+  | { type: 'Delete' };
+
+const initialState = (): ExportState => ({
+  exists: false,
+  deleted: false,
+  id: '',
+  projectId: 0,
+  paused: false,
+  name: '',
+  destination: { type: '', config: {} },
+  interval: 'hour',
+  startAt: null,
+  endAt: null,
+  hogqlQuery: null,
+  schema: null,
+  lastPausedAt: null,
+});
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Keeps only the fields whose value differs from the state, so an update records what changed. */
+function changed(changes: ExportChanges, s: ExportState): ExportChanges {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined) continue;
+    if (!same(value, (s as unknown as Record<string, unknown>)[key])) out[key] = value;
+  }
+  return out as ExportChanges;
+}
+
+/**
+ * The BatchExport aggregate. Inputs arrive validated (destination config, interval, hogql): this
+ * only guards existence and turns state changes into events; pausing a paused export (or
+ * unpausing a running one) changes nothing and records nothing.
+ */
+export const exportDecider: Decider<ExportCommand, BatchExportEvent, ExportState> = {
+  initialState,
+  evolve(s, e) {
+    switch (e.type) {
+      case 'BatchExportCreated': {
+        const d = e.data;
+        return {
+          ...s,
+          exists: true,
+          id: d.id,
+          projectId: d.projectId,
+          paused: d.paused,
+          name: d.name,
+          destination: d.destination,
+          interval: d.interval,
+          startAt: d.startAt,
+          endAt: d.endAt,
+          hogqlQuery: d.hogqlQuery,
+          schema: d.schema,
+        };
+      }
+      case 'BatchExportUpdated': {
+        const { id: _id, projectId: _p, ...changes } = e.data;
+        const next: Record<string, unknown> = { ...s };
+        for (const [key, value] of Object.entries(changes)) if (value !== undefined) next[key] = value;
+        return next as unknown as ExportState;
+      }
+      case 'BatchExportPaused':
+        return { ...s, paused: true };
+      case 'BatchExportUnpaused':
+        return { ...s, paused: false };
+      case 'BatchExportBackfillRequested':
+        return s;
+      case 'BatchExportDeleted':
+        return { ...s, deleted: true };
+    }
+  },
+  decide(c, s) {
+    if (c.type === 'Create') return s.exists ? [] : [{ type: 'BatchExportCreated', data: c.data }];
+    if (!s.exists || s.deleted) throw notFound();
+    const ref = { id: s.id, projectId: s.projectId };
+    switch (c.type) {
+      case 'Update': {
+        const events: BatchExportEvent[] = [];
+        const diff = changed(c.changes, s);
+        if (Object.keys(diff).length > 0) events.push({ type: 'BatchExportUpdated', data: { ...ref, ...diff } });
+        if (c.paused === true && !s.paused) events.push({ type: 'BatchExportPaused', data: { ...ref, automatic: false, reason: null } });
+        if (c.paused === false && s.paused) events.push({ type: 'BatchExportUnpaused', data: { ...ref, backfill: false } });
+        return events;
+      }
+      case 'Pause':
+        return s.paused ? [] : [{ type: 'BatchExportPaused', data: { ...ref, automatic: c.automatic, reason: c.reason } }];
+      case 'Unpause':
+        return s.paused ? [{ type: 'BatchExportUnpaused', data: { ...ref, backfill: c.backfill } }] : [];
+      case 'Backfill':
+        return [{ type: 'BatchExportBackfillRequested', data: { ...ref, backfillId: c.backfillId, startAt: c.startAt, endAt: c.endAt } }];
+      case 'Delete':
+        return [{ type: 'BatchExportDeleted', data: ref }];
+    }
+  },
+};

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { batchExportRunStream, batchExportStream, INTERVAL_MS, type Actor } from '../../../streams';
+import type { BatchExportQueries, BatchExportRow, BatchExportRunQueries, RunRow } from '../../../projections/exports';
+import { notFound } from '../../errors';
+import { handleCommand } from '../../runtime/command-handler';
+import type { EventLog } from '../../store/event-log';
+import { exportDecider, type ExportChanges, type ExportCommand } from '../model/export-decider';
+import { writeLogEntries } from '../model/log-entries';
+import { runDecider, type RunCommand } from '../model/run-decider';
+import { checkBackfill } from './backfill-input';
+import { checkDestination } from './destination-input';
+import {
+  checkBoolean,
+  checkBounds,
+  checkDateTime,
+  checkHogQL,
+  checkInterval,
+  checkModel,
+  checkName,
+  present,
+  type ExportBody,
+} from './export-input';
+
+export interface BatchExportServiceDeps {
+  log: EventLog;
+  exports: BatchExportQueries;
+  runs: BatchExportRunQueries;
+  /** Resolves once the exports read models have applied `position` (read-your-writes). */
+  waitFor: (position: number) => Promise<void>;
+  now: () => Date;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Commands over batch exports and their runs. `projectIds` is what the caller may see (one
+ * project at project scope, the organization's projects at organization scope): an export
+ * outside it is "not found", never "forbidden", so ids of other teams do not leak.
+ */
+export class BatchExportService {
+  constructor(private readonly deps: BatchExportServiceDeps) {}
+
+  get(projectIds: readonly number[], id: string): BatchExportRow {
+    const row = UUID.test(id) ? this.deps.exports.byId(id.toLowerCase()) : undefined;
+    if (!row || row.deleted || !projectIds.includes(row.project_id)) throw notFound();
+    return row;
+  }
+
+  list(projectIds: readonly number[], limit: number, offset: number) {
+    return this.deps.exports.list(projectIds, limit, offset);
+  }
+
+  async create(projectId: number, body: ExportBody, actor: Actor): Promise<BatchExportRow> {
+    const name = checkName(body.name);
+    const destination = checkDestination(body.destination);
+    const interval = checkInterval(body.interval);
+    const paused = body.paused === undefined || body.paused === null ? false : checkBoolean(body.paused, 'paused');
+    const startAt = body.start_at === undefined ? null : checkDateTime(body.start_at, 'start_at');
+    const endAt = body.end_at === undefined ? null : checkDateTime(body.end_at, 'end_at');
+    checkBounds(startAt, endAt);
+    const query = checkHogQL(body.hogql_query ?? null);
+    const model = checkModel(body.model);
+    const id = randomUUID();
+    const data = {
+      id,
+      projectId,
+      name,
+      model,
+      destination,
+      interval,
+      paused,
+      startAt,
+      endAt,
+      hogqlQuery: query.hogqlQuery,
+      schema: query.schema,
+      createdBy: actor.type === 'user' ? actor.id : null,
+    };
+    await this.exec(id, projectId, { type: 'Create', data }, actor);
+    return this.deps.exports.byId(id)!;
+  }
+
+  async update(projectIds: readonly number[], id: string, body: ExportBody, actor: Actor): Promise<BatchExportRow> {
+    const row = this.get(projectIds, id);
+    const p = present(body);
+    const changes: ExportChanges = {};
+    if (p.name) changes.name = checkName(body.name);
+    if (p.destination) changes.destination = checkDestination(body.destination, { type: row.destination_type, config: row.destination_config });
+    if (p.interval) changes.interval = checkInterval(body.interval);
+    if (p.startAt) changes.startAt = checkDateTime(body.start_at, 'start_at');
+    if (p.endAt) changes.endAt = checkDateTime(body.end_at, 'end_at');
+    checkBounds(changes.startAt === undefined ? row.start_at : changes.startAt, changes.endAt === undefined ? row.end_at : changes.endAt);
+    if (p.hogqlQuery) {
+      const query = checkHogQL(body.hogql_query);
+      changes.hogqlQuery = query.hogqlQuery;
+      changes.schema = query.schema;
+    }
+    if (p.lastPausedAt) changes.lastPausedAt = checkDateTime(body.last_paused_at, 'last_paused_at');
+    if (p.model) checkModel(body.model);
+    const paused = p.paused ? checkBoolean(body.paused, 'paused') : undefined;
+    await this.exec(row.id, row.project_id, { type: 'Update', changes, paused }, actor);
+    return this.deps.exports.byId(row.id)!;
+  }
+
+  async pause(projectIds: readonly number[], id: string, actor: Actor): Promise<BatchExportRow> {
+    const row = this.get(projectIds, id);
+    await this.exec(row.id, row.project_id, { type: 'Pause', automatic: false, reason: null }, actor);
+    return this.deps.exports.byId(row.id)!;
+  }
+
+  /** With `backfill`, the intervals that ended while paused are scheduled after all. */
+  async unpause(projectIds: readonly number[], id: string, body: ExportBody, actor: Actor): Promise<BatchExportRow> {
+    const row = this.get(projectIds, id);
+    const backfill = body.backfill === undefined || body.backfill === null ? false : checkBoolean(body.backfill, 'backfill');
+    await this.exec(row.id, row.project_id, { type: 'Unpause', backfill }, actor);
+    return this.deps.exports.byId(row.id)!;
+  }
+
+  async backfill(projectIds: readonly number[], id: string, body: ExportBody, actor: Actor): Promise<BatchExportRow> {
+    const row = this.get(projectIds, id);
+    const now = this.deps.now();
+    const range = checkBackfill(body, { now: now.getTime(), step: INTERVAL_MS[row.interval], destinationType: row.destination_type });
+    const backfillId = randomUUID();
+    await this.exec(row.id, row.project_id, { type: 'Backfill', backfillId, ...range }, actor);
+    const entry = { runId: null, level: 'INFO' as const, timestamp: now.toISOString(), message: `Backfill ${backfillId} requested from ${range.startAt} to ${range.endAt}` };
+    const logged = await writeLogEntries(this.deps.log, { batchExportId: row.id, projectId: row.project_id }, [entry], actor);
+    if (logged) await this.deps.waitFor(logged.lastPosition);
+    return this.deps.exports.byId(row.id)!;
+  }
+
+  async delete(projectIds: readonly number[], id: string, actor: Actor): Promise<void> {
+    const row = this.get(projectIds, id);
+    await this.exec(row.id, row.project_id, { type: 'Delete' }, actor);
+  }
+
+  run(projectIds: readonly number[], batchExportId: string, runId: string): RunRow {
+    const exportRow = this.get(projectIds, batchExportId);
+    const run = UUID.test(runId) ? this.deps.runs.byId(runId.toLowerCase()) : undefined;
+    if (!run || run.batch_export_id !== exportRow.id) throw notFound();
+    return run;
+  }
+
+  /** A queued or waiting run is cancelled at once; a running one is abandoned by its worker. */
+  async cancelRun(projectIds: readonly number[], batchExportId: string, runId: string, actor: Actor): Promise<RunRow> {
+    const run = this.run(projectIds, batchExportId, runId);
+    await this.execRun(run, { type: 'Cancel', reason: 'Cancelled by user' }, actor);
+    return this.deps.runs.byId(run.id)!;
+  }
+
+  /** Runs a finished run's interval again, under the same run id (the destination dedupes). */
+  async retryRun(projectIds: readonly number[], batchExportId: string, runId: string, actor: Actor): Promise<RunRow> {
+    const run = this.run(projectIds, batchExportId, runId);
+    await this.execRun(run, { type: 'Retry' }, actor);
+    return this.deps.runs.byId(run.id)!;
+  }
+
+  private async exec(id: string, projectId: number, command: ExportCommand, actor: Actor): Promise<void> {
+    const { result } = await handleCommand(this.deps.log, batchExportStream(id), exportDecider, command, { actor, projectId });
+    if (result) await this.deps.waitFor(result.lastPosition);
+  }
+
+  private async execRun(run: RunRow, command: RunCommand, actor: Actor): Promise<void> {
+    const { result } = await handleCommand(this.deps.log, batchExportRunStream(run.id), runDecider, command, { actor, projectId: run.project_id });
+    if (result) await this.deps.waitFor(result.lastPosition);
+  }
+}

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import type { RunRow } from '../../../projections/exports';
+import { Loop } from '../loop';
+import { runAttempt, type AttemptDeps, type WorkerSettings } from './attempt';
+
+export type WorkerDeps = Omit<AttemptDeps, 'settings' | 'stopping'> & {
+  settings?: Partial<WorkerSettings>;
+  onError?: (err: Error) => void;
+};
+
+export const DEFAULT_WORKER_SETTINGS: Omit<WorkerSettings, 'workerId'> = {
+  concurrency: 2,
+  maxAttempts: 5,
+  retryBaseMs: 10_000,
+  retryMaxMs: 10 * 60_000,
+  leaseMs: 15 * 60_000,
+  // Rows per batch: small enough that rows die young (10,000 measured ~25% slower in GC).
+  batchSize: 2_000,
+  autoPauseWindow: 50,
+  autoPauseFailures: 10,
+};
+
+/**
+ * Takes claimable runs (queued, due for retry, or with an expired lease) in scheduling order and
+ * runs up to `concurrency` of them at once, one per export at a time, so an export's runs (a
+ * backfill's in particular) execute in order. Claims go through the run stream's revision, so
+ * several workers, in one process or many, never run the same attempt twice.
+ */
+export class ExportWorker {
+  private readonly deps: AttemptDeps;
+  private readonly onError: (err: Error) => void;
+  private readonly loop: Loop;
+  private readonly inFlight = new Map<string, { exportId: string; done: Promise<void> }>();
+  private stopped = false;
+
+  constructor(deps: WorkerDeps) {
+    const settings: WorkerSettings = { workerId: `worker-${randomUUID()}`, ...DEFAULT_WORKER_SETTINGS, ...deps.settings };
+    this.deps = { ...deps, settings, stopping: () => this.stopped };
+    this.onError = deps.onError ?? (() => undefined);
+    this.loop = new Loop(async () => {
+      await this.step();
+    }, this.onError);
+  }
+
+  get settings(): WorkerSettings {
+    return this.deps.settings;
+  }
+
+  /** Claims what it can now; started attempts keep running after it returns. */
+  async step(): Promise<number> {
+    const { runs, log } = this.deps;
+    await this.deps.waitFor(await log.head());
+    const now = this.deps.now().toISOString();
+    let started = 0;
+    for (const run of runs.claimable(now, 100)) {
+      if (this.inFlight.size >= this.deps.settings.concurrency) break;
+      if (this.inFlight.has(run.id) || [...this.inFlight.values()].some((f) => f.exportId === run.batch_export_id)) continue;
+      this.launch(run);
+      started++;
+    }
+    return started;
+  }
+
+  /** Runs everything claimable at the current clock, until nothing is left (tests drive this). */
+  async drain(): Promise<void> {
+    for (;;) {
+      const started = await this.step();
+      if (started === 0 && this.inFlight.size === 0) return;
+      await Promise.race([...this.inFlight.values()].map((f) => f.done));
+    }
+  }
+
+  start(pollMs: number): void {
+    this.stopped = false;
+    this.loop.start(pollMs);
+  }
+
+  /** Stops claiming; running attempts stop at their next batch and are left due for an immediate retry. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.loop.stop();
+    await Promise.all([...this.inFlight.values()].map((f) => f.done));
+  }
+
+  private launch(run: RunRow): void {
+    const done = runAttempt(this.deps, run)
+      .catch((err: unknown) => this.onError(err instanceof Error ? err : new Error(String(err))))
+      .finally(() => {
+        this.inFlight.delete(run.id);
+        // A slot is free: look for more work now rather than at the next poll.
+        if (!this.stopped) this.loop.wake();
+      });
+    this.inFlight.set(run.id, { exportId: run.batch_export_id, done });
+  }
+}

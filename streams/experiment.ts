@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { defineEvent, type EventOf } from './contract';
+
+/**
+ * One stream per experiment. Ids are global integers: creating `experiment-<id>` with "no stream" is
+ * what claims an id, so two concurrent creates can never share one.
+ */
+export const experimentStream = (id: number) => `experiment-${id}`;
+
+const Ids = {
+  experimentId: z.number().int().positive(),
+  projectId: z.number().int().positive(),
+};
+
+/** ISO 8601, normalised by the service with toISOString(); null means "not set". */
+const Instant = z.string().nullable();
+
+/**
+ * PostHog keeps parameters, secondary_metrics and filters as free JSON; the service validates the
+ * parts it reads (variants, metrics) and the contract stores the rest as given.
+ */
+const FreeJson = z.unknown();
+
+export const ExperimentCreated = defineEvent(
+  'ExperimentCreated',
+  z.object({
+    ...Ids,
+    name: z.string().min(1),
+    description: z.string(),
+    startDate: Instant,
+    endDate: Instant,
+    featureFlagKey: z.string().min(1),
+    parameters: FreeJson.optional(),
+    secondaryMetrics: FreeJson.optional(),
+    filters: FreeJson.optional(),
+    archived: z.boolean(),
+    createdBy: z.number().int().nullable(),
+  }),
+);
+
+/** Only the fields that changed are present; a present null clears the field. */
+export const ExperimentUpdated = defineEvent(
+  'ExperimentUpdated',
+  z.object({
+    ...Ids,
+    name: z.string().min(1).optional(),
+    description: z.string().optional(),
+    startDate: Instant.optional(),
+    endDate: Instant.optional(),
+    parameters: FreeJson.optional(),
+    secondaryMetrics: FreeJson.optional(),
+    filters: FreeJson.optional(),
+    archived: z.boolean().optional(),
+  }),
+);
+
+export const ExperimentExposureCohortSet = defineEvent(
+  'ExperimentExposureCohortSet',
+  z.object({ ...Ids, cohortId: z.number().int().positive() }),
+);
+
+/** Soft delete (the service soft-deletes the linked flag first). */
+export const ExperimentDeleted = defineEvent('ExperimentDeleted', z.object(Ids));
+
+/**
+ * Compensation: the experiment was recorded but its flag could not be created (e.g. a concurrent
+ * create took the key). The experiment never becomes visible; its id stays used.
+ */
+export const ExperimentCreationAbandoned = defineEvent(
+  'ExperimentCreationAbandoned',
+  z.object({ ...Ids, reason: z.string() }),
+);
+
+export const experimentEvents = [
+  ExperimentCreated,
+  ExperimentUpdated,
+  ExperimentExposureCohortSet,
+  ExperimentDeleted,
+  ExperimentCreationAbandoned,
+] as const;
+export type ExperimentEvent = EventOf<(typeof experimentEvents)[number]>;
+export type ExperimentCreatedData = z.infer<typeof ExperimentCreated.schema>;
+export type ExperimentUpdatedData = z.infer<typeof ExperimentUpdated.schema>;

@@ -1,0 +1,127 @@
+// Batch-export throughput: N events in one hourly interval exported by the real worker (the same
+// code path as `npm start`: run claimed, rows read from the analytics table, destination written,
+// run finished) to File as JSONLines and as Parquet (zstd), and to the local PostgreSQL.
+//   npm run bench -- export [rows=1000000] [cases=file-jsonl,file-parquet,postgres]
+// The events are inserted straight into the analytics table (through the log they would take
+// minutes to ingest); the export itself is what is timed. Target: File JSONLines >= 200,000 rows/s.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { bootstrap } from '../../src/access';
+import { openRuntime } from '../../src/runtime';
+import { openSqlite } from '../../src/store/sqlite/open';
+import { report, timedAsync } from './_report';
+
+const ROWS = Number(process.argv[2] ?? 1_000_000);
+const CASES = (process.argv[3] ?? 'file-jsonl,file-parquet,postgres').split(',');
+const HOUR_START = Date.parse('2024-01-15T10:00:00Z');
+const dir = mkdtempSync(join(tmpdir(), 'bench-export-'));
+let now = HOUR_START - 60_000;
+const runtime = openRuntime({ dataDir: join(dir, 'data'), now: () => new Date(now) });
+await runtime.runner.catchUp();
+runtime.runner.start();
+const { credentials } = await bootstrap(runtime.access, runtime.queries.access, { type: 'system' });
+const projectId = runtime.queries.access.projectByToken(credentials.project_api_key)!.id;
+
+console.log(`inserting ${ROWS.toLocaleString()} events into the analytics table...`);
+{
+  const db = openSqlite(runtime.stores.readmodels.name);
+  const users = 20_000;
+  const personIds = Array.from({ length: users }, () => randomUUID());
+  const person = db.prepare('INSERT INTO persons (uuid, project_id, properties, created_at, is_identified, version) VALUES (?, ?, ?, ?, 1, 1)');
+  db.transaction(() => personIds.forEach((id, u) => person.run(id, projectId, JSON.stringify({ email: `user${u}@example.com`, plan: u % 3 ? 'pro' : 'free' }), '2024-01-01T00:00:00.000Z')))();
+  const insert = db.prepare(
+    `INSERT INTO events (uuid, project_id, event, distinct_id, person_id, timestamp, received_at, properties, elements_chain, historical_migration)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, '', 0)`,
+  );
+  const names = ['$pageview', '$autocapture', 'signed up', 'purchase', '$feature_flag_called', 'clicked button'];
+  const tx = db.transaction((from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      const at = new Date(HOUR_START + Math.floor((i / ROWS) * 3_599_000)).toISOString();
+      const properties = {
+        $current_url: `https://app.example.com/projects/${i % 97}/dashboard?tab=${i % 5}`,
+        $browser: 'Chrome',
+        $os: 'Mac OS X',
+        plan: i % 3 ? 'pro' : 'free',
+        revenue: (i % 100) * 1.5,
+        $lib: 'posthog-node',
+        $lib_version: '5.11.0',
+        $ip: '203.0.113.7',
+        ...(i % 50 === 0 ? { $set: { plan: 'pro' } } : {}),
+      };
+      insert.run(randomUUID(), projectId, names[i % names.length], `user-${i % users}`, personIds[i % users], at, at, JSON.stringify(properties));
+    }
+  });
+  for (let i = 0; i < ROWS; i += 10_000) tx(i, Math.min(ROWS, i + 10_000));
+  db.close();
+}
+
+async function pgUser(): Promise<string | null> {
+  for (const user of ['postgres', 'root']) {
+    const client = new pg.Client({ host: '127.0.0.1', port: 5432, user, database: 'test', connectionTimeoutMillis: 3000 });
+    try {
+      await client.connect();
+      await client.end();
+      return user;
+    } catch {
+      await client.end().catch(() => undefined);
+    }
+  }
+  return null;
+}
+
+const rows: Record<string, string | number>[] = [];
+const actor = { type: 'system' as const };
+for (const name of CASES) {
+  now = HOUR_START;
+  const out = join(dir, name);
+  let destination: { type: string; config: Record<string, unknown> };
+  let cleanup = async () => {};
+  if (name === 'postgres') {
+    const user = await pgUser();
+    if (!user) {
+      console.log('postgres: no PostgreSQL at 127.0.0.1:5432/test, skipped');
+      continue;
+    }
+    const schema = `bench_export_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ host: '127.0.0.1', port: 5432, user, database: 'test' });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    destination = { type: 'Postgres', config: { user, password: '', host: '127.0.0.1', port: 5432, database: 'test', schema } };
+    cleanup = async () => {
+      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+      await admin.end();
+    };
+  } else {
+    const parquet = name === 'file-parquet';
+    destination = { type: 'File', config: { path: out, file_format: parquet ? 'Parquet' : 'JSONLines', compression: parquet ? 'zstd' : null } };
+  }
+  const exp = await runtime.exports.service.create(projectId, { name, destination, interval: 'hour' }, actor);
+  now = HOUR_START + 3_600_000 + 1000;
+  await runtime.exports.scheduler().tick();
+  const worker = runtime.exports.worker({ readModelsPath: runtime.stores.readmodels.name, settings: { maxAttempts: 1 } });
+  const { seconds } = await timedAsync(() => worker.drain());
+  await runtime.runner.waitFor(await runtime.log.head());
+  const run = runtime.exports.queries.runs.latest(exp.id, 1)[0];
+  if (run.status !== 'Completed') throw new Error(`${name}: run ${run.status}: ${run.latest_error}`);
+  const bytes = name === 'postgres' ? 0 : readdirSync(out).reduce((n, f) => n + statSync(join(out, f)).size, 0);
+  rows.push({
+    destination: destination.type,
+    format: name === 'postgres' ? '-' : String(destination.config.file_format),
+    records: run.records_completed ?? 0,
+    seconds,
+    'rows/s': Math.round((run.records_completed ?? 0) / seconds),
+    MB: Math.round(bytes / 1e6),
+  });
+  await runtime.exports.service.delete([projectId], exp.id, actor);
+  await cleanup();
+  rmSync(out, { recursive: true, force: true });
+}
+
+report(`batch export (${ROWS.toLocaleString()} events, ${new Date().toISOString()})`, rows);
+const jsonl = rows.find((r) => r.destination === 'File' && r.format === 'JSONLines');
+if (jsonl) console.log(`\nJSONLines to File: ${jsonl['rows/s'].toLocaleString()} rows/s (target >= 200,000): ${Number(jsonl['rows/s']) >= 200_000 ? 'MET' : 'NOT MET'}`);
+await runtime.close();
+rmSync(dir, { recursive: true, force: true });
