@@ -1,8 +1,7 @@
 import type { Config } from './config';
 import { bootstrap } from './access';
 import { buildApp } from './http';
-import { openRuntime, writeCredentialsFile } from './runtime';
-import { geoLookup } from './runtime/geo';
+import { geoLookup, openRuntime, writeCredentialsFile } from './app';
 import { startExportProcesses } from './exports/processes';
 
 /** Opens the runtime, catches projections up, bootstraps an empty store, then serves HTTP. */

@@ -1,5 +1,5 @@
 import { bootstrap } from '../access';
-import { writeCredentialsFile, type Runtime } from '../runtime';
+import { writeCredentialsFile, type Runtime } from '../app';
 import { parse } from './args';
 
 /** Creates (or, on an initialised directory, reuses) the default org and project and issues a personal key. */

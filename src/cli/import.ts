@@ -1,7 +1,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { v5 as uuidv5 } from 'uuid';
-import type { Runtime } from '../runtime';
+import type { Runtime } from '../app';
 import { parse, UsageError } from './args';
 import { importStateStore, type ImportState } from './import-state';
 import { linesWithOffsets } from './lines';

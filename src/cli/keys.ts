@@ -1,5 +1,5 @@
 import { SCOPES, ScopeOrAll } from '../../streams';
-import type { Runtime } from '../runtime';
+import type { Runtime } from '../app';
 import { list, parse, UsageError } from './args';
 
 const HELP = `keys create --scopes a:read,b:write|* [--projects 1,2] [--organizations <uuid>] [--label L] [--user ID] [--json]

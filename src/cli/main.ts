@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from '../config';
-import { openRuntime } from '../runtime';
+import { openRuntime } from '../app';
 import { UsageError } from './args';
 import { bootstrapCommand } from './bootstrap';
 import { keysCommand } from './keys';

@@ -1,4 +1,4 @@
-import type { Runtime } from '../runtime';
+import type { Runtime } from '../app';
 import { parse, UsageError } from './args';
 
 /** projects create <name> [--organization <uuid>] | projects list */

@@ -1,5 +1,5 @@
-import { rebuild, verify } from '../runtime/replay';
-import type { Runtime } from '../runtime';
+import { rebuild, verify } from '../app';
+import type { Runtime } from '../app';
 import { parse } from './args';
 import { progressBar } from './progress';
 

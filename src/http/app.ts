@@ -1,6 +1,6 @@
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config';
-import type { Runtime } from '../runtime/open';
+import type { Runtime } from '../app';
 import { authPlugin } from './auth';
 import { registerErrorHandling } from './errors';
 import { runtimePlugin } from './runtime-plugin';

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
-import type { Runtime } from '../runtime/open';
+import type { Runtime } from '../app';
 
 declare module 'fastify' {
   interface FastifyInstance {

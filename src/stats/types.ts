@@ -9,7 +9,8 @@ export type SignificanceCode =
   | 'high_loss'
   | 'high_p_value';
 
-export type Interval = [number, number];
+export type { Interval } from './interval';
+import type { Interval } from './interval';
 
 /** Funnel counts per variant: persons who completed / did not complete the funnel. */
 export interface FunnelVariantInput {

@@ -47,8 +47,8 @@ async function serve() {
   const { loadConfig } = await import('../../src/config');
   const { bootstrap } = await import('../../src/access');
   const { buildApp } = await import('../../src/http');
-  const { openRuntime } = await import('../../src/runtime');
-  const { geoLookup } = await import('../../src/runtime/geo');
+  const { openRuntime } = await import('../../src/app');
+  const { geoLookup } = await import('../../src/app');
   const { default: Fastify } = await import('fastify');
   const started = process.hrtime.bigint();
   const persons = Number(process.env.BENCH_PERSONS);

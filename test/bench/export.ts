@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { bootstrap } from '../../src/access';
-import { openRuntime } from '../../src/runtime';
+import { openRuntime } from '../../src/app';
 import { openSqlite } from '../../src/store/sqlite/open';
 import { report, timedAsync } from './_report';
 

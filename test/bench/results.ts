@@ -11,7 +11,7 @@ import { ingestStream, type NewEvent } from '../../streams';
 import { bootstrap } from '../../src/access';
 import { loadConfig } from '../../src/config';
 import { buildApp } from '../../src/http';
-import { openRuntime } from '../../src/runtime';
+import { openRuntime } from '../../src/app';
 import { report, timedAsync } from './_report';
 
 const EVENTS = Number(process.argv[2] ?? 1_000_000);

@@ -2,8 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../src/config';
 import { bootstrap, type Credentials } from '../../src/access';
 import { buildApp } from '../../src/http';
-import { openRuntime, type Runtime } from '../../src/runtime';
-import { geoLookup } from '../../src/runtime/geo';
+import { geoLookup, openRuntime, type Runtime } from '../../src/app';
 import { tempDir } from './temp-dir';
 
 export interface TestServer {

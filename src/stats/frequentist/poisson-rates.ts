@@ -1,6 +1,6 @@
 import { CONFIDENCE_LEVEL, P_VALUE_SIGNIFICANCE_LEVEL } from '../constants';
 import { gammaPosterior } from '../posterior/gamma';
-import type { Interval } from '../types';
+import type { Interval } from '../interval';
 import { binomialTestTwoSided, clopperPearson } from './binomial';
 
 export interface RateComparison {

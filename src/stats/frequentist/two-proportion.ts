@@ -1,6 +1,6 @@
 import { CONFIDENCE_LEVEL, P_VALUE_SIGNIFICANCE_LEVEL } from '../constants';
 import { normalQuantile, normalSf } from '../special/normal';
-import type { Interval } from '../types';
+import type { Interval } from '../interval';
 
 export interface ProportionComparison {
   /** test rate − control rate. */

@@ -86,7 +86,7 @@ export class SqliteEventLog implements EventLog {
   private readonly appendTx;
 
   constructor(path: string, options: SqliteEventLogOptions = {}) {
-    this.db = openSqlite(path, { durability: options.durability, readonly: options.readonly });
+    this.db = openSqlite(path, { durability: options.durability, readonly: options.readonly, pageSize: 4096 });
     if (!options.readonly) this.db.exec(SCHEMA);
     this.now = options.now ?? (() => new Date());
     this.pollIntervalMs = options.pollIntervalMs ?? 100;

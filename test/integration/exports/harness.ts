@@ -4,7 +4,7 @@ import { bootstrap } from '../../../src/access';
 import { loadConfig } from '../../../src/config';
 import type { ExportScheduler, ExportWorker, WorkerSettings } from '../../../src/exports';
 import { buildApp } from '../../../src/http';
-import { openRuntime } from '../../../src/runtime';
+import { openRuntime } from '../../../src/app';
 import { json, type Json } from '../../support/json';
 import type { TestServer } from '../../support/server';
 import { tempDir } from '../../support/temp-dir';

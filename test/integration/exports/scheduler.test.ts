@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openRuntime } from '../../../src/runtime';
+import { openRuntime } from '../../../src/app';
 import { runTs } from '../../support/child';
 import { tempDir } from '../../support/temp-dir';
 import { startExportServer, type ExportServer } from './harness';

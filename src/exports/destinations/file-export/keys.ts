@@ -1,17 +1,9 @@
 import { posix } from 'node:path';
 import { COMPRESSION_EXTENSIONS, FORMAT_EXTENSIONS } from '../../formats';
 import type { FileExportSettings } from './settings';
+import { PLACEHOLDER } from './placeholders';
 
-export const PREFIX_PLACEHOLDERS = [
-  'year', 'month', 'day', 'hour', 'minute', 'second', 'data_interval_start', 'data_interval_end', 'table',
-] as const;
-
-const PLACEHOLDER = /\{([^{}]*)\}/g;
-
-export function unknownPlaceholders(template: string): string[] {
-  const known: readonly string[] = PREFIX_PLACEHOLDERS;
-  return [...template.matchAll(PLACEHOLDER)].map((m) => m[1]).filter((name) => !known.includes(name)).map((n) => `{${n}}`);
-}
+export { PREFIX_PLACEHOLDERS, unknownPlaceholders } from './placeholders';
 
 /**
  * An interval bound as Python's `datetime.isoformat()` prints a UTC datetime — PostHog builds

@@ -8,7 +8,7 @@ import {
   type FileFormat,
 } from '../../formats';
 import { blankToUndefined, emptyToNull, nullToUndefined, numericStringToNumber } from '../config-schema';
-import { PREFIX_PLACEHOLDERS, unknownPlaceholders } from './keys';
+import { PREFIX_PLACEHOLDERS, unknownPlaceholders } from './placeholders';
 
 /** The config fields shared by every destination that writes files (S3, File). */
 export interface FileExportSettings {

@@ -5,7 +5,7 @@
 // so only the per-run `no_stream` append guard stands between them and double scheduling.
 import { existsSync } from 'node:fs';
 import { ExportScheduler } from '../../../../src/exports';
-import { openRuntime } from '../../../../src/runtime';
+import { openRuntime } from '../../../../src/app';
 
 const dataDir = process.env.DATA_DIR!;
 const now = new Date(process.env.NOW!);

@@ -1,5 +1,5 @@
 import { enrichWithGeoIp, openGeoIp } from '../geoip';
-import type { GeoLookup } from './open';
+import type { GeoLookup } from './open-runtime';
 
 /** Opens the GeoIP database (bundled, or `dir`); a missing one degrades to no GeoIP with a warning. */
 export async function geoLookup(dir: string | undefined, warn: (msg: string) => void): Promise<GeoLookup> {

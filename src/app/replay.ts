@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Projection } from '../../projections';
-import { digestProjection } from './digest';
-import { openRuntime, type Runtime } from './open';
+import { digestProjection } from '../runtime/digest';
+import { openRuntime, type Runtime } from './open-runtime';
 
 export interface DigestReport {
   projection: string;

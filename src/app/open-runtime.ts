@@ -16,10 +16,10 @@ import { IngestPipeline } from '../ingest/pipeline';
 import { ContractedEventLog } from '../store/contracted-log';
 import { SqliteEventLog } from '../store/sqlite/event-log';
 import { openSqlite, type Durability, type SqliteDatabase } from '../store/sqlite/open';
-import { cachedStore } from './cached-store';
-import { ProjectionRunner, type Runner } from './projection-runner';
-import { RemoteProjectionRunner } from './worker/remote-runner';
-import { storeFiles } from './store-files';
+import { cachedStore } from '../runtime/cached-store';
+import { ProjectionRunner, type Runner } from '../runtime/projection-runner';
+import { RemoteProjectionRunner } from '../runtime/worker/remote-runner';
+import { storeFiles } from '../runtime/store-files';
 import { projectTokenCache } from './project-token-cache';
 
 export interface RuntimeOptions {

@@ -1,0 +1,4 @@
+export { openRuntime, storeFiles, type Runtime, type RuntimeOptions, type GeoLookup } from './open-runtime';
+export { writeCredentialsFile } from './credentials-file';
+export { geoLookup } from './geo';
+export { rebuild, verify, liveDigests } from './replay';

@@ -1,0 +1,2 @@
+/** A two-sided interval [low, high]. */
+export type Interval = [number, number];
