@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { clientIp } from '../../ingest/client-ip';
+import { asPublicEndpoint, corsPreflight, rawBody } from '../public-endpoint';
 
 const SINGLE = ['/capture', '/e', '/i/v0/e', '/track', '/engage'];
 const BATCH = ['/batch'];
@@ -12,19 +13,11 @@ export const captureRoutes: FastifyPluginAsync = async (app) => {
   const { config } = app;
   const pipeline = app.runtime.ingest;
 
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-
-  // Browsers post from other origins; ingestion is public, so any origin may send.
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('access-control-allow-origin', request.headers.origin ?? '*');
-    reply.header('access-control-allow-credentials', 'true');
-    reply.header('vary', 'origin');
-  });
+  asPublicEndpoint(app);
 
   const handler = (decompressedLimit: number) => async (request: FastifyRequest) => {
     const result = await pipeline.ingest({
-      body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+      body: rawBody(request),
       contentType: request.headers['content-type'],
       contentEncoding: request.headers['content-encoding'],
       query: request.query as Record<string, string | undefined>,
@@ -42,13 +35,7 @@ export const captureRoutes: FastifyPluginAsync = async (app) => {
     for (const path of paths) {
       app.post(path, { bodyLimit: limit }, handler(decompressed));
       app.get(path, handler(decompressed));
-      app.options(path, async (request, reply) =>
-        reply
-          .header('access-control-allow-methods', 'GET, POST, OPTIONS')
-          .header('access-control-allow-headers', request.headers['access-control-request-headers'] ?? '*')
-          .status(200)
-          .send(),
-      );
+      app.options(path, corsPreflight('GET, POST, OPTIONS'));
     }
   }
 };

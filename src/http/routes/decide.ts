@@ -6,6 +6,7 @@ import { clientIp } from '../../ingest/client-ip';
 import { invalidApiKey, missingApiKey, malformedRequest } from '../../ingest/errors';
 import { decideResponse, flagsResponse, parseApiVersion } from '../../flags';
 import { FlagRequest, evaluateRequest, flagsV2Json } from '../../flags/serving';
+import { asPublicEndpoint, corsPreflight, rawBody } from '../public-endpoint';
 
 /**
  * Public flag evaluation: /decide (v1..4) and /flags (v1, v2, config=true). Project key in the body;
@@ -14,17 +15,11 @@ import { FlagRequest, evaluateRequest, flagsV2Json } from '../../flags/serving';
 export const decideRoutes: FastifyPluginAsync = async (app) => {
   const { runtime, config } = app;
 
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('access-control-allow-origin', request.headers.origin ?? '*');
-    reply.header('access-control-allow-credentials', 'true');
-    reply.header('vary', 'origin');
-  });
+  asPublicEndpoint(app);
 
   const evaluate = (request: FastifyRequest) => {
     const query = request.query as Record<string, string | undefined>;
-    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const body = rawBody(request);
     const payload = decodeBody({
       body,
       contentType: request.headers['content-type'],
@@ -66,11 +61,6 @@ export const decideRoutes: FastifyPluginAsync = async (app) => {
   };
   for (const path of ['/decide', '/flags']) {
     app.post(path, path === '/decide' ? decide : flags);
-    app.options(path, async (request, reply) =>
-      reply
-        .header('access-control-allow-methods', 'POST, OPTIONS')
-        .header('access-control-allow-headers', request.headers['access-control-request-headers'] ?? '*')
-        .send(),
-    );
+    app.options(path, corsPreflight('POST, OPTIONS'));
   }
 };

@@ -109,6 +109,20 @@ describe('ingestion over HTTP: paths and body forms', () => {
     expect(types).toEqual(expect.arrayContaining(['missing_event_name', 'missing_distinct_id', 'empty_distinct_id']));
   });
 
+  it('lets browsers call from any origin (CORS preflight and headers on ingestion and flags)', async () => {
+    for (const path of ['/e/', '/batch/', '/decide/', '/flags/']) {
+      const pre = await fetch(`${s.url}${path}`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      });
+      expect(pre.status, path).toBe(200);
+      expect(pre.headers.get('access-control-allow-methods'), path).toContain('POST');
+      expect(pre.headers.get('access-control-allow-headers'), path).toBe('content-type');
+    }
+    const res = await post('/e/', JSON.stringify({ api_key: token, event: 'cors', distinct_id: 'cors-user' }), { origin: 'https://shop.example' });
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+  });
+
   it('counts a re-sent batch once (same project and uuid)', async () => {
     const batch = Array.from({ length: 20 }, (_, i) => ({
       event: 'dedup',
