@@ -10,6 +10,7 @@ import {
 import { AccessService } from '../access';
 import { openExperiments } from '../experiments';
 import { openBatchExports } from '../exports';
+import { sqliteExportSource } from '../store/sqlite/export-source';
 import { FlagService } from '../flags/management';
 import { FlagDefinitionCache, type FlagDataSource } from '../flags/serving';
 import { IngestPipeline } from '../ingest/pipeline';
@@ -108,7 +109,7 @@ export function openRuntime(options: RuntimeOptions) {
   };
 
   const experiments = openExperiments({ log, readmodels, runner, flags, now: options.now });
-  const exports = openBatchExports({ log, readmodels, runner, now: options.now });
+  const exports = openBatchExports({ log, readmodels, runner, now: options.now, exportSource: sqliteExportSource });
   return {
     experiments,
     exports,

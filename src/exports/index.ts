@@ -10,6 +10,7 @@ import { ExportScheduler, type SchedulerDeps } from './scheduler/scheduler';
 import { BatchExportService } from './service/batch-export-service';
 import type { WorkerSettings } from './worker/attempt';
 import { ExportWorker } from './worker/worker';
+import type { ExportSource } from './worker/export-source';
 
 export { BatchExportService } from './service/batch-export-service';
 export { ExportScheduler, type TickResult } from './scheduler/scheduler';
@@ -25,6 +26,8 @@ export interface BatchExportsDeps {
   readmodels: SqlStore;
   runner: { waitFor(position: number, names?: readonly string[] | null): Promise<void> };
   now?: () => Date;
+  /** The analytics port's adapter: a run-rows source over the read-model file (the app wires SQLite). */
+  exportSource: (readModelsPath: string) => ExportSource;
 }
 
 /**
@@ -55,7 +58,7 @@ export function openBatchExports(deps: BatchExportsDeps) {
         runs: queries.runs,
         waitFor,
         waitForIngestion: (position) => deps.runner.waitFor(position, ['ingestion']),
-        readModelsPath: options.readModelsPath,
+        source: deps.exportSource(options.readModelsPath),
         now: options.now ?? now,
         settings: options.settings,
         onError: options.onError,

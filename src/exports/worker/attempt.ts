@@ -9,6 +9,7 @@ import { exportDecider } from '../model/export-decider';
 import { runDecider, type RunCommand } from '../model/run-decider';
 import { executeRun, RunAbandonedError, type AbandonReason } from './execute-run';
 import { RunLog } from './run-log';
+import type { ExportSource } from './export-source';
 
 export interface WorkerSettings {
   workerId: string;
@@ -31,7 +32,8 @@ export interface AttemptDeps {
   runs: BatchExportRunQueries;
   waitFor: (position: number) => Promise<void>;
   waitForIngestion: (position: number) => Promise<void>;
-  readModelsPath: string;
+  /** The analytics port: opens a run's rows. */
+  source: ExportSource;
   now: () => Date;
   settings: WorkerSettings;
   stopping: () => boolean;
@@ -80,7 +82,7 @@ export async function runAttempt(deps: AttemptDeps, candidate: RunRow): Promise<
     const result = await executeRun({
       exp,
       run,
-      readModelsPath: deps.readModelsPath,
+      source: deps.source,
       batchSize: settings.batchSize,
       log: (level, message) => runLog.add(level, message),
       abandoned: () => abandoned(deps, run.id, attempt),

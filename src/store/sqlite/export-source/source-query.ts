@@ -1,5 +1,5 @@
-import type { BatchExportRow } from '../../../projections/exports';
-import { compileToSqlite, type CompiledColumn, type SqliteParams } from '../hogql';
+import type { BatchExportRow } from '../../../../projections/exports';
+import { compileToSqlite, type CompiledColumn, type SqliteParams } from '../../../exports/hogql';
 
 export interface RunWindow {
   projectId: number;

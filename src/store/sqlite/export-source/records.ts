@@ -1,5 +1,5 @@
-import type { ExportRecord, RawJsonFields } from '../destinations';
-import type { CompiledColumn } from '../hogql';
+import type { ExportRecord, RawJsonFields } from '../../../exports/destinations';
+import type { CompiledColumn } from '../../../exports/hogql';
 
 type Json = Record<string, unknown>;
 

@@ -1,0 +1,17 @@
+import type { BatchExportRow, RunRow } from '../../../projections/exports';
+import type { ExportRecord } from '../destinations';
+
+/** One run's rows, read from one consistent snapshot of the analytics store. */
+export interface RunRows {
+  /** Rows in the run's interval (after include/exclude and the hogql WHERE). */
+  total: number;
+  /** The rows in batches; `check` runs between batches and throws to stop the run. */
+  batches(batchSize: number, check: () => void): AsyncGenerator<ExportRecord[]>;
+  close(): void;
+}
+
+/**
+ * The analytics port as the export worker sees it: open a run's rows (by ingestion time for
+ * scheduled runs, by event time for backfills). The SQLite adapter is in `src/store/sqlite/`.
+ */
+export type ExportSource = (exp: BatchExportRow, run: RunRow) => RunRows;
