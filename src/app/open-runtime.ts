@@ -12,7 +12,7 @@ import { openExperiments } from '../experiments';
 import { openBatchExports } from '../exports';
 import { sqliteExportSource } from '../store/sqlite/export-source';
 import { FlagService } from '../flags/management';
-import { FlagDefinitionCache, type FlagDataSource } from '../flags/serving';
+import { FlagDefinitionCache, PersonPropertiesCache, type FlagDataSource } from '../flags/serving';
 import { IngestPipeline } from '../ingest/pipeline';
 import { ContractedEventLog } from '../store/contracted-log';
 import { SqliteEventLog } from '../store/sqlite/event-log';
@@ -82,9 +82,11 @@ export function openRuntime(options: RuntimeOptions) {
   const waitFor = (names: string[]) => (position: number) => runner.waitFor(position, names);
 
   const flagCache = new FlagDefinitionCache((projectId) => queries.flags.allLive(projectId));
+  const personCache = new PersonPropertiesCache((projectId, distinctId) => queries.ingestion.personByDistinctId(projectId, distinctId)?.properties ?? null);
   const sub = runner.applied$.subscribe(({ projection, events }) => {
-    if (projection !== 'feature_flags') return;
-    for (const e of events) if (e.metadata.projectId !== null) flagCache.invalidate(e.metadata.projectId);
+    // Cached flag definitions and person properties are dropped when their projection moves.
+    const cache = projection === 'feature_flags' ? flagCache : projection === 'ingestion' ? personCache : null;
+    if (cache) for (const e of events) if (e.metadata.projectId !== null) cache.invalidate(e.metadata.projectId);
   });
 
   const tokens = projectTokenCache((token) => queries.access.projectByToken(token)?.id);
@@ -101,7 +103,7 @@ export function openRuntime(options: RuntimeOptions) {
     definitions: (projectId) => flagCache.get(projectId).definitions,
     groupTypeMapping: (projectId) =>
       Object.fromEntries(queries.ingestion.groupTypeMappings(projectId).map((m) => [m.group_type_index, m.group_type])),
-    personProperties: (projectId, distinctId) => queries.ingestion.personByDistinctId(projectId, distinctId)?.properties ?? null,
+    personProperties: (projectId, distinctId) => personCache.get(projectId, distinctId),
     groupProperties: (projectId, index, key) => queries.ingestion.group(projectId, index, key)?.group_properties ?? null,
     hashKeyOverride: (projectId, distinctId) => queries.ingestion.hashKeyOverrideFor(projectId, distinctId),
     personCohorts: (projectId, distinctId) => experiments.personCohorts(projectId, distinctId),
