@@ -13,6 +13,7 @@ import { bootstrap } from '../../src/access';
 import { openRuntime } from '../../src/app';
 import { openSqlite } from '../../src/store/sqlite/open';
 import { report, timedAsync } from './_report';
+import { reachablePgUser } from '../support/postgres';
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);
 const CASES = (process.argv[3] ?? 'file-jsonl,file-parquet,postgres').split(',');
@@ -58,19 +59,6 @@ console.log(`inserting ${ROWS.toLocaleString()} events into the analytics table.
   db.close();
 }
 
-async function pgUser(): Promise<string | null> {
-  for (const user of ['postgres', 'root']) {
-    const client = new pg.Client({ host: '127.0.0.1', port: 5432, user, database: 'test', connectionTimeoutMillis: 3000 });
-    try {
-      await client.connect();
-      await client.end();
-      return user;
-    } catch {
-      await client.end().catch(() => undefined);
-    }
-  }
-  return null;
-}
 
 const rows: Record<string, string | number>[] = [];
 const actor = { type: 'system' as const };
@@ -80,7 +68,7 @@ for (const name of CASES) {
   let destination: { type: string; config: Record<string, unknown> };
   let cleanup = async () => {};
   if (name === 'postgres') {
-    const user = await pgUser();
+    const user = await reachablePgUser();
     if (!user) {
       console.log('postgres: no PostgreSQL at 127.0.0.1:5432/test, skipped');
       continue;

@@ -5,27 +5,14 @@ import { DestinationError, destinations } from '../../../src/exports/destination
 import type { PostgresConfig } from '../../../src/exports/destinations';
 import { inBatches, makeRecords } from '../../unit/exports-formats/records';
 import { closedPort, runContext } from './run-context';
+import { PG_DATABASE, PG_HOST, PG_PORT, reachablePgUser } from '../../support/postgres';
 
-const HOST = process.env.PGHOST ?? '127.0.0.1';
-const PORT = Number(process.env.PGPORT ?? 5432);
-const DATABASE = 'test';
+const HOST = PG_HOST;
+const PORT = PG_PORT;
+const DATABASE = PG_DATABASE;
 
-/** The first of the machine's trust-auth users that can connect, or null when the server is down. */
-async function reachableUser(): Promise<string | null> {
-  for (const user of ['postgres', 'root']) {
-    const client = new pg.Client({ host: HOST, port: PORT, user, database: DATABASE, connectionTimeoutMillis: 3000 });
-    try {
-      await client.connect();
-      await client.end();
-      return user;
-    } catch {
-      await client.end().catch(() => undefined);
-    }
-  }
-  return null;
-}
 
-const USER = await reachableUser();
+const USER = await reachablePgUser();
 const postgres = destinations.Postgres;
 
 describe('PostgreSQL availability', () => {

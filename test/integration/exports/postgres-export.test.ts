@@ -4,26 +4,14 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort } from '../destinations/run-context';
 import { makeEvents, startExportServer, type ExportServer } from './harness';
+import { PG_DATABASE, PG_HOST, PG_PORT, reachablePgUser } from '../../support/postgres';
 
-const HOST = process.env.PGHOST ?? '127.0.0.1';
-const PORT = Number(process.env.PGPORT ?? 5432);
-const DATABASE = 'test';
+const HOST = PG_HOST;
+const PORT = PG_PORT;
+const DATABASE = PG_DATABASE;
 
-async function reachableUser(): Promise<string | null> {
-  for (const user of ['postgres', 'root']) {
-    const client = new pg.Client({ host: HOST, port: PORT, user, database: DATABASE, connectionTimeoutMillis: 3000 });
-    try {
-      await client.connect();
-      await client.end();
-      return user;
-    } catch {
-      await client.end().catch(() => undefined);
-    }
-  }
-  return null;
-}
 
-const USER = await reachableUser();
+const USER = await reachablePgUser();
 
 describe('PostgreSQL for batch exports', () => {
   // Locally a missing server skips the suite; in CI it must fail, never skip silently.
