@@ -11,6 +11,8 @@ import { AccessService } from '../access';
 import { openExperiments } from '../experiments';
 import { openBatchExports } from '../exports';
 import { sqliteExportSource } from '../store/sqlite/export-source';
+import { SecretBox } from '../exports/secrets';
+import { loadSecretKey } from './secret-key';
 import { FlagService } from '../flags/management';
 import { FlagDefinitionCache, PersonPropertiesCache, type FlagDataSource } from '../flags/serving';
 import { IngestPipeline } from '../ingest/pipeline';
@@ -111,7 +113,14 @@ export function openRuntime(options: RuntimeOptions) {
   };
 
   const experiments = openExperiments({ log, readmodels, runner, flags, now: options.now });
-  const exports = openBatchExports({ log, readmodels, runner, now: options.now, exportSource: sqliteExportSource });
+  const exports = openBatchExports({
+    log,
+    readmodels,
+    runner,
+    now: options.now,
+    exportSource: sqliteExportSource,
+    secrets: new SecretBox(loadSecretKey(options.dataDir)),
+  });
   return {
     experiments,
     exports,

@@ -11,6 +11,7 @@ import { BatchExportService } from './service/batch-export-service';
 import type { WorkerSettings } from './worker/attempt';
 import { ExportWorker } from './worker/worker';
 import type { ExportSource } from './worker/export-source';
+import type { SecretBox } from './secrets';
 
 export { BatchExportService } from './service/batch-export-service';
 export { ExportScheduler, type TickResult } from './scheduler/scheduler';
@@ -28,6 +29,8 @@ export interface BatchExportsDeps {
   now?: () => Date;
   /** The analytics port's adapter: a run-rows source over the read-model file (the app wires SQLite). */
   exportSource: (readModelsPath: string) => ExportSource;
+  /** Seals and opens destination secrets (key from the data directory). */
+  secrets: SecretBox;
 }
 
 /**
@@ -43,10 +46,11 @@ export function openBatchExports(deps: BatchExportsDeps) {
     logs: batchExportLogQueries(deps.readmodels),
   };
   const waitFor = (position: number) => deps.runner.waitFor(position, EXPORT_PROJECTIONS);
-  const service = new BatchExportService({ log: deps.log, exports: queries.exports, runs: queries.runs, waitFor, now });
+  const service = new BatchExportService({ log: deps.log, exports: queries.exports, runs: queries.runs, waitFor, now, secrets: deps.secrets });
   return {
     queries,
     service,
+    secrets: deps.secrets,
     scheduler(options: { now?: () => Date; batchLimit?: number; onError?: SchedulerDeps['onError'] } = {}) {
       return new ExportScheduler({ log: deps.log, exports: queries.exports, waitFor, now: options.now ?? now, batchLimit: options.batchLimit, onError: options.onError });
     },
@@ -59,6 +63,7 @@ export function openBatchExports(deps: BatchExportsDeps) {
         waitFor,
         waitForIngestion: (position) => deps.runner.waitFor(position, ['ingestion']),
         source: deps.exportSource(options.readModelsPath),
+        secrets: deps.secrets,
         now: options.now ?? now,
         settings: options.settings,
         onError: options.onError,

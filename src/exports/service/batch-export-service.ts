@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { SecretBox } from '../secrets';
 import { batchExportRunStream, batchExportStream, INTERVAL_MS, type Actor } from '../../../streams';
 import type { BatchExportQueries, BatchExportRow, BatchExportRunQueries, RunRow } from '../../../projections/exports';
 import { notFound } from '../../errors';
@@ -22,6 +23,8 @@ import {
 } from './export-input';
 
 export interface BatchExportServiceDeps {
+  /** Seals destination secrets before they are appended. */
+  secrets: SecretBox;
   log: EventLog;
   exports: BatchExportQueries;
   runs: BatchExportRunQueries;
@@ -52,7 +55,7 @@ export class BatchExportService {
 
   async create(projectId: number, body: ExportBody, actor: Actor): Promise<BatchExportRow> {
     const name = checkName(body.name);
-    const destination = checkDestination(body.destination);
+    const destination = checkDestination(body.destination, this.deps.secrets);
     const interval = checkInterval(body.interval);
     const paused = body.paused === undefined || body.paused === null ? false : checkBoolean(body.paused, 'paused');
     const startAt = body.start_at === undefined ? null : checkDateTime(body.start_at, 'start_at');
@@ -84,7 +87,7 @@ export class BatchExportService {
     const p = present(body);
     const changes: ExportChanges = {};
     if (p.name) changes.name = checkName(body.name);
-    if (p.destination) changes.destination = checkDestination(body.destination, { type: row.destination_type, config: row.destination_config });
+    if (p.destination) changes.destination = checkDestination(body.destination, this.deps.secrets, { type: row.destination_type, config: row.destination_config });
     if (p.interval) changes.interval = checkInterval(body.interval);
     if (p.startAt) changes.startAt = checkDateTime(body.start_at, 'start_at');
     if (p.endAt) changes.endAt = checkDateTime(body.end_at, 'end_at');

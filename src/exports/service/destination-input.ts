@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { validationError } from '../../errors';
 import { getDestination, mergeConfig, parseDestinationConfig, scrubSecrets } from '../destinations';
+import type { SecretBox } from '../secrets';
 
 export interface StoredDestination {
   type: string;
@@ -32,7 +33,7 @@ function eventFilters(config: Record<string, unknown>): Record<string, string[]>
  * applied) plus the event filters. With `previous`, a config of the same type is merged into the
  * stored one first (PATCH keeps secrets the client never saw). Messages never echo a secret.
  */
-export function checkDestination(input: unknown, previous?: StoredDestination): StoredDestination {
+export function checkDestination(input: unknown, box: SecretBox, previous?: StoredDestination): StoredDestination {
   if (!isRecord(input)) throw validationError('Expected a dictionary of items.', 'destination');
   const type = input.type ?? previous?.type;
   if (type === undefined || type === null || type === '') throw validationError('This field is required.', 'destination');
@@ -40,7 +41,7 @@ export function checkDestination(input: unknown, previous?: StoredDestination): 
   if (!getDestination(type)) throw validationError(`"${type}" is not a valid choice.`, 'destination');
   const patch = input.config ?? {};
   if (!isRecord(patch)) throw validationError('Expected a dictionary of items.', 'destination');
-  const raw = previous && previous.type === type ? mergeConfig(previous.config, patch) : { ...patch };
+  const raw = previous && previous.type === type ? mergeConfig(box.openConfig(type, previous.config), patch) : { ...patch };
   let parsed: unknown;
   try {
     parsed = parseDestinationConfig(type, raw);
@@ -48,5 +49,6 @@ export function checkDestination(input: unknown, previous?: StoredDestination): 
     if (err instanceof Error) err.message = scrubSecrets(err.message, type, raw);
     throw err;
   }
-  return { type, config: { ...(parsed as Record<string, unknown>), ...eventFilters(raw) } };
+  // Validated in clear, stored sealed: the log never holds a destination credential as text.
+  return { type, config: box.sealConfig(type, { ...(parsed as Record<string, unknown>), ...eventFilters(raw) }) };
 }

@@ -10,6 +10,7 @@ import { runDecider, type RunCommand } from '../model/run-decider';
 import { executeRun, RunAbandonedError, type AbandonReason } from './execute-run';
 import { RunLog } from './run-log';
 import type { ExportSource } from './export-source';
+import type { SecretBox } from '../secrets';
 
 export interface WorkerSettings {
   workerId: string;
@@ -34,6 +35,7 @@ export interface AttemptDeps {
   waitForIngestion: (position: number) => Promise<void>;
   /** The analytics port: opens a run's rows. */
   source: ExportSource;
+  secrets: SecretBox;
   now: () => Date;
   settings: WorkerSettings;
   stopping: () => boolean;
@@ -83,6 +85,7 @@ export async function runAttempt(deps: AttemptDeps, candidate: RunRow): Promise<
       exp,
       run,
       source: deps.source,
+      secrets: deps.secrets,
       batchSize: settings.batchSize,
       log: (level, message) => runLog.add(level, message),
       abandoned: () => abandoned(deps, run.id, attempt),

@@ -1,6 +1,7 @@
 import type { BatchExportRow, RunRow } from '../../../projections/exports';
 import { getDestination, nonRetryableError, type LogLevel } from '../destinations';
 import type { ExportSource } from './export-source';
+import type { SecretBox } from '../secrets';
 
 export type AbandonReason = 'cancelled' | 'superseded' | 'stopping';
 
@@ -23,6 +24,8 @@ export interface ExecuteOptions {
   run: RunRow;
   /** Where the run's rows come from (the analytics port). */
   source: ExportSource;
+  /** Opens the sealed destination secrets for the write. */
+  secrets: SecretBox;
   batchSize: number;
   log: (level: LogLevel, message: string) => void;
   /** Checked between batches; a reason stops the export. */
@@ -51,7 +54,7 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteResult
       if (reason) throw new RunAbandonedError(reason);
     };
     const result = await destination.write(
-      exp.destination_config,
+      options.secrets.openConfig(exp.destination_type, exp.destination_config),
       {
         batchExportId: exp.id,
         runId: run.id,

@@ -1,3 +1,5 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json } from '../../support/json';
 import { tempDir } from '../../support/temp-dir';
@@ -83,8 +85,13 @@ describe('batch export API', () => {
     expect(created.destination.config).toMatchObject({ bucket_name: 'b', region: 'eu-west-1', file_format: 'JSONLines' });
     const updated = await s.call(`${base}/${created.id}/`, patch({ destination: { type: 'S3', config: { prefix: 'events/{year}' } } }));
     expect(updated.destination.config).toMatchObject({ bucket_name: 'b', prefix: 'events/{year}' });
+    // Stored sealed (the key is outside the log), and still the same secret once opened.
     const stored = s.runtime.exports.queries.exports.byId(created.id)!;
-    expect(stored.destination_config.aws_secret_access_key).toBe(SECRET);
+    expect(stored.destination_config.aws_secret_access_key).toMatch(/^enc:v1:/);
+    expect(s.runtime.exports.secrets.openConfig('S3', stored.destination_config).aws_secret_access_key).toBe(SECRET);
+    for (const file of ['events.sqlite', 'readmodels.sqlite'])
+      expect(readFileSync(join(s.dataDir, file)).includes(SECRET), file).toBe(false);
+    expect(statSync(join(s.dataDir, 'secrets.key')).mode & 0o777).toBe(0o600);
     const listed = await (await s.api(`${base}/`)).text();
     expect(listed).not.toContain(SECRET);
   });
