@@ -141,6 +141,7 @@ export function openRuntime(options: RuntimeOptions) {
     async close() {
       sub.unsubscribe();
       sub0.unsubscribe();
+      experiments.close();
       runner.stop();
       await stopWorker();
       await log.close();
