@@ -72,8 +72,9 @@ export function cohortQueries(db: SqlStore) {
       ).map((r) => r.person_id),
 
     /**
-     * Ids of the live cohorts the person behind `distinctId` belongs to: any of the person's distinct
-     * ids was exposed late enough. Flag evaluation calls this only when a flag has a cohort condition.
+     * Ids of the live cohorts the person behind `distinctId` belongs to, i.e. whose exposure query
+     * found one of the person's distinct ids exposed late enough. Flag evaluation calls this only
+     * when a flag has a cohort condition.
      */
     cohortIdsOf: (projectId: number, distinctId: string): number[] =>
       (

@@ -68,7 +68,7 @@ export class ExperimentResults {
 
   /**
    * compat §4: true when none of the metric's events of the last 7 days carries `$feature/<key>`
-   * (with no key: any `$feature/...` property), i.e. the flag is not yet sent with the events.
+   * (with no key: no `$feature/...` property at all), i.e. the flag is not yet sent with the events.
    */
   requiresFlagImplementation(projectId: number, query: Record<string, unknown>): { result: boolean } {
     const events = metricEventsOf(query);

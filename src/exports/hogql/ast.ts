@@ -1,3 +1,5 @@
+import type { ExportedField } from '../formats/exported-row';
+
 /**
  * Syntax tree of the batch-export HogQL subset.
  *
@@ -6,19 +8,8 @@
  * (what the compilers need). Everything else is shared.
  */
 
-export type EventField =
-  | 'uuid'
-  | 'event'
-  | 'properties'
-  | 'distinct_id'
-  | 'team_id'
-  | 'timestamp'
-  | 'created_at'
-  | 'person_id'
-  | 'person_properties'
-  | 'set'
-  | 'set_once'
-  | 'elements_chain';
+/** The exported fields a query may select: the same list every file export carries. */
+export type EventField = ExportedField;
 
 /** The JSON columns a property path can start from. */
 export type JsonSource = 'properties' | 'person_properties';

@@ -1,20 +1,8 @@
+import { EXPORTED_FIELDS as EXPORTED_ROW_FIELDS } from '../formats/exported-row';
 import type { EventField, FunctionName, JsonSource } from './ast';
 
 /** The fields a batch export may select, in PostHog's export order (compat/posthog.md §5). */
-export const EXPORTED_FIELDS: readonly EventField[] = [
-  'uuid',
-  'event',
-  'properties',
-  'distinct_id',
-  'team_id',
-  'timestamp',
-  'created_at',
-  'person_id',
-  'person_properties',
-  'set',
-  'set_once',
-  'elements_chain',
-];
+export const EXPORTED_FIELDS: readonly EventField[] = EXPORTED_ROW_FIELDS;
 
 export function isEventField(name: string): name is EventField {
   return (EXPORTED_FIELDS as readonly string[]).includes(name);

@@ -10,7 +10,7 @@ type Query = Record<string, string | undefined>;
 
 const actorOf = (request: FastifyRequest): Actor => ({ type: 'user', id: request.auth!.user.id, keyId: request.auth!.key.id });
 
-/** `level=INFO` or `level=warning,error`: any of the listed levels. */
+/** `level=INFO` or `level=warning,error` (one of the listed levels matches). */
 function levelsOf(query: Query): BatchExportLogLevel[] | undefined {
   if (!query.level) return undefined;
   const levels = query.level.split(',').map((l) => l.trim().toUpperCase()).filter(Boolean);
