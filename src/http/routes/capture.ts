@@ -16,7 +16,8 @@ export const captureRoutes: FastifyPluginAsync = async (app) => {
   asPublicEndpoint(app);
 
   const handler = (decompressedLimit: number) => async (request: FastifyRequest) => {
-    const result = await pipeline.ingest({
+    // Resolves once the whole request is one durable append: only then is it acknowledged.
+    await pipeline.ingest({
       body: rawBody(request),
       contentType: request.headers['content-type'],
       contentEncoding: request.headers['content-encoding'],
@@ -24,7 +25,6 @@ export const captureRoutes: FastifyPluginAsync = async (app) => {
       ip: clientIp(request.headers, request.socket.remoteAddress),
       maxDecompressedBytes: decompressedLimit,
     });
-    void result;
     return { status: 1 };
   };
 
