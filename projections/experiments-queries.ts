@@ -1,17 +1,11 @@
 import type { SqlStore } from './projection';
+import type { FeatureFlagRow } from './feature-flags-queries';
 
-/** The linked flag as the Experiment shape nests it. */
-export interface ExperimentFlag {
-  id: number;
-  project_id: number;
-  key: string;
-  name: string;
-  filters: Record<string, unknown>;
-  active: boolean;
-  deleted: boolean;
-  ensure_experience_continuity: boolean;
-  version: number;
-}
+/** The linked flag as the Experiment shape nests it: a slice of the flags read model's row. */
+export type ExperimentFlag = Pick<
+  FeatureFlagRow,
+  'id' | 'project_id' | 'key' | 'name' | 'filters' | 'active' | 'deleted' | 'ensure_experience_continuity' | 'version'
+>;
 
 export interface ExperimentRow {
   id: number;
