@@ -34,6 +34,25 @@ export interface RawJsonFields {
   set_once: string | null;
 }
 
+/**
+ * Records already serialised by the source, a whole number of rows per chunk. Sources that can
+ * encode on other threads offer them (see RecordBatches.encoded); the bytes are exactly what the
+ * format's writer would have produced from the same records.
+ */
+export interface EncodedChunk {
+  bytes: Uint8Array;
+  records: number;
+}
+
+/**
+ * What a destination reads: the run's records in batches, and, when the source can produce them
+ * faster that way, the same records pre-encoded in a file format. A destination uses one or the
+ * other, never both; `encoded` returns null when the source cannot encode this run.
+ */
+export type RecordBatches = AsyncIterable<ExportRecord[]> & {
+  encoded?: (format: 'JSONLines') => AsyncIterable<EncodedChunk> | null;
+};
+
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARNING' | 'ERROR';
 
 export interface RunContext {
@@ -62,7 +81,7 @@ export interface Destination<C> {
    * Writes every batch. Must be idempotent per run: re-running the same interval leaves the
    * destination as one run would, because the worker retries and replays runs.
    */
-  write(config: C, ctx: RunContext, batches: AsyncIterable<ExportRecord[]>): Promise<WriteResult>;
+  write(config: C, ctx: RunContext, batches: RecordBatches): Promise<WriteResult>;
 }
 
 /**

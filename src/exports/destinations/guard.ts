@@ -1,17 +1,30 @@
 import { validateWith } from './config-schema';
-import type { Destination, ExportRecord, LogLevel } from './destination';
+import type { Destination, LogLevel, RecordBatches } from './destination';
 import { DestinationError, nonRetryableError } from './destination';
 import { describeError, isTransientNetworkError } from './network-errors';
 import { scrubSecrets } from './redact';
 
 /** Marks errors raised by the caller's record source as they pass through to the destination. */
-async function* tracked(batches: AsyncIterable<ExportRecord[]>, seen: WeakSet<object>): AsyncGenerator<ExportRecord[]> {
+async function* marked<T>(items: AsyncIterable<T>, seen: WeakSet<object>): AsyncGenerator<T> {
   try {
-    yield* batches;
+    yield* items;
   } catch (err) {
     if (typeof err === 'object' && err !== null) seen.add(err);
     throw err;
   }
+}
+
+/** The batches, and their encoded form if offered, with the source's errors marked. */
+function tracked(batches: RecordBatches, seen: WeakSet<object>): RecordBatches {
+  const encoded = batches.encoded;
+  return Object.assign(marked(batches, seen), {
+    encoded:
+      encoded &&
+      ((format: 'JSONLines') => {
+        const chunks = encoded.call(batches, format);
+        return chunks && marked(chunks, seen);
+      }),
+  });
 }
 
 /** The caller's own error, if `err` is one or wraps one (destinations keep originals as `cause`). */

@@ -1,5 +1,5 @@
 export { DestinationError, nonRetryableError, retryableError } from './destination';
-export type { Destination, ExportRecord, LogLevel, RawJsonFields, RunContext, WriteResult } from './destination';
+export type { Destination, EncodedChunk, ExportRecord, LogLevel, RawJsonFields, RecordBatches, RunContext, WriteResult } from './destination';
 export {
   DESTINATION_TYPES,
   destinations,

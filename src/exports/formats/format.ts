@@ -1,4 +1,4 @@
-import type { ExportRecord } from '../destinations/destination';
+import type { EncodedChunk, ExportRecord } from '../destinations/destination';
 
 export const FILE_FORMATS = ['JSONLines', 'Parquet'] as const;
 export type FileFormat = (typeof FILE_FORMATS)[number];
@@ -37,6 +37,11 @@ export const isCompressionSupported = (format: FileFormat, compression: Compress
 export interface RecordWriter {
   /** Resolves once the sink has room for more (backpressure), rejects if the sink failed. */
   write(records: readonly ExportRecord[]): Promise<void>;
+  /**
+   * Writes rows the source already serialised in this writer's format (JSONLines only), with
+   * the same backpressure as `write`. Absent on writers that cannot take encoded rows.
+   */
+  writeEncoded?(chunk: EncodedChunk): Promise<void>;
   /**
    * Bytes of the file so far, after compression; exact once closed. While a Parquet file is
    * open this is an estimate (see SizeRatio), so callers can split files by size.

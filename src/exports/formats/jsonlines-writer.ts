@@ -1,7 +1,7 @@
 import { finished, pipeline } from 'node:stream/promises';
 import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import type { Transform, Writable } from 'node:stream';
-import type { ExportRecord } from '../destinations/destination';
+import type { EncodedChunk, ExportRecord } from '../destinations/destination';
 import { ByteCounter } from './byte-counter';
 import type { RecordWriter } from './format';
 import { jsonLines } from './json-line';
@@ -69,6 +69,12 @@ export class JsonLinesWriter implements RecordWriter {
       await feed(this.input, chunk, this.done);
       this.records += slice.length;
     }
+  }
+
+  async writeEncoded(chunk: EncodedChunk): Promise<void> {
+    this.uncompressedBytes += chunk.bytes.length;
+    await feed(this.input, chunk.bytes, this.done);
+    this.records += chunk.records;
   }
 
   async close(): Promise<void> {

@@ -64,7 +64,9 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteResult
         isBackfill: run.backfill_id !== null,
         log: options.log,
       },
-      rows.batches(options.batchSize, check),
+      Object.assign(rows.batches(options.batchSize, check), {
+        encoded: (format: 'JSONLines') => rows.encoded?.(format, check) ?? null,
+      }),
     );
     return { recordsCompleted: result.recordsCompleted, recordsTotalCount: rows.total, bytesExported: result.bytesExported ?? null };
   } finally {

@@ -1,5 +1,5 @@
 import type { BatchExportRow, RunRow } from '../../../projections/exports';
-import type { ExportRecord } from '../destinations';
+import type { EncodedChunk, ExportRecord } from '../destinations';
 
 /** One run's rows, read from one consistent snapshot of the analytics store. */
 export interface RunRows {
@@ -7,6 +7,11 @@ export interface RunRows {
   total: number;
   /** The rows in batches; `check` runs between batches and throws to stop the run. */
   batches(batchSize: number, check: () => void): AsyncGenerator<ExportRecord[]>;
+  /**
+   * The same rows already encoded in `format`, when the source can do that faster (on other
+   * threads); null when it cannot for this run. `check` runs between chunks, as for `batches`.
+   */
+  encoded?(format: 'JSONLines', check: () => void): AsyncIterable<EncodedChunk> | null;
   close(): void;
 }
 

@@ -1,9 +1,10 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { Subject } from 'rxjs';
 import type { Projection } from '../../../projections';
 import type { EventLog } from '../../store/event-log';
 import type { AppliedBatch, Runner } from '../projection-runner';
 import type { FromWorker, ToWorker, WorkerConfig } from './messages';
+import { startTsWorker } from './ts-worker';
 
 interface Waiter {
   position: number;
@@ -30,8 +31,7 @@ export class RemoteProjectionRunner implements Runner {
     private readonly log: EventLog,
     config: Omit<WorkerConfig, 'entry'>,
   ) {
-    const entry = new URL('./projection-worker.ts', import.meta.url).href;
-    this.worker = new Worker(new URL('./boot.mjs', import.meta.url), { workerData: { ...config, entry } });
+    this.worker = startTsWorker(new URL('./projection-worker.ts', import.meta.url), config);
     this.current = Object.fromEntries(projections.map((p) => [p.name, 0]));
     this.ready = new Promise((resolve, reject) => {
       this.worker.on('message', (m: FromWorker) => {

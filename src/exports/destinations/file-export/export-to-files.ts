@@ -1,5 +1,5 @@
 import { createRecordWriter, type RecordWriter, type SizeRatio } from '../../formats';
-import type { ExportRecord, RunContext, WriteResult } from '../destination';
+import type { RecordBatches, RunContext, WriteResult } from '../destination';
 import { FileNaming } from './keys';
 import type { ObjectStore, ObjectUpload } from './object-store';
 import type { FileExportSettings } from './settings';
@@ -23,7 +23,7 @@ interface OpenFile {
 export async function exportToFiles(
   settings: FileExportSettings,
   ctx: RunContext,
-  batches: AsyncIterable<ExportRecord[]>,
+  batches: RecordBatches,
   store: ObjectStore,
 ): Promise<WriteResult> {
   const naming = new FileNaming(settings, ctx.dataIntervalStart, ctx.dataIntervalEnd);
@@ -55,18 +55,33 @@ export async function exportToFiles(
     ctx.log('INFO', `Wrote ${file.writer.recordsWritten} records (${file.writer.bytesWritten} bytes) to ${store.describe(file.key)}`);
   };
 
+  /** After each write: a file that reached the size limit is closed; the next write opens another. */
+  const closeIfFull = async (): Promise<void> => {
+    if (current && current.writer.bytesWritten >= limit) {
+      const full: OpenFile = current;
+      current = null;
+      await finish(full);
+    }
+  };
+
   try {
-    for await (const batch of batches) {
+    const encoded = settings.file_format === 'JSONLines' ? (batches.encoded?.('JSONLines') ?? null) : null;
+    // Encoded chunks are a few hundred rows each, so a size-limited file overshoots by at most one.
+    if (encoded) {
+      for await (const chunk of encoded) {
+        current ??= await open();
+        if (!current.writer.writeEncoded) throw new Error(`${settings.file_format} writer takes no encoded rows`);
+        await current.writer.writeEncoded(chunk);
+        await closeIfFull();
+      }
+    }
+    for await (const batch of encoded ? [] : batches) {
       for (let i = 0; i < batch.length; ) {
         const end = limit === Infinity ? batch.length : Math.min(batch.length, i + SPLIT_CHECK_ROWS);
         current ??= await open();
         await current.writer.write(i === 0 && end === batch.length ? batch : batch.slice(i, end));
         i = end;
-        if (current.writer.bytesWritten >= limit) {
-          const full: OpenFile = current;
-          current = null;
-          await finish(full);
-        }
+        await closeIfFull();
       }
     }
     if (current) {

@@ -2,18 +2,38 @@ import type { BatchExportRow, RunRow } from '../../../../projections/exports';
 import type { ExportRecord } from '../../../exports/destinations';
 import type { ExportSource, RunRows } from '../../../exports/worker/export-source';
 import { openSqlite, type SqliteDatabase } from '../open';
+import { encodedInParallel } from './parallel-lines';
 import { PersonProperties } from './person-cache';
 import { hogqlRecordMapper, PERSON_ID, recordFromRow } from './records';
-import { sourceQuery, type SourceQuery } from './source-query';
+import { keysetOf, sourceQuery, type SourceQuery } from './source-query';
+
+/** Rows per page a reader thread reads (and encodes before handing it on). */
+const PAGE_ROWS = 2_000;
 
 const bind = (q: SourceQuery) => (q.kind === 'hogql' && Object.keys(q.named).length > 0 ? [...q.params, q.named] : q.params);
+
+export interface SqliteSourceOptions {
+  /** Runs with at least this many rows are encoded by reader threads when a writer can take that. */
+  parallelMinRows?: number;
+  /** Reader threads (default: one per core). */
+  threads?: number;
+  /** Time slices the interval is cut into for the reader threads. */
+  slices?: number;
+}
+
+/**
+ * Below this, starting reader threads (each loads the code and opens the file) costs more than
+ * it saves.
+ */
+const PARALLEL_MIN_ROWS = 50_000;
 
 /**
  * The export worker's analytics port over the SQLite read-model file. Each run reads on its own
  * read-only connection inside one read transaction, so the count and every page come from one
- * snapshot while ingestion goes on; person properties come from a second connection.
+ * snapshot while ingestion goes on; person properties come from a second connection. Large
+ * standard runs written as JSONLines are read and encoded by reader threads instead.
  */
-export function sqliteExportSource(readModelsPath: string): ExportSource {
+export function sqliteExportSource(readModelsPath: string, options: SqliteSourceOptions = {}): ExportSource {
   return (exp: BatchExportRow, run: RunRow): RunRows => {
     const query = sourceQuery(exp, {
       projectId: exp.project_id,
@@ -28,6 +48,10 @@ export function sqliteExportSource(readModelsPath: string): ExportSource {
     return {
       total,
       batches: (batchSize, check) => batches(db, query, new PersonProperties(lookups), batchSize, check),
+      encoded: (_format, check) =>
+        query.kind === 'pages' && total >= (options.parallelMinRows ?? PARALLEL_MIN_ROWS)
+          ? encodedInParallel({ path: readModelsPath, query, end: run.data_interval_end, pageRows: PAGE_ROWS, threads: options.threads, slices: options.slices, check })
+          : null,
       close() {
         db.exec('COMMIT');
         db.close();
@@ -56,14 +80,13 @@ async function* batches(db: SqliteDatabase, query: SourceQuery, persons: PersonP
     return;
   }
   const page = db.prepare(query.pageSql).raw(true);
-  const [timeAt, rowidAt] = query.keyColumns;
   let after: [string, number] = [query.start, -1];
   for (;;) {
     const rows = page.all(...query.pageParams, ...after, batchSize) as unknown[][];
     check();
     if (rows.length === 0) return;
     const last = rows[rows.length - 1];
-    after = [last[timeAt] as string, last[rowidAt] as number];
+    after = keysetOf(last);
     persons.prefetch(rows.map((r) => r[PERSON_ID] as string | null));
     yield rows.map((r) => recordFromRow(r, lookup));
     if (rows.length < batchSize) return;

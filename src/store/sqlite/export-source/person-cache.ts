@@ -13,11 +13,13 @@ const MAX_ENTRIES = 100_000;
 export class PersonProperties {
   private readonly cache = new Map<string, string | null>();
   private readonly many: Statement<[string], { uuid: string; properties: string }>;
+  private readonly one: Statement<[string], string>;
 
   constructor(db: SqliteDatabase) {
     this.many = db.prepare<[string], { uuid: string; properties: string }>(
       'SELECT uuid, properties FROM persons WHERE uuid IN (SELECT value FROM json_each(?))',
     );
+    this.one = db.prepare<[string], string>('SELECT properties FROM persons WHERE uuid = ?').pluck();
   }
 
   /** Loads the persons of `personIds` not cached yet (ids without a person are cached as null). */
@@ -33,9 +35,11 @@ export class PersonProperties {
   /** After prefetch: the cached value; an id never prefetched is looked up on its own. */
   get(personId: string | null): string | null {
     if (personId === null) return null;
-    const value = this.cache.get(personId);
-    if (value !== undefined) return value;
-    this.prefetch([personId]);
-    return this.cache.get(personId) ?? null;
+    let value = this.cache.get(personId);
+    if (value === undefined) {
+      if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
+      this.cache.set(personId, (value = this.one.get(personId) ?? null));
+    }
+    return value;
   }
 }

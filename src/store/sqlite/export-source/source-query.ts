@@ -1,5 +1,7 @@
 import type { BatchExportRow } from '../../../../projections/exports';
 import { compileToSqlite, type CompiledColumn, type SqliteParams } from '../../../exports/hogql';
+import { LINE_COLUMNS } from './line-rows';
+export { keysetOf } from './line-rows';
 
 export interface RunWindow {
   projectId: number;
@@ -23,13 +25,17 @@ interface QueryBase {
 export interface PagedQuery extends QueryBase {
   kind: 'pages';
   pageSql: string;
-  /** Parameters of `pageSql` before the keyset and the page size. */
+  /** Parameters of `pageSql` before the keyset and the page size: project, interval end, filters. */
   pageParams: (string | number)[];
+  /** The same pages with the JSONLines fields encoded by SQLite (`lineFromRow`'s columns). */
+  linesSql: string;
   /** Where the first page starts: the keyset (start, -1). */
   start: string;
-  /** Where the keyset (time, rowid) sits in a row. */
-  keyColumns: [number, number];
 }
+
+/** recordFromRow's columns; every page row ends with the keyset (time, rowid). */
+const STANDARD_COLUMNS = 'e.uuid, e.event, e.properties, e.distinct_id, e.project_id, e.timestamp, e.received_at, e.person_id, e.elements_chain';
+
 
 /** A hogql_query export: one statement to iterate, its columns after the identity ones. */
 export interface HogQLSourceQuery extends QueryBase {
@@ -40,6 +46,9 @@ export interface HogQLSourceQuery extends QueryBase {
 }
 
 export type SourceQuery = PagedQuery | HogQLSourceQuery;
+
+/** The page parameters with another end, for reading a time slice of the run. */
+export const pageParamsUntil = (query: PagedQuery, end: string): (string | number)[] => [query.pageParams[0], end, ...query.pageParams.slice(2)];
 
 /**
  * The analytics table under the names HogQL compiles to (the exported fields). SQLite flattens
@@ -86,13 +95,15 @@ export function sourceQuery(exp: BatchExportRow, window: RunWindow): SourceQuery
     // The time index holds the rowid, so (time, rowid) order is the index order: no sort. The
     // keyset alone bounds each page from below (it starts at (start, -1)): with `time >= start`
     // beside it, SQLite began every page's index scan at the interval start.
-    const pageSql =
-      `SELECT e.uuid, e.event, e.properties, e.distinct_id, e.project_id, e.timestamp, e.received_at, e.person_id, e.elements_chain, e.rowid
+    const page = (columns: string) =>
+      `SELECT ${columns}, e.${timeColumn}, e.rowid
        FROM events e WHERE e.project_id = ? AND e.${timeColumn} < ?${extra}
          AND (e.${timeColumn}, e.rowid) > (?, ?)
        ORDER BY e.${timeColumn}, e.rowid LIMIT ?`;
+    const pageSql = page(STANDARD_COLUMNS);
+    const linesSql = page(LINE_COLUMNS);
     const [projectId, start, ...rest] = params;
-    return { kind: 'pages', pageSql, keyColumns: [window.isBackfill ? 5 : 6, 9], countSql, params, pageParams: [projectId, ...rest], start: start as string };
+    return { kind: 'pages', pageSql, linesSql, countSql, params, pageParams: [projectId, ...rest], start: start as string };
   }
   const compiled = compileToSqlite(exp.hogql_query);
   const where = compiled.where === null ? '' : ` WHERE ${compiled.where}`;
