@@ -1,4 +1,4 @@
-import type { CapturedEventData, CohortEvent, RecordedEvent } from '../streams';
+import type { CapturedEventData, CohortEvent, EventsCapturedData, RecordedEvent } from '../streams';
 import { canonicalIso } from './ingestion/events-table';
 import { stableJson } from './json';
 import { projectIdOf } from './ingestion/fold-captured';
@@ -9,8 +9,7 @@ import type { Projection, SqlStore } from './projection';
  * `$feature_flag_called` at or after `since`" is then one indexed comparison, for any `since`, and
  * re-applying a duplicate event changes nothing (max is idempotent), so no event uuid is needed.
  */
-function recordExposure(recorded: RecordedEvent, db: SqlStore) {
-  const data = recorded.data as CapturedEventData;
+function recordExposure(recorded: RecordedEvent, data: CapturedEventData, db: SqlStore) {
   if (data.event !== '$feature_flag_called') return;
   const flag = (data.properties as Record<string, unknown>).$feature_flag;
   if (typeof flag !== 'string' || flag === '') return;
@@ -33,7 +32,7 @@ export const cohortsProjection: Projection = {
   name: 'cohorts',
   version: 1,
   store: 'readmodels',
-  handles: ['CohortCreated', 'CohortDeleted', 'EventCaptured'],
+  handles: ['CohortCreated', 'CohortDeleted', 'EventCaptured', 'EventsCaptured'],
   tables: [
     { name: 'cohorts', orderBy: 'id' },
     { name: 'cohort_flag_exposures', orderBy: 'project_id, flag_key, distinct_id' },
@@ -49,8 +48,12 @@ export const cohortsProjection: Projection = {
       PRIMARY KEY (project_id, flag_key, distinct_id)) WITHOUT ROWID;`);
   },
   apply(recorded: RecordedEvent, db: SqlStore) {
+    if (recorded.type === 'EventsCaptured') {
+      for (const data of (recorded.data as EventsCapturedData).events) recordExposure(recorded, data, db);
+      return;
+    }
     if (recorded.type === 'EventCaptured') {
-      recordExposure(recorded, db);
+      recordExposure(recorded, recorded.data as CapturedEventData, db);
       return;
     }
     const at = recorded.metadata.recordedAt;

@@ -4,8 +4,8 @@ import type { Properties } from './properties';
 /** What every step of the fold knows about the event being folded. */
 export interface FoldContext {
   db: SqlStore;
-  /** The event's log position: orders the distinct ids it adds. */
-  position: number;
+  /** The event's place in the log (see `ordinalOf`): orders the distinct ids it adds. */
+  ordinal: number;
   projectId: number;
   uuid: string;
   event: string;

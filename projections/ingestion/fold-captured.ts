@@ -1,4 +1,4 @@
-import type { CapturedEventData, RecordedEvent } from '../../streams';
+import { MAX_EVENTS_PER_RECORD, type CapturedEventData, type RecordedEvent } from '../../streams';
 import type { SqlStore } from '../projection';
 import type { FoldContext } from './context';
 import { warn } from './context';
@@ -18,11 +18,19 @@ export function projectIdOf(recorded: RecordedEvent): number | null {
   return match ? Number(match[1]) : null;
 }
 
-/** Folds one `EventCaptured`: person and group effects first, then its row in the events table. */
-export function foldCaptured(recorded: RecordedEvent, db: SqlStore): void {
+/**
+ * An event's place in the log: its record's position, then its index in that record (an
+ * EventsCaptured carries many). Safe integers up to positions of ~9e11.
+ */
+export const ordinalOf = (position: number, index: number) => position * MAX_EVENTS_PER_RECORD + index;
+
+/**
+ * Folds one captured event (an EventCaptured record, or the `index`th event of an EventsCaptured):
+ * person and group effects first, then its row in the events table.
+ */
+export function foldCaptured(recorded: RecordedEvent, data: CapturedEventData, index: number, db: SqlStore): void {
   const projectId = projectIdOf(recorded);
   if (projectId === null) return;
-  const data = recorded.data as CapturedEventData;
   const distinctId = String(data.distinct_id);
   const before = lookupBeforeFold(db, projectId, data.uuid, distinctId);
   if (before.duplicate) return;
@@ -32,7 +40,7 @@ export function foldCaptured(recorded: RecordedEvent, db: SqlStore): void {
   const personless = original.$process_person_profile === false;
   const ctx: FoldContext = {
     db,
-    position: recorded.position,
+    ordinal: ordinalOf(recorded.position, index),
     projectId,
     uuid: data.uuid,
     event: data.event,

@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '../../streams';
+import type { CapturedEventData, EventsCapturedData, RecordedEvent } from '../../streams';
 import type { Projection, SqlStore } from '../projection';
 import { recordWarning } from './context';
 import { foldCaptured, projectIdOf } from './fold-captured';
@@ -12,16 +12,22 @@ type WarningData = { type: string; source: string; details: Record<string, unkno
  */
 export const ingestionProjection: Projection = {
   name: 'ingestion',
-  version: 1,
+  // 2: distinct ids ordered by event ordinal (position and index in an EventsCaptured record).
+  version: 2,
   store: 'readmodels',
-  handles: ['EventCaptured', 'IngestionWarningRaised'],
+  handles: ['EventCaptured', 'EventsCaptured', 'IngestionWarningRaised'],
   tables: INGESTION_TABLES,
   setup(db: SqlStore) {
     createIngestionSchema(db);
   },
   apply(recorded: RecordedEvent, db: SqlStore) {
+    if (recorded.type === 'EventsCaptured') {
+      const { events } = recorded.data as EventsCapturedData;
+      for (let i = 0; i < events.length; i++) foldCaptured(recorded, events[i], i, db);
+      return;
+    }
     if (recorded.type === 'EventCaptured') {
-      foldCaptured(recorded, db);
+      foldCaptured(recorded, recorded.data as CapturedEventData, 0, db);
       return;
     }
     if (recorded.type === 'IngestionWarningRaised') {

@@ -55,7 +55,7 @@ export function mergeIntoEventPerson(ctx: FoldContext, otherId: string): MergeOu
   const { db, projectId } = ctx;
   const otherPersonId = personIdOf(db, projectId, otherId);
   const intoPersonId = ctx.personIdBefore;
-  const added = distinctIdSeq(ctx.position, 0);
+  const added = distinctIdSeq(ctx.ordinal, 0);
   const linked = (personId: string): MergeOutcome => ({
     personId,
     markIdentified: true,
@@ -86,7 +86,7 @@ export function mergeIntoEventPerson(ctx: FoldContext, otherId: string): MergeOu
     db,
     { uuid, projectId, properties, createdAt: ctx.timestamp, isIdentified: true, version: 0 },
     [intoId, otherId],
-    ctx.position,
+    ctx.ordinal,
   );
   return linked(uuid);
 }

@@ -26,7 +26,7 @@ export function foldPerson(ctx: FoldContext): string {
       db,
       { uuid, projectId, properties, createdAt: ctx.timestamp, isIdentified: false, version: 0 },
       [distinctId],
-      ctx.position,
+      ctx.ordinal,
     );
     return uuid;
   }

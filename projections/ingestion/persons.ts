@@ -41,14 +41,14 @@ export function loadPerson(db: SqlStore, uuid: string): Person | undefined {
   };
 }
 
-/** Listing order of distinct ids: by the log position that added them, then their slot in that event. */
-export const distinctIdSeq = (position: number, slot: 0 | 1) => position * 2 + slot;
+/** Listing order of distinct ids: by the ordinal of the event that added them, then their slot in it. */
+export const distinctIdSeq = (ordinal: number, slot: 0 | 1) => ordinal * 2 + slot;
 
 /**
  * Inserts a person and its distinct ids (the first is the id its uuid was derived from), added by the
- * event at log `position`.
+ * event at `ordinal`.
  */
-export function insertPerson(db: SqlStore, person: Person, distinctIds: readonly [string] | readonly [string, string], position: number): void {
+export function insertPerson(db: SqlStore, person: Person, distinctIds: readonly [string] | readonly [string, string], ordinal: number): void {
   db.prepare(
     'INSERT INTO persons (uuid, project_id, properties, created_at, is_identified, version) VALUES (?, ?, ?, ?, ?, ?)',
   ).run(
@@ -60,7 +60,7 @@ export function insertPerson(db: SqlStore, person: Person, distinctIds: readonly
     person.version,
   );
   distinctIds.forEach((distinctId, slot) =>
-    addDistinctId(db, person.projectId, distinctId, person.uuid, distinctIdSeq(position, slot === 0 ? 0 : 1)),
+    addDistinctId(db, person.projectId, distinctId, person.uuid, distinctIdSeq(ordinal, slot === 0 ? 0 : 1)),
   );
 }
 

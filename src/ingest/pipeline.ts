@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import { ingestStream, type NewEvent } from '../../streams';
+import { ingestStream, MAX_EVENTS_PER_RECORD, type CapturedEventData, type NewEvent } from '../../streams';
 import type { EventLog } from '../store/event-log';
 import { decodeBody } from './decode-body';
 import { invalidApiKey, missingApiKey } from './errors';
@@ -35,7 +35,8 @@ export interface IngestResult {
 
 /**
  * Decode → authenticate by project key → normalise each event → ONE append of the whole request,
- * in request order. Only after the append has returned (durable) does the caller answer 200.
+ * in request order (events batched into EventsCaptured records, warnings between them). Only
+ * after the append has returned (durable) does the caller answer 200.
  */
 export class IngestPipeline {
   private readonly now: () => Date;
@@ -60,23 +61,34 @@ export class IngestPipeline {
       newUuid: uuidv7,
     };
     const events: NewEvent[] = [];
+    // Captured events go into as few EventsCaptured records as request order allows: a warning
+    // between two events closes the record before it.
+    let captured: CapturedEventData[] = [];
+    const flush = () => {
+      if (captured.length === 0) return;
+      events.push({ type: 'EventsCaptured', data: { events: captured } });
+      captured = [];
+    };
     let accepted = 0;
     for (const raw of batch.events) {
       const result = normalizeEvent(raw, ctx);
       if (result.ok) {
         const e = result.event;
         if (this.deps.enrich) e.properties = this.deps.enrich(e.properties, (e.properties.$ip as string | undefined) ?? e.ip);
-        events.push({ type: 'EventCaptured', data: e });
+        captured.push(e);
+        if (captured.length === MAX_EVENTS_PER_RECORD) flush();
         accepted++;
       } else {
+        flush();
         events.push({ type: 'IngestionWarningRaised', data: { type: result.warning.type, source: 'capture', details: result.warning.details } });
       }
     }
+    flush();
     if (events.length === 0) return { projectId, accepted: 0, warnings: 0, position: null };
     const result = await this.deps.log.append(ingestStream(projectId), events, {
       expectedRevision: 'any',
       context: { actor: { type: 'project_key', projectId }, projectId },
     });
-    return { projectId, accepted, warnings: events.length - accepted, position: result.lastPosition };
+    return { projectId, accepted, warnings: batch.events.length - accepted, position: result.lastPosition };
   }
 }

@@ -1,6 +1,8 @@
 import { gzipSync, deflateSync, createGzip } from 'node:zlib';
 import LZString from 'lz-string';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_EVENTS_PER_RECORD } from '../../../streams';
+import { capturedIn } from '../../support/captured';
 import { startTestServer, type TestServer } from '../../support/server';
 import { settle } from '../../support/posthog';
 import { json } from '../../support/json';
@@ -158,10 +160,14 @@ describe('ingestion over HTTP: paths and body forms', () => {
     const before = await s.runtime.log.head();
     const res = await post('/batch/', body, { 'content-encoding': 'gzip' });
     expect(res.status).toBe(200);
-    const appended = await s.runtime.log.readAll({ fromPosition: before + 1, maxCount: n + 10 });
+    const records = await s.runtime.log.readAll({ fromPosition: before + 1, maxCount: n + 10 });
+    // One atomic append of records holding at most MAX_EVENTS_PER_RECORD events each.
+    expect(records).toHaveLength(n / MAX_EVENTS_PER_RECORD);
+    expect(records.every((r) => r.type === 'EventsCaptured')).toBe(true);
+    const appended = capturedIn(records);
     expect(appended).toHaveLength(n);
-    expect(appended.every((e, i) => (e.data as { properties: { seq: number } }).properties.seq === i)).toBe(true);
-    expect(appended.every((e) => (e.data as { historical_migration: boolean }).historical_migration)).toBe(true);
+    expect(appended.every((e, i) => (e.properties as { seq: number }).seq === i)).toBe(true);
+    expect(appended.every((e) => e.historical_migration)).toBe(true);
     await settle(s);
     const count = s.runtime.stores.readmodels.prepare("SELECT count(*) AS n FROM events WHERE event = 'historical'").get() as { n: number };
     expect(count.n).toBe(n);

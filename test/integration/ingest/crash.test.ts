@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openRuntime } from '../../../src/app';
+import { capturedInLog } from '../../support/captured';
 import { kill9, runTs } from '../../support/child';
 import { cli } from '../../support/cli';
 import { tempDir } from '../../support/temp-dir';
@@ -51,9 +52,7 @@ describe('ingestion crash safety', () => {
     const ackedUuids = acked.flat();
     expect(ackedUuids.length).toBeGreaterThanOrEqual(40 * 200);
     expect(ackedUuids.filter((u) => !stored.has(u))).toEqual([]);
-    const logged = (await runtime.log.readAll())
-      .filter((e) => e.type === 'EventCaptured')
-      .map((e) => (e.data as { uuid: string }).uuid);
+    const logged = (await capturedInLog(runtime.log)).map((e) => e.uuid);
     expect(new Set(logged).size).toBe(logged.length);
     await runtime.close();
   });
@@ -88,9 +87,7 @@ describe('ingestion crash safety', () => {
     expect(lines).toHaveLength(n);
     expect(new Set(lines).size).toBe(n);
     // Log order follows file order (a repeated batch after the crash is a duplicate, dropped by uuid).
-    const order = (await runtime.log.readAll())
-      .filter((e) => e.type === 'EventCaptured')
-      .map((e) => (e.data as { properties: { line: number } }).properties.line);
+    const order = (await capturedInLog(runtime.log)).map((e) => (e.properties as { line: number }).line);
     const seen = new Set<number>();
     const firstSeen = order.filter((line) => !seen.has(line) && seen.add(line));
     expect(firstSeen).toEqual(Array.from({ length: n }, (_, i) => i + 1));
