@@ -14,7 +14,7 @@ import { sqliteExportSource } from '../store/sqlite/export-source';
 import { SecretBox } from '../exports/secrets';
 import { loadSecretKey } from './secret-key';
 import { FlagService } from '../flags/management';
-import { FlagDefinitionCache, PersonPropertiesCache, type FlagDataSource } from '../flags/serving';
+import { FlagDefinitionCache, ProjectCache, type FlagDataSource } from '../flags/serving';
 import { IngestPipeline } from '../ingest/pipeline';
 import { ContractedEventLog } from '../store/contracted-log';
 import { SqliteEventLog } from '../store/sqlite/event-log';
@@ -84,11 +84,19 @@ export function openRuntime(options: RuntimeOptions) {
   const waitFor = (names: string[]) => (position: number) => runner.waitFor(position, names);
 
   const flagCache = new FlagDefinitionCache((projectId) => queries.flags.allLive(projectId));
-  const personCache = new PersonPropertiesCache((projectId, distinctId) => queries.ingestion.personByDistinctId(projectId, distinctId)?.properties ?? null);
+  const personCache = new ProjectCache((projectId, distinctId) => queries.ingestion.personByDistinctId(projectId, distinctId)?.properties ?? null);
+  // Group properties by "index/key", and the group type mapping under the key '' (both ingestion's).
+  const groupCache = new ProjectCache((projectId, indexAndKey) => {
+    const slash = indexAndKey.indexOf('/');
+    return queries.ingestion.group(projectId, Number(indexAndKey.slice(0, slash)), indexAndKey.slice(slash + 1))?.group_properties ?? null;
+  });
+  const mappingCache = new ProjectCache((projectId) =>
+    Object.fromEntries(queries.ingestion.groupTypeMappings(projectId).map((m) => [m.group_type_index, m.group_type])) as Record<number, string>,
+  );
   const sub = runner.applied$.subscribe(({ projection, events }) => {
     // Cached flag definitions and person properties are dropped when their projection moves.
-    const cache = projection === 'feature_flags' ? flagCache : projection === 'ingestion' ? personCache : null;
-    if (cache) for (const e of events) if (e.metadata.projectId !== null) cache.invalidate(e.metadata.projectId);
+    const caches = projection === 'feature_flags' ? [flagCache] : projection === 'ingestion' ? [personCache, groupCache, mappingCache] : [];
+    for (const cache of caches) for (const e of events) if (e.metadata.projectId !== null) cache.invalidate(e.metadata.projectId);
   });
 
   const tokens = projectTokenCache((token) => queries.access.projectByToken(token)?.id);
@@ -103,10 +111,9 @@ export function openRuntime(options: RuntimeOptions) {
   const ingest = new IngestPipeline({ log, projectIdForToken: tokens, enrich: geo && ((p, ip) => geo.enrich(p, ip)), now: options.now });
   const flagSource: FlagDataSource = {
     definitions: (projectId) => flagCache.get(projectId).definitions,
-    groupTypeMapping: (projectId) =>
-      Object.fromEntries(queries.ingestion.groupTypeMappings(projectId).map((m) => [m.group_type_index, m.group_type])),
+    groupTypeMapping: (projectId) => mappingCache.get(projectId, ''),
     personProperties: (projectId, distinctId) => personCache.get(projectId, distinctId),
-    groupProperties: (projectId, index, key) => queries.ingestion.group(projectId, index, key)?.group_properties ?? null,
+    groupProperties: (projectId, index, key) => groupCache.get(projectId, `${index}/${key}`),
     hashKeyOverride: (projectId, distinctId) => queries.ingestion.hashKeyOverrideFor(projectId, distinctId),
     personCohorts: (projectId, distinctId) => experiments.personCohorts(projectId, distinctId),
     geoProperties: (ip) => (geo && ip ? geo.lookup(ip) : null),

@@ -180,7 +180,9 @@ interface AutocannonOptions {
 const autocannon = createRequire(import.meta.url)('autocannon') as (opts: AutocannonOptions) => Promise<AutocannonResult>;
 
 function startChild(): Promise<{ ready: Ready; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+  // BENCH_CPU_PROF=<dir> writes the servers' CPU profiles there.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', fileURLToPath(import.meta.url)], {
     cwd: fileURLToPath(new URL('../../', import.meta.url)),
     env: { ...process.env, [ROLE]: 'server', BENCH_PERSONS: String(PERSONS) },
     stdio: ['pipe', 'pipe', 'inherit'],

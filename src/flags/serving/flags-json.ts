@@ -2,17 +2,23 @@ import { flagDetail } from '../responses';
 import type { EvaluateAllResult, FlagEvaluation } from '../types';
 
 // A flag's detail for one outcome never changes while its version does not, and a flag has few
-// outcomes (variants x reasons), so each `"key":{...}` fragment is serialised once and reused.
-const fragments = new Map<string, string>();
-const MAX_FRAGMENTS = 20_000;
+// outcomes (variants x reasons), so each `"key":{...}` fragment is serialised once and reused. The
+// outcome key leaves out what follows from the rest: the reason's description (from its code and
+// index) and the payload (from the flag's version and the variant).
+const byFlag = new Map<number, { version: number; outcomes: Map<string, string> }>();
+const MAX_FLAGS = 20_000;
 
 function fragment(e: FlagEvaluation): string {
-  const id = `${e.id}\u0000${e.version}\u0000${e.enabled}\u0000${e.variant}\u0000${e.reason.code}\u0000${e.reason.condition_index}\u0000${e.reason.description}\u0000${e.payload}`;
-  let hit = fragments.get(id);
+  let flag = byFlag.get(e.id);
+  if (flag === undefined || flag.version !== e.version) {
+    if (byFlag.size >= MAX_FLAGS) byFlag.clear();
+    byFlag.set(e.id, (flag = { version: e.version, outcomes: new Map() }));
+  }
+  const outcome = `${e.enabled ? (e.variant === null ? '1' : `v${e.variant}`) : '0'}|${e.reason.code}|${e.reason.condition_index}`;
+  let hit = flag.outcomes.get(outcome);
   if (hit === undefined) {
     hit = `${JSON.stringify(e.key)}:${JSON.stringify(flagDetail(e))}`;
-    if (fragments.size >= MAX_FRAGMENTS) fragments.clear();
-    fragments.set(id, hit);
+    flag.outcomes.set(outcome, hit);
   }
   return hit;
 }

@@ -2,4 +2,4 @@ export { FlagDefinitionCache, toDefinition } from './definition-cache';
 export { FlagRequest } from './flag-request';
 export { evaluateRequest, type FlagDataSource } from './evaluate-request';
 export { flagsV2Json } from './flags-json';
-export { PersonPropertiesCache } from './person-cache';
+export { ProjectCache } from './project-cache';
