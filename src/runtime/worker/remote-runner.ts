@@ -4,7 +4,7 @@ import type { Projection } from '../../../projections';
 import type { EventLog } from '../../store/event-log';
 import type { AppliedBatch, Runner } from '../projection-runner';
 import type { FromWorker, ToWorker, WorkerConfig } from './messages';
-import { startTsWorker } from './ts-worker';
+import { startTsWorker } from '../../threads';
 
 interface Waiter {
   position: number;

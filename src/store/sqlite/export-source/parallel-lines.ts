@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import type { EncodedChunk } from '../../../exports/destinations';
-import { startTsWorker } from '../../../runtime/worker/ts-worker';
+import { startTsWorker } from '../../../threads';
 import type { FromReader, ReaderSetup, ToReader } from './reader-messages';
 import { pageParamsUntil, type PagedQuery } from './source-query';
 

@@ -1,0 +1,2 @@
+/** Worker threads that run TypeScript modules (the projection worker, export readers). */
+export { startTsWorker } from './ts-worker';
