@@ -65,7 +65,7 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteResult
         log: options.log,
       },
       Object.assign(rows.batches(options.batchSize, check), {
-        encoded: (format: 'JSONLines') => rows.encoded?.(format, check) ?? null,
+        encoded: (format: 'JSONLines') => rows.encoded?.(format, options.batchSize, check) ?? null,
       }),
     );
     return { recordsCompleted: result.recordsCompleted, recordsTotalCount: rows.total, bytesExported: result.bytesExported ?? null };

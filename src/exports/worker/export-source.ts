@@ -11,7 +11,7 @@ export interface RunRows {
    * The same rows already encoded in `format`, when the source can do that faster (on other
    * threads); null when it cannot for this run. `check` runs between chunks, as for `batches`.
    */
-  encoded?(format: 'JSONLines', check: () => void): AsyncIterable<EncodedChunk> | null;
+  encoded?(format: 'JSONLines', batchSize: number, check: () => void): AsyncIterable<EncodedChunk> | null;
   close(): void;
 }
 

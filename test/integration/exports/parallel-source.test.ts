@@ -95,7 +95,7 @@ describe('export source: JSONLines from reader threads', () => {
       expect(records).toHaveLength(5_000);
 
       const rows = source(exportRow(), runRow(backfill));
-      const chunks = rows.encoded!('JSONLines', () => {});
+      const chunks = rows.encoded!('JSONLines', 250, () => {});
       expect(chunks).not.toBeNull();
       const parts: Buffer[] = [];
       let count = 0;
@@ -115,22 +115,22 @@ describe('export source: JSONLines from reader threads', () => {
     const exp = exportRow({ include_events: ['sign "up"\n', '$pageview'], exclude_events: ['$pageview'] });
     const records = await collectRecords(source(exp, runRow(false)).batches(100, () => {}));
     let text = '';
-    for await (const chunk of source(exp, runRow(false)).encoded!('JSONLines', () => {})!) text += Buffer.from(chunk.bytes).toString();
+    for await (const chunk of source(exp, runRow(false)).encoded!('JSONLines', 250, () => {})!) text += Buffer.from(chunk.bytes).toString();
     expect(records.length).toBe(Math.ceil(5_000 / 9));
     expect(text).toBe(jsonLines(records));
   });
 
   it('stays in-thread for small runs and for hogql_query exports', () => {
     const source = sqliteExportSource(path, { parallelMinRows: 10_000 });
-    expect(source(exportRow(), runRow(false)).encoded!('JSONLines', () => {})).toBeNull();
+    expect(source(exportRow(), runRow(false)).encoded!('JSONLines', 250, () => {})).toBeNull();
     const hogql = { ...exportRow(), hogql_query: 'SELECT event AS e FROM events' };
-    expect(sqliteExportSource(path, { parallelMinRows: 0 })(hogql, runRow(false)).encoded!('JSONLines', () => {})).toBeNull();
+    expect(sqliteExportSource(path, { parallelMinRows: 0 })(hogql, runRow(false)).encoded!('JSONLines', 250, () => {})).toBeNull();
   });
 
   it('stops its readers when the run is abandoned between chunks', async () => {
     const source = sqliteExportSource(path, { parallelMinRows: 0, threads: 2, slices: 5 });
     let seen = 0;
-    const chunks = source(exportRow(), runRow(false)).encoded!('JSONLines', () => {
+    const chunks = source(exportRow(), runRow(false)).encoded!('JSONLines', 250, () => {
       if (++seen === 3) throw new Error('cancelled');
     })!;
     await expect(collectBytes(chunks)).rejects.toThrow('cancelled');

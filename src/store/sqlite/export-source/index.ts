@@ -7,9 +7,6 @@ import { PersonProperties } from './person-cache';
 import { hogqlRecordMapper, PERSON_ID, recordFromRow } from './records';
 import { keysetOf, sourceQuery, type SourceQuery } from './source-query';
 
-/** Rows per page a reader thread reads (and encodes before handing it on). */
-const PAGE_ROWS = 2_000;
-
 const bind = (q: SourceQuery) => (q.kind === 'hogql' && Object.keys(q.named).length > 0 ? [...q.params, q.named] : q.params);
 
 export interface SqliteSourceOptions {
@@ -48,9 +45,9 @@ export function sqliteExportSource(readModelsPath: string, options: SqliteSource
     return {
       total,
       batches: (batchSize, check) => batches(db, query, new PersonProperties(lookups), batchSize, check),
-      encoded: (_format, check) =>
+      encoded: (_format, batchSize, check) =>
         query.kind === 'pages' && total >= (options.parallelMinRows ?? PARALLEL_MIN_ROWS)
-          ? encodedInParallel({ path: readModelsPath, query, end: run.data_interval_end, pageRows: PAGE_ROWS, threads: options.threads, slices: options.slices, check })
+          ? encodedInParallel({ path: readModelsPath, query, end: run.data_interval_end, pageRows: batchSize, threads: options.threads, slices: options.slices, check })
           : null,
       close() {
         db.exec('COMMIT');

@@ -1,3 +1,6 @@
+// records.ts itself imports only types, so the reader threads still load little.
+import { personOperations } from './records';
+
 /**
  * JSONLines rows encoded mostly by SQLite. Reading a column into JavaScript costs about as much
  * as encoding it, so the plain fields arrive already JSON-encoded in two `json_object`s (their
@@ -13,17 +16,6 @@ export const LINE_COLUMNS = [
   `NULLIF(e.elements_chain, '')`,
 ].join(', ');
 
-const NULL_OPS = { set: 'null', setOnce: 'null' };
-
-/** A JSON object's text, or 'null' for anything else (compat §5: set/set_once are objects). */
-const objectText = (v: unknown): string => (typeof v === 'object' && v !== null && !Array.isArray(v) ? JSON.stringify(v) : 'null');
-
-/** `$set` / `$set_once` of the properties; few events have them, so the text is searched first. */
-function personOperations(properties: string): { set: string; setOnce: string } {
-  if (properties.indexOf('"$set') === -1) return NULL_OPS;
-  const parsed = JSON.parse(properties) as Record<string, unknown>;
-  return { set: objectText(parsed.$set), setOnce: objectText(parsed.$set_once) };
-}
 
 /** One row of LINE_COLUMNS as its JSONLines line, newline included. */
 export function lineFromRow(r: readonly unknown[], personProperties: (personId: string | null) => string | null): string {
@@ -35,7 +27,7 @@ export function lineFromRow(r: readonly unknown[], personProperties: (personId: 
   return (
     head.slice(0, -1) + ',"properties":' + properties + ',' + tail.slice(1, -1) +
     ',"person_properties":' + (personProperties(r[3] as string | null) ?? 'null') +
-    ',"set":' + ops.set + ',"set_once":' + ops.setOnce +
+    ',"set":' + (ops.set ?? 'null') + ',"set_once":' + (ops.setOnce ?? 'null') +
     ',"elements_chain":' + (chain === null ? 'null' : JSON.stringify(chain)) + '}\n'
   );
 }

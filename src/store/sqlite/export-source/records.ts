@@ -53,7 +53,7 @@ const objectJson = (v: unknown): string | null => (typeof v === 'object' && v !=
  * `set` / `set_once` are the event's `$set` / `$set_once`. Few events carry them, so the text is
  * searched first (a plain substring search) and parsed only when it may hold one.
  */
-function personOperations(properties: string): { set: string | null; setOnce: string | null } {
+export function personOperations(properties: string): { set: string | null; setOnce: string | null } {
   if (properties.indexOf('"$set') === -1) return NO_PERSON_OPS;
   const parsed = JSON.parse(properties) as Json;
   return { set: objectJson(parsed.$set), setOnce: objectJson(parsed.$set_once) };
