@@ -12,10 +12,17 @@ try {
   throw err;
 }
 
-const { app } = await startServer(config);
+// Handlers go in before the server starts: "Server listening" is printed inside listen(), so a
+// supervisor may signal before startServer has returned, and that signal must still close cleanly.
+const started = startServer(config);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    app.log.info({ signal }, 'shutting down');
-    app.close().then(() => process.exit(0), () => process.exit(1));
+    started
+      .then(({ app }) => {
+        app.log.info({ signal }, 'shutting down');
+        return app.close();
+      })
+      .then(() => process.exit(0), () => process.exit(1));
   });
 }
+await started;
