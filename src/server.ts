@@ -11,6 +11,7 @@ export async function startServer(config: Config) {
     geo: await geoLookup(config.GEOIP_DIR, (msg) => process.stderr.write(`warning: ${msg}\n`)),
     durability: config.DURABILITY,
     projectionsInWorker: config.PROJECTIONS_IN_WORKER,
+    projectionsNice: config.PROJECTIONS_NICE,
     onProjectionError: (name, err) => app.log.error({ err, projection: name }, 'projection stopped'),
   });
   await runtime.ready;

@@ -110,6 +110,17 @@ export function ingestionQueries(db: SqlStore) {
       };
     },
 
+    /** Only the properties of a distinct id's person (flag evaluation's read: one column, no record). */
+    personPropertiesByDistinctId(projectId: number, distinctId: string): Properties | null {
+      const row = db
+        .prepare(
+          `SELECT p.properties FROM person_distinct_ids d JOIN persons p ON p.uuid = d.person_id
+           WHERE d.project_id = ? AND d.distinct_id = ?`,
+        )
+        .get(projectId, distinctId) as { properties: string } | undefined;
+      return row === undefined ? null : (JSON.parse(row.properties) as Properties);
+    },
+
     /** The person a distinct id belongs to now, through every merge. */
     personIdOf(projectId: number, distinctId: string): string | null {
       const row = db

@@ -19,6 +19,11 @@ export const ConfigSchema = z.object({
   GEOIP_DIR: z.string().min(1).optional(),
   /** Fold projections in a worker thread (uses a second core); false folds in the HTTP thread. */
   PROJECTIONS_IN_WORKER: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /**
+   * CPU niceness (0..19) of that worker thread: under load, answering and appending win over
+   * folding, and the read models catch up when the load drops. 0 leaves it as the process.
+   */
+  PROJECTIONS_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /** Print the bootstrap credentials on first start (tests turn it off). */
   PRINT_CREDENTIALS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /** Run the batch-export scheduler and worker in this process. */

@@ -12,11 +12,10 @@ export type DistinctIdResult =
  * NUL is replaced and the id is cut to 200 characters, as PostHog's capture does.
  */
 export function extractDistinctId(raw: JsonObject, properties: JsonObject): DistinctIdResult {
-  const candidate = [raw.distinct_id, properties.distinct_id, raw.$distinct_id].find(
-    (value) => value !== undefined && value !== null,
-  );
-  if (candidate === undefined) return { ok: false, reason: 'missing_distinct_id' };
-  const text = stringify(candidate).replace(/\0/g, '\uFFFD');
+  const candidate = raw.distinct_id ?? properties.distinct_id ?? raw.$distinct_id;
+  if (candidate === undefined || candidate === null) return { ok: false, reason: 'missing_distinct_id' };
+  let text = stringify(candidate);
+  if (text.includes('\0')) text = text.replace(/\0/g, '\uFFFD');
   if (text.trim() === '') return { ok: false, reason: 'empty_distinct_id' };
   return { ok: true, value: truncate(text) };
 }

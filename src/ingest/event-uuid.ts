@@ -1,4 +1,5 @@
 const HEX32 = /^[0-9a-f]{32}$/;
+const CANONICAL = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * The uuid a client sent, in canonical form (lower-case, hyphenated), so that deduplication by
@@ -6,6 +7,8 @@ const HEX32 = /^[0-9a-f]{32}$/;
  * hyphenated, bare 32 hex digits, `{braced}` and `urn:uuid:`. Undefined when not a uuid.
  */
 export function canonicalUuid(value: string): string | undefined {
+  // What SDKs send: already canonical.
+  if (CANONICAL.test(value)) return value;
   let text = value.trim().toLowerCase();
   if (text.startsWith('urn:uuid:')) text = text.slice('urn:uuid:'.length);
   else if (text.startsWith('{') && text.endsWith('}')) text = text.slice(1, -1);

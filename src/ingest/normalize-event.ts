@@ -26,21 +26,22 @@ export function normalizeEvent(raw: unknown, ctx: NormalizeContext): NormalizeRe
 
   const event = raw.event;
   const sentUuid = raw.uuid;
-  const context = { event: typeof event === 'string' ? event : null, eventUuid: describe(sentUuid) };
-  if (typeof event !== 'string' || event === '') return warn('missing_event_name', context);
+  // Built only for a warning: most events never need it.
+  const context = () => ({ event: typeof event === 'string' ? event : null, eventUuid: describe(sentUuid) });
+  if (typeof event !== 'string' || event === '') return warn('missing_event_name', context());
 
   if (raw.properties !== undefined && raw.properties !== null && !isJsonObject(raw.properties)) {
-    return warn('malformed_event_properties', { ...context, value: typeOf(raw.properties) });
+    return warn('malformed_event_properties', { ...context(), value: typeOf(raw.properties) });
   }
   const properties: JsonObject = isJsonObject(raw.properties) ? { ...raw.properties } : {};
 
   const distinctId = extractDistinctId(raw, properties);
-  if (!distinctId.ok) return warn(distinctId.reason, context);
+  if (!distinctId.ok) return warn(distinctId.reason, context());
 
   const uuid = resolveUuid(sentUuid, ctx.newUuid);
-  if (uuid === undefined) return warn('invalid_event_uuid', context);
+  if (uuid === undefined) return warn('invalid_event_uuid', context());
 
-  const sentAtMs = parseClientDate(raw.sent_at) ?? parseClientDate(ctx.sentAt);
+  const sentAtMs = parseClientDate(raw.sent_at) ?? requestSentAt(ctx.sentAt);
   const { timestamp } = resolveTimestamp({
     now: ctx.now,
     timestampMs: parseClientDate(raw.timestamp),
@@ -66,6 +67,13 @@ export function normalizeEvent(raw: unknown, ctx: NormalizeContext): NormalizeRe
   if (isJsonObject(raw.$set)) captured.$set = raw.$set;
   if (isJsonObject(raw.$set_once)) captured.$set_once = raw.$set_once;
   return { ok: true, event: captured };
+}
+
+// Every event of a request shares its `sent_at`: parse it once.
+let lastSentAt: { text: string | undefined; ms: number | undefined } = { text: undefined, ms: undefined };
+function requestSentAt(text: string | undefined): number | undefined {
+  if (text !== lastSentAt.text) lastSentAt = { text, ms: parseClientDate(text) };
+  return lastSentAt.ms;
 }
 
 // Every event of a request shares `now`: format it once.

@@ -53,6 +53,13 @@ export interface RunnerOptions {
   onError?: (projection: string, err: Error) => void;
 }
 
+/**
+ * Log data per batch (JSON text): ~40 full /batch/ requests. A batch is parsed whole and applied
+ * in one transaction, so after a backlog of large EventsCaptured records a limit in records alone
+ * let one batch take gigabytes.
+ */
+const BATCH_BYTES = 16 * 1024 * 1024;
+
 const CHECKPOINTS = `CREATE TABLE IF NOT EXISTS projection_checkpoints (
   name TEXT PRIMARY KEY, position INTEGER NOT NULL, version INTEGER NOT NULL)`;
 
@@ -97,7 +104,7 @@ export class ProjectionRunner implements Runner {
   start(): void {
     if (this.subscription) return;
     const from = Math.min(...this.bound.map((b) => b.checkpoint)) + 1;
-    this.subscription = this.log.subscribeBatches({ fromPosition: from, batchSize: this.batchSize }).subscribe({
+    this.subscription = this.log.subscribeBatches({ fromPosition: from, batchSize: this.batchSize, maxBytes: BATCH_BYTES }).subscribe({
       next: (batch) => this.process(batch),
       error: (err: Error) => this.failAll(err),
     });
@@ -115,7 +122,7 @@ export class ProjectionRunner implements Runner {
     try {
       let position = Math.min(...this.bound.map((b) => b.checkpoint)) + 1;
       while (position <= head) {
-        const batch = await this.log.readAll({ fromPosition: position, toPosition: head, maxCount: this.batchSize });
+        const batch = await this.log.readAll({ fromPosition: position, toPosition: head, maxCount: this.batchSize, maxBytes: BATCH_BYTES });
         if (batch.length === 0) break;
         this.process(batch);
         position = batch[batch.length - 1].position + 1;

@@ -30,11 +30,18 @@ export interface ReadAllOptions {
   /** Inclusive upper bound. */
   toPosition?: number;
   maxCount?: number;
+  /**
+   * Stop before the events' data passes this many bytes (always at least one event): one
+   * EventsCaptured record holds up to 10,000 events, so a count of records alone bounds nothing.
+   */
+  maxBytes?: number;
 }
 
 export interface SubscribeOptions {
   fromPosition?: number;
   batchSize?: number;
+  /** Per emitted batch, as ReadAllOptions.maxBytes. */
+  maxBytes?: number;
 }
 
 /**

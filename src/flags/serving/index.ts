@@ -1,5 +1,5 @@
 export { FlagDefinitionCache, toDefinition } from './definition-cache';
 export { FlagRequest } from './flag-request';
 export { evaluateRequest, type FlagDataSource } from './evaluate-request';
-export { flagsV2Json } from './flags-json';
+export { flagsV2Body } from './flags-json';
 export { ProjectCache } from './project-cache';

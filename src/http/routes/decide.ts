@@ -5,7 +5,7 @@ import { extractApiKey } from '../../ingest/flag-body';
 import { clientIp } from '../../ingest/client-ip';
 import { invalidApiKey, missingApiKey, malformedRequest } from '../../ingest/errors';
 import { decideResponse, flagsResponse, parseApiVersion } from '../../flags';
-import { FlagRequest, evaluateRequest, flagsV2Json } from '../../flags/serving';
+import { FlagRequest, evaluateRequest, flagsV2Body } from '../../flags/serving';
 import { asPublicEndpoint, corsPreflight, rawBody } from '../public-endpoint';
 
 /**
@@ -56,7 +56,7 @@ export const decideRoutes: FastifyPluginAsync = async (app) => {
     const config = query.config === 'true' || query.config === '1';
     // posthog-node's path (v2, no config): pre-serialised fragments instead of a fresh 50-key object.
     if (version !== undefined && version >= 2 && !config)
-      return reply.type('application/json; charset=utf-8').send(flagsV2Json(result, randomUUID()));
+      return reply.type('application/json; charset=utf-8').send(flagsV2Body(result, randomUUID()));
     return flagsResponse(result, version, { requestId: randomUUID(), config, configOverrides: { hasFeatureFlags: hasFlags } });
   };
   for (const path of ['/decide', '/flags']) {

@@ -5,6 +5,10 @@ export interface WorkerConfig {
   dataDir: string;
   readModelDir?: string;
   durability?: 'normal' | 'strict';
+  /** CPU niceness of the worker thread (0: unchanged). */
+  nice?: number;
+  /** When set, this thread checkpoints the log's WAL at this period (the appender leaves it). */
+  checkpointLogMs?: number;
 }
 
 export type ToWorker = { type: 'appended'; position: number } | { type: 'stop' };

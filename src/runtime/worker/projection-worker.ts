@@ -6,11 +6,13 @@ import { allProjections, type StoreName } from '../../../projections';
 import { ContractedEventLog } from '../../store/contracted-log';
 import { SqliteEventLog } from '../../store/sqlite/event-log';
 import { openSqlite, type SqliteDatabase } from '../../store/sqlite/open';
+import { niceThisThread } from '../../threads';
 import { ProjectionRunner } from '../projection-runner';
 import { storeFiles } from '../store-files';
 import type { FromWorker, ToWorker, WorkerConfig } from './messages';
 
 const config = workerData as WorkerConfig;
+niceThisThread(config.nice ?? 0);
 const port = parentPort!;
 const send = (m: FromWorker) => port.postMessage(m);
 
@@ -37,10 +39,22 @@ runner.applied$.subscribe(({ projection, events }) => {
   });
 });
 
+// Checkpointing here keeps the WAL copy-back (and its fsyncs) off the request thread.
+// A failed checkpoint is not fatal: the next one, or the appender's backstop, copies those frames.
+const checkpointLog = () => {
+  try {
+    rawLog.checkpoint();
+  } catch {
+    /* retried at the next tick */
+  }
+};
+const checkpointer = config.checkpointLogMs ? setInterval(checkpointLog, config.checkpointLogMs) : undefined;
+
 port.on('message', async (m: ToWorker) => {
   if (m.type === 'appended') rawLog.notifyAppended(m.position);
   if (m.type === 'stop') {
     runner.stop();
+    clearInterval(checkpointer);
     await log.close();
     stores.readmodels.close();
     stores.analytics.close();

@@ -19,6 +19,12 @@ export interface SqliteEventLogOptions {
   /** How often live subscriptions look for appends made by other processes. */
   pollIntervalMs?: number;
   readonly?: boolean;
+  /**
+   * Set when another connection checkpoints this log (`checkpoint()`, from the projection
+   * thread): appends then skip the checkpoint work, and only checkpoint themselves past this
+   * many WAL pages, as a backstop.
+   */
+  backstopCheckpointPages?: number;
 }
 
 const SCHEMA = `
@@ -81,7 +87,12 @@ export class SqliteEventLog implements EventLog {
   private readonly appendTx;
 
   constructor(path: string, options: SqliteEventLogOptions = {}) {
-    this.db = openSqlite(path, { durability: options.durability, readonly: options.readonly, pageSize: 4096 });
+    this.db = openSqlite(path, {
+      durability: options.durability,
+      readonly: options.readonly,
+      pageSize: 4096,
+      autoCheckpointPages: options.backstopCheckpointPages,
+    });
     if (!options.readonly) this.db.exec(SCHEMA);
     this.now = options.now ?? (() => new Date());
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
@@ -102,6 +113,17 @@ export class SqliteEventLog implements EventLog {
           `SELECT ${COLUMNS} FROM events WHERE position >= ? AND position <= ? ORDER BY position LIMIT ?`,
         )
         .raw(true),
+      // octet_length is read from the record header: the data itself is not loaded to size it.
+      bytesOf: this.db.prepare<[number, number, number], { bytes: number | null }>(
+        `SELECT sum(b) AS bytes FROM (SELECT octet_length(data) AS b FROM events WHERE position >= ? AND position <= ? ORDER BY position LIMIT ?)`,
+      ),
+      rowsWithin: this.db
+        .prepare<[number, number, number, number], { n: number }>(
+          `SELECT count(*) AS n FROM (
+             SELECT sum(octet_length(data)) OVER (ORDER BY position ROWS UNBOUNDED PRECEDING) AS bytes
+             FROM events WHERE position >= ? AND position <= ? ORDER BY position LIMIT ?)
+           WHERE bytes <= ?`,
+        ),
       head: this.db.prepare<[], { head: number | null }>('SELECT max(position) AS head FROM events'),
     };
     // IMMEDIATE takes the write lock before reading the revision, so two processes cannot both pass the check.
@@ -160,9 +182,22 @@ export class SqliteEventLog implements EventLog {
   }
 
   readAllSync(options: ReadAllOptions = {}): RecordedEvent[] {
-    return this.stmt.readAll
-      .all(options.fromPosition ?? 1, options.toPosition ?? Number.MAX_SAFE_INTEGER, options.maxCount ?? 1_000_000)
-      .map(toRecorded);
+    const from = options.fromPosition ?? 1;
+    const to = options.toPosition ?? Number.MAX_SAFE_INTEGER;
+    let count = options.maxCount ?? 1_000_000;
+    // Usually the whole count fits; only then is the cut found row by row.
+    if (options.maxBytes !== undefined && (this.stmt.bytesOf.get(from, to, count)!.bytes ?? 0) > options.maxBytes) {
+      count = Math.max(1, this.stmt.rowsWithin.get(from, to, count, options.maxBytes)!.n);
+    }
+    return this.stmt.readAll.all(from, to, count).map(toRecorded);
+  }
+
+  /**
+   * Copies committed WAL frames into the database file without waiting for (or blocking) readers
+   * and writers. Appenders that leave checkpoints to another thread keep them off the request path.
+   */
+  checkpoint(): void {
+    this.db.pragma('wal_checkpoint(PASSIVE)');
   }
 
   async head() {
@@ -196,7 +231,7 @@ export class SqliteEventLog implements EventLog {
       (async () => {
         while (!closed) {
           dirty = false;
-          const batch = this.readAllSync({ fromPosition: position, maxCount: batchSize });
+          const batch = this.readAllSync({ fromPosition: position, maxCount: batchSize, maxBytes: options.maxBytes });
           if (batch.length > 0) {
             position = batch[batch.length - 1].position + 1;
             subscriber.next(batch);

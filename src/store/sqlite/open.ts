@@ -8,7 +8,15 @@ export type Durability = 'normal' | 'strict';
  * WAL keeps a returned commit safe from a process crash (the frames are in the file before commit
  * returns); `strict` adds an fsync per commit (synchronous=FULL) so it also survives power loss.
  */
-export function openSqlite(path: string, options: { durability?: Durability; readonly?: boolean; pageSize?: number } = {}) {
+export interface OpenOptions {
+  durability?: Durability;
+  readonly?: boolean;
+  pageSize?: number;
+  /** WAL pages after which a commit of this connection checkpoints (default 4000). */
+  autoCheckpointPages?: number;
+}
+
+export function openSqlite(path: string, options: OpenOptions = {}) {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { readonly: options.readonly ?? false });
   db.pragma('busy_timeout = 10000');
@@ -19,7 +27,7 @@ export function openSqlite(path: string, options: { durability?: Durability; rea
     db.pragma('journal_mode = WAL');
     // A checkpoint fsyncs the database file; doing it every 1000 pages (the default) cost ingestion
     // a third of its throughput. ~64 MB of WAL between checkpoints instead.
-    db.pragma('wal_autocheckpoint = 4000');
+    db.pragma(`wal_autocheckpoint = ${options.autoCheckpointPages ?? 4000}`);
     db.pragma(`synchronous = ${options.durability === 'strict' ? 'FULL' : 'NORMAL'}`);
   }
   db.pragma('cache_size = -65536');

@@ -99,6 +99,25 @@ export function eventLogContract(name: string, open: () => Promise<{ log: EventL
       await log.close();
     });
 
+    it('bounds reads by data size, never below one event, and batches of a subscription too', async () => {
+      const { log } = await open();
+      // Ten events of ~10 KB of data each, then one of ~50 KB.
+      const big = (n: number, size: number) => ({ type: 'Tested', data: { n, pad: 'x'.repeat(size) } });
+      for (let i = 1; i <= 10; i++) await log.append('sized', [big(i, 10_000)], { context: ctx });
+      await log.append('sized', [big(11, 50_000)], { context: ctx });
+      const positions = async (o: Parameters<EventLog['readAll']>[0]) => (await log.readAll(o)).map((e) => e.position);
+      expect(await positions({ fromPosition: 1, maxBytes: 35_000 })).toEqual([1, 2, 3]);
+      expect(await positions({ fromPosition: 4, maxCount: 2, maxBytes: 35_000 })).toEqual([4, 5]);
+      expect(await positions({ fromPosition: 9, maxBytes: 1_000_000 })).toEqual([9, 10, 11]);
+      // An event larger than the bound still comes back alone, so a reader always advances.
+      expect(await positions({ fromPosition: 11, maxBytes: 100 })).toEqual([11]);
+      expect(await positions({ fromPosition: 1, maxBytes: 1 })).toEqual([1]);
+
+      const batches = await firstValueFrom(log.subscribeBatches({ fromPosition: 1, batchSize: 100, maxBytes: 25_000 }).pipe(take(6), toArray()));
+      expect(batches.map((b) => b.map((e) => e.position))).toEqual([[1, 2], [3, 4], [5, 6], [7, 8], [9, 10], [11]]);
+      await log.close();
+    });
+
     it('subscribes: catch-up first, then live, in order, without gaps or repeats', async () => {
       const { log } = await open();
       for (let i = 1; i <= 25; i++) await log.append('a', [ev(i)], { context: ctx });

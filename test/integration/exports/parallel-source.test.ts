@@ -9,7 +9,7 @@ import { jsonLine, jsonLines } from '../../../src/exports/formats';
 import type { ExportRecord } from '../../../src/exports/destinations';
 import { sqliteExportSource } from '../../../src/store/sqlite/export-source';
 import { LINE_COLUMNS, lineFromRow } from '../../../src/store/sqlite/export-source/line-rows';
-import { encodedInParallel, timeSlices } from '../../../src/store/sqlite/export-source/parallel-lines';
+import { encodedInParallel, sliceCount, timeSlices } from '../../../src/store/sqlite/export-source/parallel-lines';
 import { recordFromRow } from '../../../src/store/sqlite/export-source/records';
 import { sourceQuery } from '../../../src/store/sqlite/export-source/source-query';
 import { openSqlite, type SqliteDatabase } from '../../../src/store/sqlite/open';
@@ -110,6 +110,16 @@ describe('export source: JSONLines from reader threads', () => {
     });
   }
 
+  it('gives the same bytes with the default slicing: many slices of a few pages each', async () => {
+    // 40-row pages: 5,000 rows make 32 slices of ~4 pages, bounds falling inside runs of equal times.
+    expect(sliceCount(5_000, 40)).toBe(32);
+    const source = sqliteExportSource(path, { parallelMinRows: 0, threads: 2 });
+    const records = await collectRecords(source(exportRow(), runRow(false)).batches(333, () => {}));
+    let text = '';
+    for await (const chunk of source(exportRow(), runRow(false)).encoded!('JSONLines', 40, () => {})!) text += Buffer.from(chunk.bytes).toString();
+    expect(text).toBe(jsonLines(records));
+  });
+
   it('honours include_events / exclude_events like the record path', async () => {
     const source = sqliteExportSource(path, { parallelMinRows: 0, threads: 2, slices: 3 });
     const exp = exportRow({ include_events: ['sign "up"\n', '$pageview'], exclude_events: ['$pageview'] });
@@ -139,7 +149,7 @@ describe('export source: JSONLines from reader threads', () => {
   it('fails the run with the reader error when a reader cannot read', async () => {
     const query = sourceQuery(exportRow(), { projectId: 1, start: HOUR, end: HOUR_END, isBackfill: false });
     if (query.kind !== 'pages') throw new Error('expected a paged query');
-    const chunks = encodedInParallel({ path: join(dir, 'missing', 'nothing.db'), query, end: HOUR_END, pageRows: 100, threads: 1, check: () => {} });
+    const chunks = encodedInParallel({ path: join(dir, 'missing', 'nothing.db'), query, end: HOUR_END, pageRows: 100, rows: 1000, threads: 1, check: () => {} });
     await expect(collectBytes(chunks)).rejects.toThrow(/unable to open|export reader/);
   });
 });
@@ -149,6 +159,15 @@ async function collectBytes(chunks: AsyncIterable<{ bytes: Uint8Array }>): Promi
   for await (const chunk of chunks) n += chunk.bytes.length;
   return n;
 }
+
+describe('sliceCount', () => {
+  it('aims at ~4 pages a slice, at least one, at most 4096', () => {
+    expect(sliceCount(1_000_000, 1000)).toBe(250);
+    expect(sliceCount(10, 1000)).toBe(1);
+    expect(sliceCount(0, 1000)).toBe(1);
+    expect(sliceCount(1e9, 100)).toBe(4096);
+  });
+});
 
 describe('timeSlices', () => {
   it('covers the interval exactly, in order, keeping its bounds as given', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { evaluateAll, flagsResponse } from '../../../src/flags';
-import { flagsV2Json } from '../../../src/flags/serving';
+import { flagsV2Body } from '../../../src/flags/serving';
 import type { FlagDefinition } from '../../../src/flags';
 
 const flags: FlagDefinition[] = [
@@ -22,7 +22,7 @@ const flags: FlagDefinition[] = [
 ];
 
 describe('pre-serialised /flags v2 body', () => {
-  it('is exactly the JSON of flagsResponse v2, for any user and properties', () => {
+  it('is byte for byte the JSON of flagsResponse v2, for any user and properties', () => {
     fc.assert(
       fc.property(fc.string(), fc.constantFrom('pro', 'free', undefined), fc.boolean(), (distinctId, plan, errors) => {
         const result = evaluateAll(flags, {
@@ -34,10 +34,28 @@ describe('pre-serialised /flags v2 body', () => {
           now: new Date('2026-01-01T00:00:00Z'),
         });
         const withErrors = { ...result, errorsWhileComputingFlags: errors };
-        const text = flagsV2Json(withErrors, 'req-1');
-        expect(JSON.parse(text)).toEqual(flagsResponse(withErrors, 2, { requestId: 'req-1' }));
+        const text = flagsV2Body(withErrors, 'req-1').toString('utf8');
+        expect(text).toBe(JSON.stringify(flagsResponse(withErrors, 2, { requestId: 'req-1' })));
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('keeps every answer intact while later ones are written (answers share a buffer)', () => {
+    const answers: { body: Buffer; expected: string }[] = [];
+    // Enough answers to fill several shared buffers.
+    for (let i = 0; i < 2000; i++) {
+      const result = evaluateAll(flags, {
+        distinctId: `user-${i}`,
+        personProperties: { plan: i % 2 ? 'pro' : 'free' },
+        groups: {},
+        groupProperties: {},
+        groupTypeMapping: {},
+        now: new Date('2026-01-01T00:00:00Z'),
+      });
+      const requestId = `req-${i}-é`;
+      answers.push({ body: flagsV2Body(result, requestId), expected: JSON.stringify(flagsResponse(result, 2, { requestId })) });
+    }
+    for (const { body, expected } of answers) expect(body.toString('utf8')).toBe(expected);
   });
 });

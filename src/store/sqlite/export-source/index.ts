@@ -47,7 +47,7 @@ export function sqliteExportSource(readModelsPath: string, options: SqliteSource
       batches: (batchSize, check) => batches(db, query, new PersonProperties(lookups), batchSize, check),
       encoded: (_format, batchSize, check) =>
         query.kind === 'pages' && total >= (options.parallelMinRows ?? PARALLEL_MIN_ROWS)
-          ? encodedInParallel({ path: readModelsPath, query, end: run.data_interval_end, pageRows: batchSize, threads: options.threads, slices: options.slices, check })
+          ? encodedInParallel({ path: readModelsPath, query, end: run.data_interval_end, pageRows: batchSize, rows: total, threads: options.threads, slices: options.slices, check })
           : null,
       close() {
         db.exec('COMMIT');

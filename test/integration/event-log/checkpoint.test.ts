@@ -1,0 +1,57 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SqliteEventLog } from '../../../src/store/sqlite/event-log';
+import { tempDir } from '../../support/temp-dir';
+
+const dir = tempDir('log-checkpoint-');
+const ctx = { context: { actor: { type: 'system' as const } }, expectedRevision: 'any' as const };
+const size = (path: string) => statSync(path).size;
+const open: SqliteEventLog[] = [];
+afterEach(async () => {
+  for (const log of open.splice(0)) await log.close();
+});
+
+/** 50 events of ~8 KB each: about 100 WAL pages of 4 KB. */
+async function appendBurst(log: SqliteEventLog, tag: string) {
+  for (let i = 0; i < 50; i++) await log.append(`s-${tag}`, [{ type: 'Noted', data: { i, text: `${tag}-${i}-`.padEnd(8000, 'x') } }], ctx);
+}
+
+describe('log checkpoints left to another connection', () => {
+  it('appends do not checkpoint below the backstop; checkpoint() from a second connection does, and the WAL is reused', async () => {
+    const path = join(dir, 'handoff.sqlite');
+    const appender = new SqliteEventLog(path, { backstopCheckpointPages: 1_000_000 });
+    const checkpointer = new SqliteEventLog(path);
+    open.push(appender, checkpointer);
+    const dbBefore = size(path);
+
+    await appendBurst(appender, 'a');
+    const walAfterFirst = size(`${path}-wal`);
+    expect(walAfterFirst).toBeGreaterThan(400_000);
+    // Nothing was copied back: the data lives only in the WAL so far.
+    expect(size(path)).toBe(dbBefore);
+
+    checkpointer.checkpoint();
+    expect(size(path)).toBeGreaterThan(400_000);
+
+    // The next appends start the WAL over instead of growing it.
+    await appendBurst(appender, 'b');
+    expect(size(`${path}-wal`)).toBeLessThanOrEqual(walAfterFirst);
+
+    const all = await checkpointer.readAll();
+    expect(all).toHaveLength(100);
+    expect(all.map((e) => `${e.streamId}:${(e.data as { i: number }).i}`)).toEqual([
+      ...Array.from({ length: 50 }, (_, i) => `s-a:${i}`),
+      ...Array.from({ length: 50 }, (_, i) => `s-b:${i}`),
+    ]);
+  });
+
+  it('without a backstop an appender checkpoints by itself (the default every 4000 pages)', async () => {
+    const path = join(dir, 'default.sqlite');
+    const appender = new SqliteEventLog(path);
+    open.push(appender);
+    // 4000 pages of 4 KB is ~16 MB: 2,100 events of 8 KB cross it.
+    for (let i = 0; i < 2100; i++) await appender.append('s', [{ type: 'Noted', data: { text: ''.padEnd(8000, 'y') } }], ctx);
+    expect(size(path)).toBeGreaterThan(10_000_000);
+  });
+});
