@@ -23,12 +23,17 @@ import { cachedStore } from '../runtime/cached-store';
 import { ProjectionRunner, type Runner } from '../runtime/projection-runner';
 import { RemoteProjectionRunner } from '../runtime/worker/remote-runner';
 import { storeFiles } from '../runtime/store-files';
+import { startCheckpointer } from '../store/sqlite/checkpointer';
 import { projectTokenCache } from './project-token-cache';
 
-/** How often the projection thread checkpoints the log's WAL (~35 MB of WAL at 80k events/s). */
-const LOG_CHECKPOINT_MS = 1000;
-/** 40,000 pages of 4 KB: 160 MB of WAL before an append checkpoints by itself. */
+/** How often the checkpointer thread copies the WALs back (~35 MB of log WAL at 80k events/s). */
+const CHECKPOINT_MS = 1000;
+/** Its CPU niceness: the copying waits for a core that neither requests nor the fold want. */
+const CHECKPOINT_NICE = 19;
+/** With a checkpointer, writers checkpoint themselves only past these WAL sizes: 160 MB for the log (4 KB pages)... */
 const LOG_BACKSTOP_CHECKPOINT_PAGES = 40_000;
+/** ... and 256 MB for each read-model store (16 KB pages). */
+const MODEL_BACKSTOP_CHECKPOINT_PAGES = 16_000;
 
 export interface RuntimeOptions {
   dataDir: string;
@@ -58,8 +63,8 @@ export { storeFiles };
 export function openRuntime(options: RuntimeOptions) {
   const files = storeFiles(options.dataDir);
   const modelFiles = storeFiles(options.readModelDir ?? options.dataDir);
-  // With a projection thread, that thread checkpoints the log: the appending (request) thread
-  // only does so past the backstop, far beyond the usual 4000 pages.
+  // With a projection thread, a checkpointer thread copies the WALs back: the request and fold
+  // threads only do so past their backstops, far beyond the usual 4000 pages.
   const rawLog = new SqliteEventLog(files.log, {
     durability: options.durability,
     now: options.now,
@@ -81,12 +86,16 @@ export function openRuntime(options: RuntimeOptions) {
       readModelDir: options.readModelDir,
       durability: options.durability,
       nice: options.projectionsNice,
-      checkpointLogMs: LOG_CHECKPOINT_MS,
+      backstopCheckpointPages: MODEL_BACKSTOP_CHECKPOINT_PAGES,
     });
     sub0 = rawLog.appends.subscribe((position) => remote.appended(position));
     runner = remote;
     ready = remote.ready;
-    stopWorker = () => remote.close();
+    const checkpointer = startCheckpointer({ files: [files.log, modelFiles.readmodels, modelFiles.analytics], periodMs: CHECKPOINT_MS, nice: CHECKPOINT_NICE });
+    stopWorker = async () => {
+      await remote.close();
+      await checkpointer.close();
+    };
   } else {
     runner = new ProjectionRunner(log, stores, projections, { onError: options.onProjectionError });
   }

@@ -19,7 +19,9 @@ export interface NormalizeContext {
 
 /**
  * One raw event to the logged form, or the ingestion warning explaining why it is not ingested
- * (the request still answers 200: events may be processed asynchronously).
+ * (the request still answers 200: events may be processed asynchronously). The event's
+ * `properties` object becomes the logged one (a fresh parse is owned by its request, and copying
+ * every map was a fifth of the capture path), so a caller must not reuse it.
  */
 export function normalizeEvent(raw: unknown, ctx: NormalizeContext): NormalizeResult {
   if (!isJsonObject(raw)) return warn('invalid_event', { reason: 'event is not a JSON object', value: typeOf(raw) });
@@ -33,7 +35,7 @@ export function normalizeEvent(raw: unknown, ctx: NormalizeContext): NormalizeRe
   if (raw.properties !== undefined && raw.properties !== null && !isJsonObject(raw.properties)) {
     return warn('malformed_event_properties', { ...context(), value: typeOf(raw.properties) });
   }
-  const properties: JsonObject = isJsonObject(raw.properties) ? { ...raw.properties } : {};
+  const properties: JsonObject = isJsonObject(raw.properties) ? raw.properties : {};
 
   const distinctId = extractDistinctId(raw, properties);
   if (!distinctId.ok) return warn(distinctId.reason, context());
@@ -59,7 +61,7 @@ export function normalizeEvent(raw: unknown, ctx: NormalizeContext): NormalizeRe
     distinct_id: distinctId.value,
     properties,
     timestamp: timestamp.toISOString(),
-    sent_at: sentAtMs === undefined ? null : new Date(sentAtMs).toISOString(),
+    sent_at: sentAtMs === undefined ? null : isoOfMs(sentAtMs),
     received_at: isoOf(ctx.now),
     ip: ctx.ip ?? null,
     historical_migration: ctx.historicalMigration,
@@ -81,6 +83,13 @@ let lastNow: { date: Date | null; iso: string } = { date: null, iso: '' };
 function isoOf(date: Date): string {
   if (lastNow.date !== date) lastNow = { date, iso: date.toISOString() };
   return lastNow.iso;
+}
+
+// ... and usually one `sent_at`.
+let lastMs: { ms: number; iso: string } = { ms: Number.NaN, iso: '' };
+function isoOfMs(ms: number): string {
+  if (lastMs.ms !== ms) lastMs = { ms, iso: new Date(ms).toISOString() };
+  return lastMs.iso;
 }
 
 /** Top-level values win over the same keys inside properties, as in PostHog's ingestion. */

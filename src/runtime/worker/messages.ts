@@ -7,8 +7,8 @@ export interface WorkerConfig {
   durability?: 'normal' | 'strict';
   /** CPU niceness of the worker thread (0: unchanged). */
   nice?: number;
-  /** When set, this thread checkpoints the log's WAL at this period (the appender leaves it). */
-  checkpointLogMs?: number;
+  /** When set, another thread checkpoints the read-model stores: commits here only past this many WAL pages. */
+  backstopCheckpointPages?: number;
 }
 
 export type ToWorker = { type: 'appended'; position: number } | { type: 'stop' };

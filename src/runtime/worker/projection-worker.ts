@@ -21,8 +21,8 @@ const modelFiles = storeFiles(config.readModelDir ?? config.dataDir);
 const rawLog = new SqliteEventLog(files.log, { durability: config.durability });
 const log = new ContractedEventLog(rawLog, contracts);
 const stores: Record<StoreName, SqliteDatabase> = {
-  readmodels: openSqlite(modelFiles.readmodels, { durability: config.durability }),
-  analytics: openSqlite(modelFiles.analytics, { durability: config.durability }),
+  readmodels: openSqlite(modelFiles.readmodels, { durability: config.durability, autoCheckpointPages: config.backstopCheckpointPages }),
+  analytics: openSqlite(modelFiles.analytics, { durability: config.durability, autoCheckpointPages: config.backstopCheckpointPages }),
 };
 const runner = new ProjectionRunner(log, stores, allProjections);
 
@@ -39,22 +39,10 @@ runner.applied$.subscribe(({ projection, events }) => {
   });
 });
 
-// Checkpointing here keeps the WAL copy-back (and its fsyncs) off the request thread.
-// A failed checkpoint is not fatal: the next one, or the appender's backstop, copies those frames.
-const checkpointLog = () => {
-  try {
-    rawLog.checkpoint();
-  } catch {
-    /* retried at the next tick */
-  }
-};
-const checkpointer = config.checkpointLogMs ? setInterval(checkpointLog, config.checkpointLogMs) : undefined;
-
 port.on('message', async (m: ToWorker) => {
   if (m.type === 'appended') rawLog.notifyAppended(m.position);
   if (m.type === 'stop') {
     runner.stop();
-    clearInterval(checkpointer);
     await log.close();
     stores.readmodels.close();
     stores.analytics.close();

@@ -20,9 +20,8 @@ export interface SqliteEventLogOptions {
   pollIntervalMs?: number;
   readonly?: boolean;
   /**
-   * Set when another connection checkpoints this log (`checkpoint()`, from the projection
-   * thread): appends then skip the checkpoint work, and only checkpoint themselves past this
-   * many WAL pages, as a backstop.
+   * Set when another connection checkpoints this log (the checkpointer thread): appends then
+   * skip the checkpoint work, and only checkpoint themselves past this many WAL pages, as a backstop.
    */
   backstopCheckpointPages?: number;
 }
@@ -190,14 +189,6 @@ export class SqliteEventLog implements EventLog {
       count = Math.max(1, this.stmt.rowsWithin.get(from, to, count, options.maxBytes)!.n);
     }
     return this.stmt.readAll.all(from, to, count).map(toRecorded);
-  }
-
-  /**
-   * Copies committed WAL frames into the database file without waiting for (or blocking) readers
-   * and writers. Appenders that leave checkpoints to another thread keep them off the request path.
-   */
-  checkpoint(): void {
-    this.db.pragma('wal_checkpoint(PASSIVE)');
   }
 
   async head() {

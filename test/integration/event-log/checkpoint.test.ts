@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startCheckpointer } from '../../../src/store/sqlite/checkpointer';
 import { SqliteEventLog } from '../../../src/store/sqlite/event-log';
 import { tempDir } from '../../support/temp-dir';
 
@@ -18,11 +19,11 @@ async function appendBurst(log: SqliteEventLog, tag: string) {
 }
 
 describe('log checkpoints left to another connection', () => {
-  it('appends do not checkpoint below the backstop; checkpoint() from a second connection does, and the WAL is reused', async () => {
+  it('appends do not checkpoint below the backstop; the checkpointer thread does, and the WAL is reused', async () => {
     const path = join(dir, 'handoff.sqlite');
     const appender = new SqliteEventLog(path, { backstopCheckpointPages: 1_000_000 });
-    const checkpointer = new SqliteEventLog(path);
-    open.push(appender, checkpointer);
+    const reader = new SqliteEventLog(path);
+    open.push(appender, reader);
     const dbBefore = size(path);
 
     await appendBurst(appender, 'a');
@@ -31,14 +32,20 @@ describe('log checkpoints left to another connection', () => {
     // Nothing was copied back: the data lives only in the WAL so far.
     expect(size(path)).toBe(dbBefore);
 
-    checkpointer.checkpoint();
+    const checkpointer = startCheckpointer({ files: [path], periodMs: 20, nice: 0 });
+    try {
+      const deadline = Date.now() + 10_000;
+      while (size(path) <= 400_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      await checkpointer.close();
+    }
     expect(size(path)).toBeGreaterThan(400_000);
 
     // The next appends start the WAL over instead of growing it.
     await appendBurst(appender, 'b');
     expect(size(`${path}-wal`)).toBeLessThanOrEqual(walAfterFirst);
 
-    const all = await checkpointer.readAll();
+    const all = await reader.readAll();
     expect(all).toHaveLength(100);
     expect(all.map((e) => `${e.streamId}:${(e.data as { i: number }).i}`)).toEqual([
       ...Array.from({ length: 50 }, (_, i) => `s-a:${i}`),

@@ -41,11 +41,20 @@ describe('normalizeEvent: the logged form', () => {
     });
   });
 
-  it('does not modify the raw event', () => {
+  it('takes the raw properties over without copying, and changes nothing else of the raw event', () => {
     const raw = event({ $set: { a: 1 } });
-    const copy = structuredClone(raw);
-    normalizeEvent(raw, ctx());
-    expect(raw).toEqual(copy);
+    const { properties, ...rest } = structuredClone(raw);
+    const captured = ingested(normalizeEvent(raw, ctx()));
+    expect(captured.properties).toBe(raw.properties);
+    expect(captured.properties).toEqual({ ...(properties as object), $ip: '203.0.113.9', $set: { a: 1 } });
+    const { properties: _taken, ...after } = raw;
+    expect(after).toEqual(rest);
+  });
+
+  it('still answers for a raw event without properties (none to take over)', () => {
+    const raw = event({ properties: undefined });
+    expect(ingested(normalizeEvent(raw, ctx())).properties).toEqual({ $ip: '203.0.113.9' });
+    expect(raw.properties).toBeUndefined();
   });
 
   it('keeps token and distinct_id inside properties, as PostHog stores them', () => {

@@ -1,0 +1,32 @@
+import type { Worker } from 'node:worker_threads';
+import { startTsWorker } from '../../../threads';
+import type { CheckpointerSetup } from './thread';
+
+export type { CheckpointerSetup };
+
+export interface Checkpointer {
+  close(): Promise<void>;
+}
+
+/**
+ * Copies the WAL of each file back into it from a thread of its own, at a low CPU priority. The
+ * threads that write (request appends, projection folds) then only append to their WALs: a
+ * checkpoint inside their commits cost the fold a sixth of its time, and its fsync waited in line.
+ * Under a burst the copying waits for an idle core; the writers' own automatic checkpoints, set
+ * far higher than usual, bound the WALs if it never gets one.
+ */
+export function startCheckpointer(setup: CheckpointerSetup): Checkpointer {
+  const worker: Worker = startTsWorker(new URL('./thread.ts', import.meta.url), setup);
+  worker.unref();
+  let closed: Promise<void> | null = null;
+  return {
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        worker.once('exit', () => resolve());
+        worker.postMessage('stop');
+        setTimeout(() => void worker.terminate(), 5000).unref();
+      });
+      return closed;
+    },
+  };
+}
