@@ -10,6 +10,7 @@ import type { ExportRecord } from '../../../src/exports/destinations';
 import { sqliteExportSource } from '../../../src/store/sqlite/export-source';
 import { LINE_COLUMNS, lineFromRow } from '../../../src/store/sqlite/export-source/line-rows';
 import { encodedInParallel, sliceCount, timeSlices } from '../../../src/store/sqlite/export-source/parallel-lines';
+import { readerPool } from '../../../src/store/sqlite/export-source/reader-pool';
 import { recordFromRow } from '../../../src/store/sqlite/export-source/records';
 import { sourceQuery } from '../../../src/store/sqlite/export-source/source-query';
 import { openSqlite, type SqliteDatabase } from '../../../src/store/sqlite/open';
@@ -144,6 +145,25 @@ describe('export source: JSONLines from reader threads', () => {
       if (++seen === 3) throw new Error('cancelled');
     })!;
     await expect(collectBytes(chunks)).rejects.toThrow('cancelled');
+  });
+
+  it('keeps its reader threads for the next run, and discards those of an abandoned run', async () => {
+    const source = sqliteExportSource(path, { parallelMinRows: 0, threads: 2, slices: 5 });
+    const run = (check: () => void = () => {}) => collectBytes(source(exportRow(), runRow(false)).encoded!('JSONLines', 250, check)!);
+    const bytes = await run();
+    // A run takes the two oldest idle readers and puts them back at the end: no thread is started.
+    const idle = readerPool.idleThreadIds();
+    expect(idle.length).toBeGreaterThanOrEqual(2);
+    expect(await run()).toBe(bytes);
+    expect(readerPool.idleThreadIds()).toEqual([...idle.slice(2), ...idle.slice(0, 2)]);
+    // An abandoned run's readers may still be reading: they are terminated, not put back.
+    const before = readerPool.idleThreadIds();
+    let seen = 0;
+    await expect(run(() => {
+      if (++seen === 3) throw new Error('cancelled');
+    })).rejects.toThrow('cancelled');
+    expect(readerPool.idleThreadIds()).toEqual(before.slice(2));
+    expect(await run()).toBe(bytes);
   });
 
   it('fails the run with the reader error when a reader cannot read', async () => {

@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import type { EncodedChunk } from '../../../exports/destinations';
-import { startTsWorker } from '../../../threads';
 import type { FromReader, ReaderSetup, ToReader } from './reader-messages';
+import { readerPool } from './reader-pool';
 import { pageParamsUntil, type PagedQuery } from './source-query';
 
 export interface ParallelOptions {
@@ -74,8 +74,8 @@ export async function* encodedInParallel(o: ParallelOptions): AsyncGenerator<Enc
     const [start, end] = slices[index];
     post(reader, { type: 'slice', index, start, params: pageParamsUntil(o.query, end) });
   };
-  const readers = Array.from({ length: threads }, () => {
-    const reader = startTsWorker(new URL('./reader-thread.ts', import.meta.url), setup);
+  const readers = readerPool.acquire(threads);
+  for (const reader of readers) {
     reader.on('message', (m: FromReader) => {
       if (m.type === 'page') state.get(m.slice)?.pages.push({ reader, bytes: m.bytes, ends: m.ends, counts: m.counts });
       else if (m.type === 'sliceDone') {
@@ -93,10 +93,11 @@ export async function* encodedInParallel(o: ParallelOptions): AsyncGenerator<Enc
       failure ??= new Error(`export reader exited with code ${code}`);
       notify();
     });
+    post(reader, { type: 'run', setup });
     assign(reader);
-    return reader;
-  });
+  }
 
+  let finished = false;
   try {
     for (let current = 0; current < slices.length; ) {
       const slice = state.get(current);
@@ -114,8 +115,12 @@ export async function* encodedInParallel(o: ParallelOptions): AsyncGenerator<Enc
         await new Promise<void>((resolve) => (wake = resolve));
       }
     }
+    finished = failure === null;
   } finally {
-    for (const reader of readers) reader.removeAllListeners('exit');
-    await Promise.all(readers.map((r) => r.terminate()));
+    // Only readers that finished every slice go back to the pool; others may still be reading.
+    if (finished) {
+      for (const reader of readers) post(reader, { type: 'endRun' });
+      readerPool.release(readers);
+    } else await readerPool.discard(readers);
   }
 }

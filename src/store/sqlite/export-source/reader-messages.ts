@@ -1,4 +1,4 @@
-/** What a reader thread is started with: the run's paged query over one read-model file. */
+/** What a reader thread reads for one run: the run's paged query over one read-model file. */
 export interface ReaderSetup {
   path: string;
   /** The run's page statement with LINE_COLUMNS. */
@@ -18,7 +18,8 @@ export interface SliceOrder {
   start: string;
 }
 
-export type ToReader = SliceOrder | { type: 'ack' };
+/** Readers outlive runs (see ReaderPool): a run starts with its setup and ends with `endRun`. */
+export type ToReader = { type: 'run'; setup: ReaderSetup } | SliceOrder | { type: 'ack' } | { type: 'endRun' };
 
 export type FromReader =
   /** A page of rows as JSONLines; chunk i is bytes [ends[i-1], ends[i]) and holds counts[i] rows. */

@@ -1,31 +1,47 @@
-// Worker-thread entry: reads time slices of one export run and encodes them as JSONLines, so
-// reading and encoding (most of an export's cost) run on every core while the caller writes.
-import { parentPort, workerData } from 'node:worker_threads';
+// Worker-thread entry: reads time slices of export runs and encodes them as JSONLines, so reading
+// and encoding (most of an export's cost) run on every core while the caller writes. The thread
+// serves run after run (see ReaderPool); each run opens its own connections.
+import type { Statement } from 'better-sqlite3';
+import { parentPort } from 'node:worker_threads';
 import { openSqlite } from '../open';
 import { keysetOf, lineFromRow } from './line-rows';
 import { PersonProperties } from './person-cache';
 import type { FromReader, ReaderSetup, SliceOrder, ToReader } from './reader-messages';
 
-const setup = workerData as ReaderSetup;
 const port = parentPort!;
 
-/** The run's statement and person lookups; opened in `main` so a failure is reported as one. */
-function open() {
+interface Run {
+  setup: ReaderSetup;
+  page: Statement<unknown[]>;
+  lookup: (personId: string | null) => string | null;
+  close(): void;
+}
+
+/** The run's statement and person lookups. */
+function open(setup: ReaderSetup): Run {
   const db = openSqlite(setup.path, { readonly: true });
   // Looked up one person at a time: a run's events share few persons, so the cache nearly always
   // answers, and batching the misses cost more per row than it saved.
-  const persons = new PersonProperties(openSqlite(setup.path, { readonly: true }));
-  return { page: db.prepare(setup.pageSql).raw(true), lookup: (personId: string | null) => persons.get(personId) };
+  const personsDb = openSqlite(setup.path, { readonly: true });
+  const persons = new PersonProperties(personsDb);
+  return {
+    setup,
+    page: db.prepare<unknown[]>(setup.pageSql).raw(true),
+    lookup: (personId) => persons.get(personId),
+    close() {
+      db.close();
+      personsDb.close();
+    },
+  };
 }
-type Opened = ReturnType<typeof open>;
 
-let credits = setup.window;
-const slices: SliceOrder[] = [];
+let credits = 0;
+const orders: Exclude<ToReader, { type: 'ack' }>[] = [];
 let wake: (() => void) | null = null;
 const nextMessage = () => new Promise<void>((resolve) => (wake = resolve));
 port.on('message', (m: ToReader) => {
   if (m.type === 'ack') credits++;
-  else slices.push(m);
+  else orders.push(m);
   const w = wake;
   wake = null;
   w?.();
@@ -37,7 +53,7 @@ const send = (m: FromReader, transfer: ArrayBuffer[] = []) => port.postMessage(m
  * A page as one buffer (one transfer, one object for the receiving heap to collect) and where
  * each chunk of `chunkRows` rows ends in it.
  */
-function encodePage({ lookup }: Opened, rows: unknown[][]): { bytes: Uint8Array; ends: number[]; counts: number[] } {
+function encodePage({ setup, lookup }: Run, rows: unknown[][]): { bytes: Uint8Array; ends: number[]; counts: number[] } {
   const parts: Buffer[] = [];
   const ends: number[] = [];
   const counts: number[] = [];
@@ -56,28 +72,43 @@ function encodePage({ lookup }: Opened, rows: unknown[][]): { bytes: Uint8Array;
   return { bytes, ends, counts };
 }
 
-async function readSlice(source: Opened, order: SliceOrder): Promise<void> {
+async function readSlice(run: Run, order: SliceOrder): Promise<void> {
   let after: [string, number] = [order.start, -1];
   for (;;) {
     while (credits === 0) await nextMessage();
-    const rows = source.page.all(...order.params, ...after, setup.pageRows) as unknown[][];
+    const rows = run.page.all(...order.params, ...after, run.setup.pageRows) as unknown[][];
     if (rows.length > 0) {
-      const page = encodePage(source, rows);
+      const page = encodePage(run, rows);
       send({ type: 'page', slice: order.index, ...page }, [page.bytes.buffer as ArrayBuffer]);
       credits--;
       after = keysetOf(rows[rows.length - 1]);
     }
-    if (rows.length < setup.pageRows) break;
+    if (rows.length < run.setup.pageRows) break;
   }
   send({ type: 'sliceDone', slice: order.index });
 }
 
 async function main(): Promise<never> {
-  const source = open();
+  let run: Run | null = null;
   for (;;) {
-    while (slices.length === 0) await nextMessage();
-    await readSlice(source, slices.shift()!);
+    while (orders.length === 0) await nextMessage();
+    const order = orders.shift()!;
+    try {
+      if (order.type === 'run') {
+        run = open(order.setup);
+        credits = order.setup.window;
+      } else if (order.type === 'endRun') {
+        run?.close();
+        run = null;
+      } else {
+        if (run === null) throw new Error('slice ordered outside a run');
+        await readSlice(run, order);
+      }
+    } catch (err) {
+      // The caller stops the run and discards this thread.
+      send({ type: 'failed', message: err instanceof Error ? err.message : String(err) });
+    }
   }
 }
 
-main().catch((err: unknown) => send({ type: 'failed', message: err instanceof Error ? err.message : String(err) }));
+void main();
