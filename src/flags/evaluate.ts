@@ -36,10 +36,19 @@ const OUTCOME_REASON: Record<SetOutcome, ReasonCode> = {
   out_of_rollout: 'out_of_rollout_bound',
 };
 
+// A request builds one reason per flag from a handful of (code, index) pairs: each is made once
+// and shared (frozen, since every evaluation hands out the same object).
+const reasons = new Map<string, EvaluationReason>();
 function reason(code: ReasonCode, conditionIndex: number | null): EvaluationReason {
-  const description =
-    code === 'condition_match' ? `Matched condition set ${(conditionIndex ?? 0) + 1}` : DESCRIPTIONS[code];
-  return { code, condition_index: conditionIndex, description };
+  const key = conditionIndex === null ? code : `${code}${conditionIndex}`;
+  let hit = reasons.get(key);
+  if (hit === undefined) {
+    const description =
+      code === 'condition_match' ? `Matched condition set ${(conditionIndex ?? 0) + 1}` : DESCRIPTIONS[code];
+    hit = Object.freeze({ code, condition_index: conditionIndex, description });
+    reasons.set(key, hit);
+  }
+  return hit;
 }
 
 function result(
@@ -76,7 +85,8 @@ function evaluateOn(flag: FlagDefinition, subject: Subject): FlagEvaluation {
   }
 
   let best: { code: ReasonCode; index: number } | null = null;
-  for (const [index, set] of sets.entries()) {
+  for (let index = 0; index < sets.length; index++) {
+    const set = sets[index];
     const aggregation =
       set.aggregation_group_type_index !== undefined ? set.aggregation_group_type_index : flagAggregation;
     const bucket = aggregation === null ? personBucket : subject.groupKey(aggregation);
