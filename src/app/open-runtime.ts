@@ -78,7 +78,7 @@ export function openRuntime(options: RuntimeOptions) {
   const projections = options.projections ?? allProjections;
   let runner: Runner;
   let ready: Promise<void> = Promise.resolve();
-  let stopWorker: () => Promise<void> = async () => {};
+  let stopThreads: () => Promise<void> = async () => {};
   let sub0 = { unsubscribe() {} };
   if (options.projectionsInWorker) {
     const remote = new RemoteProjectionRunner(projections, log, {
@@ -92,7 +92,7 @@ export function openRuntime(options: RuntimeOptions) {
     runner = remote;
     ready = remote.ready;
     const checkpointer = startCheckpointer({ files: [files.log, modelFiles.readmodels, modelFiles.analytics], periodMs: CHECKPOINT_MS, nice: CHECKPOINT_NICE });
-    stopWorker = async () => {
+    stopThreads = async () => {
       await remote.close();
       await checkpointer.close();
     };
@@ -174,7 +174,7 @@ export function openRuntime(options: RuntimeOptions) {
       sub0.unsubscribe();
       experiments.close();
       runner.stop();
-      await stopWorker();
+      await stopThreads();
       await log.close();
       stores.readmodels.close();
       stores.analytics.close();

@@ -17,33 +17,49 @@ export interface NormalizeContext {
   newUuid: () => string;
 }
 
+/** A context with what every event of the request shares worked out once (see requestContext). */
+export interface RequestContext extends NormalizeContext {
+  receivedAt: string;
+  /** The request-level `sent_at`, parsed, and as stored. */
+  sentAtMs: number | undefined;
+  sentAtIso: string | null;
+}
+
+/** Parses and formats the request-level times once, instead of once per event. */
+export function requestContext(ctx: NormalizeContext): RequestContext {
+  const sentAtMs = parseClientDate(ctx.sentAt);
+  return { ...ctx, receivedAt: ctx.now.toISOString(), sentAtMs, sentAtIso: sentAtMs === undefined ? null : new Date(sentAtMs).toISOString() };
+}
+
 /**
  * One raw event to the logged form, or the ingestion warning explaining why it is not ingested
  * (the request still answers 200: events may be processed asynchronously). The event's
  * `properties` object becomes the logged one (a fresh parse is owned by its request, and copying
  * every map was a fifth of the capture path), so a caller must not reuse it.
  */
-export function normalizeEvent(raw: unknown, ctx: NormalizeContext): NormalizeResult {
+export function normalizeEvent(raw: unknown, context: NormalizeContext | RequestContext): NormalizeResult {
+  const ctx = 'receivedAt' in context ? context : requestContext(context);
   if (!isJsonObject(raw)) return warn('invalid_event', { reason: 'event is not a JSON object', value: typeOf(raw) });
 
   const event = raw.event;
   const sentUuid = raw.uuid;
   // Built only for a warning: most events never need it.
-  const context = () => ({ event: typeof event === 'string' ? event : null, eventUuid: describe(sentUuid) });
-  if (typeof event !== 'string' || event === '') return warn('missing_event_name', context());
+  const details = () => ({ event: typeof event === 'string' ? event : null, eventUuid: describe(sentUuid) });
+  if (typeof event !== 'string' || event === '') return warn('missing_event_name', details());
 
   if (raw.properties !== undefined && raw.properties !== null && !isJsonObject(raw.properties)) {
-    return warn('malformed_event_properties', { ...context(), value: typeOf(raw.properties) });
+    return warn('malformed_event_properties', { ...details(), value: typeOf(raw.properties) });
   }
   const properties: JsonObject = isJsonObject(raw.properties) ? raw.properties : {};
 
   const distinctId = extractDistinctId(raw, properties);
-  if (!distinctId.ok) return warn(distinctId.reason, context());
+  if (!distinctId.ok) return warn(distinctId.reason, details());
 
   const uuid = resolveUuid(sentUuid, ctx.newUuid);
-  if (uuid === undefined) return warn('invalid_event_uuid', context());
+  if (uuid === undefined) return warn('invalid_event_uuid', details());
 
-  const sentAtMs = parseClientDate(raw.sent_at) ?? requestSentAt(ctx.sentAt);
+  const eventSentAtMs = parseClientDate(raw.sent_at);
+  const sentAtMs = eventSentAtMs ?? ctx.sentAtMs;
   const { timestamp } = resolveTimestamp({
     now: ctx.now,
     timestampMs: parseClientDate(raw.timestamp),
@@ -61,35 +77,14 @@ export function normalizeEvent(raw: unknown, ctx: NormalizeContext): NormalizeRe
     distinct_id: distinctId.value,
     properties,
     timestamp: timestamp.toISOString(),
-    sent_at: sentAtMs === undefined ? null : isoOfMs(sentAtMs),
-    received_at: isoOf(ctx.now),
+    sent_at: eventSentAtMs === undefined ? ctx.sentAtIso : new Date(eventSentAtMs).toISOString(),
+    received_at: ctx.receivedAt,
     ip: ctx.ip ?? null,
     historical_migration: ctx.historicalMigration,
   };
   if (isJsonObject(raw.$set)) captured.$set = raw.$set;
   if (isJsonObject(raw.$set_once)) captured.$set_once = raw.$set_once;
   return { ok: true, event: captured };
-}
-
-// Every event of a request shares its `sent_at`: parse it once.
-let lastSentAt: { text: string | undefined; ms: number | undefined } = { text: undefined, ms: undefined };
-function requestSentAt(text: string | undefined): number | undefined {
-  if (text !== lastSentAt.text) lastSentAt = { text, ms: parseClientDate(text) };
-  return lastSentAt.ms;
-}
-
-// Every event of a request shares `now`: format it once.
-let lastNow: { date: Date | null; iso: string } = { date: null, iso: '' };
-function isoOf(date: Date): string {
-  if (lastNow.date !== date) lastNow = { date, iso: date.toISOString() };
-  return lastNow.iso;
-}
-
-// ... and usually one `sent_at`.
-let lastMs: { ms: number; iso: string } = { ms: Number.NaN, iso: '' };
-function isoOfMs(ms: number): string {
-  if (lastMs.ms !== ms) lastMs = { ms, iso: new Date(ms).toISOString() };
-  return lastMs.iso;
 }
 
 /** Top-level values win over the same keys inside properties, as in PostHog's ingestion. */

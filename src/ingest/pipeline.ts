@@ -4,7 +4,7 @@ import type { EventLog } from '../store/event-log';
 import { decodeBody } from './decode-body';
 import { invalidApiKey, missingApiKey } from './errors';
 import { extractBatch } from './extract-batch';
-import { normalizeEvent } from './normalize-event';
+import { normalizeEvent, requestContext } from './normalize-event';
 
 export interface IngestRequest {
   body: Buffer;
@@ -53,13 +53,13 @@ export class IngestPipeline {
     if (projectId === undefined) throw invalidApiKey();
 
     const now = this.now();
-    const ctx = {
+    const ctx = requestContext({
       now,
       ip: request.ip,
       sentAt: batch.sentAt,
       historicalMigration: batch.historicalMigration,
       newUuid: uuidv7,
-    };
+    });
     const events: NewEvent[] = [];
     // Captured events go into as few EventsCaptured records as request order allows: a warning
     // between two events closes the record before it.
