@@ -37,16 +37,24 @@ const OUTCOME_REASON: Record<SetOutcome, ReasonCode> = {
 };
 
 // A request builds one reason per flag from a handful of (code, index) pairs: each is made once
-// and shared (frozen, since every evaluation hands out the same object).
-const reasons = new Map<string, EvaluationReason>();
+// and shared (frozen, since every evaluation hands out the same object). Looked up by code, then
+// by index + 1 (slot 0 is "no index"), so a lookup builds no key.
+const reasons: Record<ReasonCode, EvaluationReason[]> = {
+  condition_match: [],
+  no_condition_match: [],
+  out_of_rollout_bound: [],
+  no_group_type: [],
+  super_condition_value: [],
+  flag_disabled: [],
+};
 function reason(code: ReasonCode, conditionIndex: number | null): EvaluationReason {
-  const key = conditionIndex === null ? code : `${code}${conditionIndex}`;
-  let hit = reasons.get(key);
+  const slot = conditionIndex === null ? 0 : conditionIndex + 1;
+  const byIndex = reasons[code];
+  let hit = byIndex[slot];
   if (hit === undefined) {
     const description =
       code === 'condition_match' ? `Matched condition set ${(conditionIndex ?? 0) + 1}` : DESCRIPTIONS[code];
-    hit = Object.freeze({ code, condition_index: conditionIndex, description });
-    reasons.set(key, hit);
+    hit = byIndex[slot] = Object.freeze({ code, condition_index: conditionIndex, description });
   }
   return hit;
 }

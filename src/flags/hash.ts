@@ -10,5 +10,5 @@ const LONG_SCALE = 2 ** 60;
  * uses salt "variant".
  */
 export function flagHash(key: string, id: string, salt = ''): number {
-  return sha1First60Bits(`${key}.${id}${salt}`) / LONG_SCALE;
+  return sha1First60Bits(key, '.', id, salt) / LONG_SCALE;
 }

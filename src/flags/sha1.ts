@@ -8,16 +8,22 @@
 let bytes = new Uint8Array(256);
 const H = new Int32Array(5);
 
-/** UTF-8 bytes of `text` into the shared buffer (ASCII inline, the rest through Buffer); the length. */
-function encode(text: string): number {
+/**
+ * Appends the UTF-8 bytes of `text` at `at` (ASCII inline); the new end, or -1 when `text` holds
+ * a non-ASCII character (the caller then encodes the whole input through Buffer).
+ */
+function append(text: string, at: number): number {
   const n = text.length;
-  if (n * 3 + 72 > bytes.length) bytes = new Uint8Array(n * 3 + 72);
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 0x80) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).write(text, 0, 'utf8');
-    bytes[i] = c;
+    if (c >= 0x80) return -1;
+    bytes[at + i] = c;
   }
-  return n;
+  return at + n;
+}
+
+function encodeSlow(text: string): number {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).write(text, 0, 'utf8');
 }
 
 /**
@@ -51,9 +57,19 @@ function unrolledCompression(): (h: Int32Array, block: Uint8Array, offset: numbe
 }
 const compress = unrolledCompression();
 
-/** The digest's first 60 bits as an exact integer-valued double (h0 * 2^28 + the top 28 bits of h1). */
-export function sha1First60Bits(text: string): number {
-  const length = encode(text);
+/**
+ * The digest's first 60 bits of the concatenation `a + b + c + d`, as an exact integer-valued double
+ * (h0 * 2^28 + the top 28 bits of h1). Taking the parts apart saves the caller building (and this
+ * function flattening) a joined string per hash.
+ */
+export function sha1First60Bits(a: string, b = '', c = '', d = ''): number {
+  const chars = a.length + b.length + c.length + d.length;
+  if (chars * 3 + 72 > bytes.length) bytes = new Uint8Array(chars * 3 + 72);
+  let length = append(a, 0);
+  if (length >= 0) length = append(b, length);
+  if (length >= 0) length = append(c, length);
+  if (length >= 0) length = append(d, length);
+  if (length < 0) length = encodeSlow(a + b + c + d);
   const total = (((length + 8) >>> 6) + 1) * 64;
   bytes.fill(0, length, total);
   bytes[length] = 0x80;

@@ -23,6 +23,17 @@ describe('sha1First60Bits', () => {
     );
   });
 
+  it('hashes parts as their concatenation, a non-ASCII part anywhere included', () => {
+    const part = fc.oneof(fc.string({ maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 10 }));
+    fc.assert(
+      fc.property(part, part, part, part, (a, b, c, d) => {
+        expect(sha1First60Bits(a, b, c, d)).toBe(reference(a + b + c + d));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(sha1First60Bits('flag', '.', 'é'.repeat(100), 'variant')).toBe(reference(`flag.${'é'.repeat(100)}variant`));
+  });
+
   it('is not thrown off by a long input followed by a short one (shared buffers)', () => {
     const long = 'é'.repeat(5000);
     expect(sha1First60Bits(long)).toBe(reference(long));
