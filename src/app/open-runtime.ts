@@ -33,7 +33,7 @@ const CHECKPOINT_NICE = 19;
 /** With a checkpointer, writers checkpoint themselves only past these WAL sizes: 160 MB for the log (4 KB pages)... */
 const LOG_BACKSTOP_CHECKPOINT_PAGES = 40_000;
 /** ... and 256 MB for each read-model store (16 KB pages). */
-const MODEL_BACKSTOP_CHECKPOINT_PAGES = 16_000;
+export const MODEL_BACKSTOP_CHECKPOINT_PAGES = 16_000;
 
 export interface RuntimeOptions {
   dataDir: string;

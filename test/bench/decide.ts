@@ -188,10 +188,13 @@ interface AutocannonOptions {
 const autocannon = createRequire(import.meta.url)('autocannon') as (opts: AutocannonOptions) => Promise<AutocannonResult>;
 
 // The servers run with the node flags `npm start` gives the service (a larger young generation);
-// the baselines share the process, so they get the same.
-const startFlags = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start
-  .split(' ')
-  .filter((arg) => arg.startsWith('--max-'));
+// the baselines share the process, so they get the same. BENCH_NODE_FLAGS adds more (e.g. --trace-gc).
+const startFlags = [
+  ...(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start
+    .split(' ')
+    .filter((arg) => arg.startsWith('--max-')),
+  ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+];
 
 function startChild(): Promise<{ ready: Ready; stop: () => void }> {
   // BENCH_CPU_PROF=<dir> writes the servers' CPU profiles there.
@@ -205,6 +208,8 @@ function startChild(): Promise<{ ready: Ready; stop: () => void }> {
     child.on('exit', (code) => reject(new Error(`bench server exited (${code}) before it was ready`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
       if (line.startsWith('READY ')) resolve({ ready: JSON.parse(line.slice(6)) as Ready, stop: () => child.kill('SIGTERM') });
+      // Anything else the servers print (e.g. --trace-gc through BENCH_NODE_FLAGS) goes to stderr.
+      else process.stderr.write(`${line}\n`);
     });
   });
 }
