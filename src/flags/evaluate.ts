@@ -59,22 +59,39 @@ function reason(code: ReasonCode, conditionIndex: number | null): EvaluationReas
   return hit;
 }
 
+// An evaluation follows from the definition, the reason and the served value alone, so each flag
+// has a handful of possible evaluations: each is built once (with its payload) and shared, frozen.
+// The answer writer keys its serialised fragments on these objects. Keyed weakly by definition: a
+// changed flag is a new definition object, and the old one's evaluations go with it.
+type ByServed = Map<string | boolean, FlagEvaluation>;
+const evaluations = new WeakMap<FlagDefinition, Map<EvaluationReason, ByServed>>();
+
 function result(
   flag: FlagDefinition,
   enabled: boolean,
   variant: string | null,
   why: EvaluationReason,
 ): FlagEvaluation {
-  return {
-    key: flag.key,
-    enabled,
-    variant: enabled ? variant : null,
-    value: enabled ? (variant ?? true) : false,
-    reason: why,
-    payload: enabled ? payloadFor(flag.filters ?? {}, variant) : null,
-    id: flag.id,
-    version: flag.version ?? 0,
-  };
+  let byReason = evaluations.get(flag);
+  if (byReason === undefined) evaluations.set(flag, (byReason = new Map()));
+  let byServed = byReason.get(why);
+  if (byServed === undefined) byReason.set(why, (byServed = new Map()));
+  const value = enabled ? (variant ?? true) : false;
+  let hit = byServed.get(value);
+  if (hit === undefined) {
+    hit = Object.freeze({
+      key: flag.key,
+      enabled,
+      variant: enabled ? variant : null,
+      value,
+      reason: why,
+      payload: enabled ? payloadFor(flag.filters ?? {}, variant) : null,
+      id: flag.id,
+      version: flag.version ?? 0,
+    });
+    byServed.set(value, hit);
+  }
+  return hit;
 }
 
 function evaluateOn(flag: FlagDefinition, subject: Subject): FlagEvaluation {

@@ -1,35 +1,17 @@
 import { flagDetail } from '../responses';
 import type { EvaluateAllResult, FlagEvaluation } from '../types';
 
-// A flag's detail for one outcome never changes while its version does not, and a flag has few
-// outcomes (variants x reasons), so each `"key":{...}` fragment is serialised once and reused. The
-// outcome is looked up by parts (served value, reason code, condition index), each an interned
-// string or a small number, so a lookup builds no key string. The reason's description follows
-// from its code and index, the payload from the flag's version and the variant.
-type ByReason = Map<string, (Buffer | undefined)[]>;
-interface Outcomes {
-  version: number;
-  off: ByReason;
-  on: ByReason;
-  variants: Map<string, ByReason>;
-}
-const byFlag = new Map<number, Outcomes>();
-const MAX_FLAGS = 20_000;
+// Evaluations are shared objects, one per flag and outcome (see evaluate.ts), so each `"key":{...}`
+// fragment is serialised once per evaluation object and reused while the flag is unchanged.
+const fragments = new WeakMap<FlagEvaluation, Buffer>();
 
 function fragment(e: FlagEvaluation): Buffer {
-  let flag = byFlag.get(e.id);
-  if (flag === undefined || flag.version !== e.version) {
-    if (byFlag.size >= MAX_FLAGS) byFlag.clear();
-    byFlag.set(e.id, (flag = { version: e.version, off: new Map(), on: new Map(), variants: new Map() }));
+  let bytes = fragments.get(e);
+  if (bytes === undefined) {
+    bytes = Buffer.from(`${JSON.stringify(e.key)}:${JSON.stringify(flagDetail(e))}`);
+    fragments.set(e, bytes);
   }
-  let byReason: ByReason | undefined;
-  if (!e.enabled) byReason = flag.off;
-  else if (e.variant === null) byReason = flag.on;
-  else if ((byReason = flag.variants.get(e.variant)) === undefined) flag.variants.set(e.variant, (byReason = new Map()));
-  let byCondition = byReason.get(e.reason.code);
-  if (byCondition === undefined) byReason.set(e.reason.code, (byCondition = []));
-  const slot = e.reason.condition_index === null ? 0 : e.reason.condition_index + 1;
-  return (byCondition[slot] ??= Buffer.from(`${JSON.stringify(e.key)}:${JSON.stringify(flagDetail(e))}`));
+  return bytes;
 }
 
 const OPEN = Buffer.from('{"flags":{');

@@ -6,6 +6,7 @@ import { clientIp } from '../../ingest/client-ip';
 import { invalidApiKey, missingApiKey, malformedRequest } from '../../ingest/errors';
 import { decideResponse, flagsResponse, parseApiVersion } from '../../flags';
 import { FlagRequest, evaluateRequest, flagsV2Body } from '../../flags/serving';
+import { arrivalOrderQueue } from '../arrival-order';
 import { asPublicEndpoint, corsPreflight, rawBody } from '../public-endpoint';
 
 /**
@@ -42,22 +43,28 @@ export const decideRoutes: FastifyPluginAsync = async (app) => {
     return { result, query, hasFlags: runtime.flagCache.get(projectId).definitions.length > 0 };
   };
 
-  const decide = async (request: FastifyRequest) => {
-    const { result, query, hasFlags } = evaluate(request);
-    return decideResponse(result, parseApiVersion(query.v), {
-      requestId: randomUUID(),
-      config: true,
-      configOverrides: { hasFeatureFlags: hasFlags },
+  // Decoding and evaluation are the CPU-heavy part: they run in arrival order, in batches whose
+  // answers are written together (see arrival-order.ts).
+  const inOrder = arrivalOrderQueue();
+  const decide = (request: FastifyRequest) =>
+    inOrder(() => {
+      const { result, query, hasFlags } = evaluate(request);
+      return decideResponse(result, parseApiVersion(query.v), {
+        requestId: randomUUID(),
+        config: true,
+        configOverrides: { hasFeatureFlags: hasFlags },
+      });
     });
-  };
   const flags = async (request: FastifyRequest, reply: FastifyReply) => {
-    const { result, query, hasFlags } = evaluate(request);
-    const version = parseApiVersion(query.v);
-    const config = query.config === 'true' || query.config === '1';
-    // posthog-node's path (v2, no config): pre-serialised fragments instead of a fresh 50-key object.
-    if (version !== undefined && version >= 2 && !config)
-      return reply.type('application/json; charset=utf-8').send(flagsV2Body(result, randomUUID()));
-    return flagsResponse(result, version, { requestId: randomUUID(), config, configOverrides: { hasFeatureFlags: hasFlags } });
+    const answer = await inOrder(() => {
+      const { result, query, hasFlags } = evaluate(request);
+      const version = parseApiVersion(query.v);
+      const config = query.config === 'true' || query.config === '1';
+      // posthog-node's path (v2, no config): pre-serialised fragments instead of a fresh 50-key object.
+      if (version !== undefined && version >= 2 && !config) return flagsV2Body(result, randomUUID());
+      return flagsResponse(result, version, { requestId: randomUUID(), config, configOverrides: { hasFeatureFlags: hasFlags } });
+    });
+    return Buffer.isBuffer(answer) ? reply.type('application/json; charset=utf-8').send(answer) : answer;
   };
   for (const path of ['/decide', '/flags']) {
     app.post(path, path === '/decide' ? decide : flags);

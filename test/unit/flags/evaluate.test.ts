@@ -156,3 +156,37 @@ describe('payloads', () => {
     expect(evaluateFlag(raw, ctx()).payload).toBe('{"a":[1,2]}');
   });
 });
+
+describe('shared evaluations', () => {
+  const rollout = (key: string) => flag(key, { groups: [{ properties: [], rollout_percentage: 50 }], payloads: { true: '{"n":1}' } });
+
+  it('hands out one frozen evaluation per flag and outcome, whoever is evaluated', () => {
+    const f = rollout('shared');
+    const inA = idWhere('shared', (h) => h <= 0.5, 'a-');
+    const inB = idWhere('shared', (h) => h <= 0.5, 'b-');
+    const out = idWhere('shared', (h) => h > 0.5);
+    const first = evaluateFlag(f, ctx({ distinctId: inA }));
+    expect(evaluateFlag(f, ctx({ distinctId: inB }))).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(first).toMatchObject({ enabled: true, payload: '{"n":1}' });
+    const off = evaluateFlag(f, ctx({ distinctId: out }));
+    expect(off).not.toBe(first);
+    expect(off).toMatchObject({ enabled: false, payload: null, reason: { code: 'out_of_rollout_bound' } });
+  });
+
+  it('keeps an enrolled and an opted-out person apart although both carry the same reason', () => {
+    const f = flag('beta', { groups: [{ properties: [], rollout_percentage: 0 }], feature_enrollment: true });
+    const enrolled = evaluateFlag(f, ctx({ personProperties: { '$feature_enrollment/beta': true } }));
+    const optedOut = evaluateFlag(f, ctx({ personProperties: { '$feature_enrollment/beta': false } }));
+    expect(enrolled.reason).toBe(optedOut.reason);
+    expect([enrolled.enabled, optedOut.enabled]).toEqual([true, false]);
+  });
+
+  it('builds new evaluations for a changed definition (a new version is a new object)', () => {
+    const id = idWhere('shared', (h) => h <= 0.5);
+    const before = evaluateFlag(rollout('shared'), ctx({ distinctId: id }));
+    const changed = { ...rollout('shared'), version: 4, filters: { ...rollout('shared').filters, payloads: { true: '"new"' } } };
+    expect(evaluateFlag(changed, ctx({ distinctId: id }))).toMatchObject({ version: 4, payload: '"new"' });
+    expect(before).toMatchObject({ version: 3, payload: '{"n":1}' });
+  });
+});
