@@ -37,7 +37,7 @@ export function inRollout(flagKey: string, bucket: string, rolloutPercentage: nu
 
 /** All of a set's filters must match; then its rollout decides. */
 export function evaluateSet(flagKey: string, set: ConditionSet, scope: SetScope, bucket: string): SetOutcome {
-  const filters = set.properties ?? [];
-  if (!filters.every((filter) => filterMatches(filter, scope))) return 'no_match';
+  const filters = set.properties;
+  if (filters) for (let i = 0; i < filters.length; i++) if (!filterMatches(filters[i], scope)) return 'no_match';
   return inRollout(flagKey, bucket, set.rollout_percentage) ? 'match' : 'out_of_rollout';
 }

@@ -17,8 +17,8 @@ export function enrollmentDecision(flag: FlagDefinition, subject: Subject, bucke
     return value === true || value === 'true';
   }
   const set = flag.filters?.super_groups?.[0];
-  const filters = set?.properties ?? [];
-  if (!set || filters.length === 0) return null;
+  const filters = set?.properties;
+  if (!set || !filters || filters.length === 0) return null;
   const relevant = filters.some((filter) => {
     const { found, value } = subject.person(filter.key);
     return found && value !== undefined;

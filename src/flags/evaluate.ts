@@ -103,13 +103,15 @@ function evaluateOn(flag: FlagDefinition, subject: Subject): FlagEvaluation {
   if (enrolled !== null) return result(flag, enrolled, null, reason('super_condition_value', 0));
 
   const flagAggregation = filters.aggregation_group_type_index ?? null;
-  const sets = filters.groups ?? [];
-  if (sets.length === 0) {
+  const sets = filters.groups;
+  if (!sets || sets.length === 0) {
     const missingGroup = flagAggregation !== null && subject.groupKey(flagAggregation) === null;
     return result(flag, false, null, reason(missingGroup ? 'no_group_type' : 'no_condition_match', null));
   }
 
-  let best: { code: ReasonCode; index: number } | null = null;
+  // The best failure so far (none yet: index -1).
+  let bestCode: ReasonCode = 'no_condition_match';
+  let bestIndex = -1;
   for (let index = 0; index < sets.length; index++) {
     const set = sets[index];
     const aggregation =
@@ -122,9 +124,12 @@ function evaluateOn(flag: FlagDefinition, subject: Subject): FlagEvaluation {
       return result(flag, true, variant, reason(code, index));
     }
     // Ties go to the later set, matching the flags service's report.
-    if (best === null || PRIORITY[code] >= PRIORITY[best.code]) best = { code, index };
+    if (bestIndex < 0 || PRIORITY[code] >= PRIORITY[bestCode]) {
+      bestCode = code;
+      bestIndex = index;
+    }
   }
-  return result(flag, false, null, reason(best?.code ?? 'no_condition_match', best?.index ?? null));
+  return result(flag, false, null, reason(bestCode, bestIndex < 0 ? null : bestIndex));
 }
 
 /** Evaluates one flag for one person (and their groups). Throws if a property lookup throws. */
@@ -148,19 +153,32 @@ export function evaluateAll(
 ): EvaluateAllResult {
   const wanted = opts.flagKeys ? new Set(opts.flagKeys) : null;
   const subject = subjectOf(ctx);
-  // Null prototype: flag keys are user data and "__proto__" must stay an ordinary key.
-  const out: Record<string, FlagEvaluation> = Object.create(null);
   const list: FlagEvaluation[] = [];
   let errorsWhileComputingFlags = false;
   for (const flag of flags) {
     if (flag.deleted || (wanted && !wanted.has(flag.key))) continue;
     try {
-      const evaluation = evaluateOn(flag, subject);
-      out[flag.key] = evaluation;
-      list.push(evaluation);
+      list.push(evaluateOn(flag, subject));
     } catch {
       errorsWhileComputingFlags = true;
     }
   }
-  return { flags: out, list, errorsWhileComputingFlags };
+  return withFlagsByKey(list, errorsWhileComputingFlags);
+}
+
+/** The result; its by-key dictionary is built on first read, since the /flags v2 answer only walks the list. */
+function withFlagsByKey(list: FlagEvaluation[], errorsWhileComputingFlags: boolean): EvaluateAllResult {
+  let byKey: Record<string, FlagEvaluation> | undefined;
+  return {
+    list,
+    errorsWhileComputingFlags,
+    get flags() {
+      if (byKey === undefined) {
+        // Null prototype: flag keys are user data and "__proto__" must stay an ordinary key.
+        byKey = Object.create(null) as Record<string, FlagEvaluation>;
+        for (const evaluation of list) byKey[evaluation.key] = evaluation;
+      }
+      return byKey;
+    },
+  };
 }

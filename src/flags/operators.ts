@@ -32,8 +32,9 @@ function exactMatch(filterValue: unknown, actual: unknown): boolean {
   // "true"/"false" filters compare truthiness, so a boolean property matches a "True" filter.
   if (isBooleanLike(filterValue)) return isTruthy(filterValue) === isTruthy(actual);
   const target = toText(actual).toLowerCase();
-  const candidates = Array.isArray(filterValue) ? filterValue : [filterValue];
-  return candidates.some((candidate) => toText(candidate).toLowerCase() === target);
+  if (!Array.isArray(filterValue)) return toText(filterValue).toLowerCase() === target;
+  for (const candidate of filterValue) if (toText(candidate).toLowerCase() === target) return true;
+  return false;
 }
 
 function compareOrdered(operator: string, actual: unknown, filterValue: unknown): boolean {

@@ -5,25 +5,34 @@
  * /flags request; this stays in JavaScript and returns the number directly. Equality with
  * node:crypto is tested on random input.
  */
-let bytes = new Uint8Array(256);
+
+// The padded message as big-endian 32-bit words, written straight from the characters: no byte
+// buffer to fill and reassemble. Grown for long input, never shrunk.
+let words = new Int32Array(64);
 const H = new Int32Array(5);
+let scratch = new Uint8Array(256);
 
 /**
- * Appends the UTF-8 bytes of `text` at `at` (ASCII inline); the new end, or -1 when `text` holds
- * a non-ASCII character (the caller then encodes the whole input through Buffer).
+ * ORs the characters of `text` into the message from byte `at` on; the new end, or -1 when
+ * `text` holds a non-ASCII character (the caller then encodes the whole input as UTF-8).
  */
 function append(text: string, at: number): number {
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c >= 0x80) return -1;
-    bytes[at + i] = c;
+    const p = at + i;
+    words[p >> 2] |= c << (24 - ((p & 3) << 3));
   }
   return at + n;
 }
 
-function encodeSlow(text: string): number {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).write(text, 0, 'utf8');
+/** The message from its UTF-8 bytes (any text); the byte length. */
+function appendUtf8(text: string): number {
+  if (text.length * 3 > scratch.length) scratch = new Uint8Array(text.length * 3 + 64);
+  const length = Buffer.from(scratch.buffer, scratch.byteOffset, scratch.length).write(text, 0, 'utf8');
+  for (let p = 0; p < length; p++) words[p >> 2] |= scratch[p] << (24 - ((p & 3) << 3));
+  return length;
 }
 
 /**
@@ -32,7 +41,7 @@ function encodeSlow(text: string): number {
  * (below) rather than by hand; as straight-line code it runs ~1.5x faster than the looped form,
  * and hashing was half of a 50-flag evaluation.
  */
-function unrolledCompression(): (h: Int32Array, block: Uint8Array, offset: number) => void {
+function unrolledCompression(): (h: Int32Array, message: Int32Array, offset: number) => void {
   const K = ['0x5a827999', '0x6ed9eba1', '-0x70e44324', '-0x359d3e2a'];
   const names = ['a', 'b', 'c', 'd', 'e'];
   let rounds = '';
@@ -40,7 +49,7 @@ function unrolledCompression(): (h: Int32Array, block: Uint8Array, offset: numbe
     const w = `w${t & 15}`;
     rounds +=
       t < 16
-        ? `${w} = (B[o + ${4 * t}] << 24) | (B[o + ${4 * t + 1}] << 16) | (B[o + ${4 * t + 2}] << 8) | B[o + ${4 * t + 3}];\n`
+        ? `${w} = M[o + ${t}];\n`
         : `x = w${(t + 13) & 15} ^ w${(t + 8) & 15} ^ w${(t + 2) & 15} ^ ${w}; ${w} = (x << 1) | (x >>> 31);\n`;
     // Round t's (a, b, c, d, e) are the names shifted t places: e takes the new value, b is rotated.
     const [a, b, c, d, e] = [0, 1, 2, 3, 4].map((i) => names[(i - (t % 5) + 5) % 5]);
@@ -53,7 +62,7 @@ function unrolledCompression(): (h: Int32Array, block: Uint8Array, offset: numbe
     let ${Array.from({ length: 16 }, (_, i) => `w${i} = 0`).join(', ')};
     ${rounds}
     H[0] = (H[0] + a) | 0; H[1] = (H[1] + b) | 0; H[2] = (H[2] + c) | 0; H[3] = (H[3] + d) | 0; H[4] = (H[4] + e) | 0;`;
-  return new Function('H', 'B', 'o', body) as (h: Int32Array, block: Uint8Array, offset: number) => void;
+  return new Function('H', 'M', 'o', body) as (h: Int32Array, message: Int32Array, offset: number) => void;
 }
 const compress = unrolledCompression();
 
@@ -64,26 +73,28 @@ const compress = unrolledCompression();
  */
 export function sha1First60Bits(a: string, b = '', c = '', d = ''): number {
   const chars = a.length + b.length + c.length + d.length;
-  if (chars * 3 + 72 > bytes.length) bytes = new Uint8Array(chars * 3 + 72);
+  // Up to 3 UTF-8 bytes per UTF-16 unit, plus padding and length: the words that could be needed.
+  const capacity = ((chars * 3 + 72) >> 6) * 16 + 16;
+  if (capacity > words.length) words = new Int32Array(capacity);
+  // Only the blocks this input can touch need clearing.
+  words.fill(0, 0, (((chars + 8) >> 6) + 1) * 16);
   let length = append(a, 0);
   if (length >= 0) length = append(b, length);
   if (length >= 0) length = append(c, length);
   if (length >= 0) length = append(d, length);
-  if (length < 0) length = encodeSlow(a + b + c + d);
-  const total = (((length + 8) >>> 6) + 1) * 64;
-  bytes.fill(0, length, total);
-  bytes[length] = 0x80;
-  const bits = length * 8;
+  if (length < 0) {
+    words.fill(0);
+    length = appendUtf8(a + b + c + d);
+  }
+  const total = ((((length + 8) >>> 6) + 1) * 64) >> 2;
+  words[length >> 2] |= 0x80 << (24 - ((length & 3) << 3));
   // Inputs here are far below 2^32 bits: the high length word stays zero.
-  bytes[total - 4] = bits >>> 24;
-  bytes[total - 3] = (bits >>> 16) & 0xff;
-  bytes[total - 2] = (bits >>> 8) & 0xff;
-  bytes[total - 1] = bits & 0xff;
+  words[total - 1] = length * 8;
   H[0] = 0x67452301;
   H[1] = 0xefcdab89 | 0;
   H[2] = 0x98badcfe | 0;
   H[3] = 0x10325476;
   H[4] = 0xc3d2e1f0 | 0;
-  for (let block = 0; block < total; block += 64) compress(H, bytes, block);
+  for (let block = 0; block < total; block += 16) compress(H, words, block);
   return (H[0] >>> 0) * 268435456 + (H[1] >>> 4);
 }

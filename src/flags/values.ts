@@ -17,7 +17,7 @@ export function toText(value: unknown): string {
 
 /** Only ASCII letters are folded, as the flags service does for substring operators. */
 export function asciiLower(text: string): string {
-  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  return /[A-Z]/.test(text) ? text.replace(/[A-Z]/g, (c) => c.toLowerCase()) : text;
 }
 
 /**

@@ -23,9 +23,9 @@ export function variantFor(
   override: string | null | undefined,
   bucket: string,
 ): string | null {
-  const variants = filters.multivariate?.variants ?? [];
-  if (variants.length === 0) return null;
-  if (override && variants.some((v) => v.key === override)) return override;
+  const variants = filters.multivariate?.variants;
+  if (!variants || variants.length === 0) return null;
+  if (override) for (const v of variants) if (v.key === override) return override;
   return pickVariant(flagKey, bucket, variants);
 }
 
