@@ -12,6 +12,11 @@ let words = new Int32Array(64);
 const H = new Int32Array(5);
 let scratch = new Uint8Array(256);
 
+/** ORs byte `value` into message byte `p` (big-endian within its word). */
+function putByte(p: number, value: number): void {
+  words[p >> 2] |= value << (24 - ((p & 3) << 3));
+}
+
 /**
  * ORs the characters of `text` into the message from byte `at` on; the new end, or -1 when
  * `text` holds a non-ASCII character (the caller then encodes the whole input as UTF-8).
@@ -21,8 +26,7 @@ function append(text: string, at: number): number {
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c >= 0x80) return -1;
-    const p = at + i;
-    words[p >> 2] |= c << (24 - ((p & 3) << 3));
+    putByte(at + i, c);
   }
   return at + n;
 }
@@ -31,7 +35,7 @@ function append(text: string, at: number): number {
 function appendUtf8(text: string): number {
   if (text.length * 3 > scratch.length) scratch = new Uint8Array(text.length * 3 + 64);
   const length = Buffer.from(scratch.buffer, scratch.byteOffset, scratch.length).write(text, 0, 'utf8');
-  for (let p = 0; p < length; p++) words[p >> 2] |= scratch[p] << (24 - ((p & 3) << 3));
+  for (let p = 0; p < length; p++) putByte(p, scratch[p]);
   return length;
 }
 
@@ -83,11 +87,11 @@ export function sha1First60Bits(a: string, b = '', c = '', d = ''): number {
   if (length >= 0) length = append(c, length);
   if (length >= 0) length = append(d, length);
   if (length < 0) {
-    words.fill(0);
+    words.fill(0, 0, capacity);
     length = appendUtf8(a + b + c + d);
   }
   const total = ((((length + 8) >>> 6) + 1) * 64) >> 2;
-  words[length >> 2] |= 0x80 << (24 - ((length & 3) << 3));
+  putByte(length, 0x80);
   // Inputs here are far below 2^32 bits: the high length word stays zero.
   words[total - 1] = length * 8;
   H[0] = 0x67452301;

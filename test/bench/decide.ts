@@ -7,12 +7,13 @@
 // against each baseline, p99 <= 10 ms at 50 connections) are met; never fails.
 // Usage: npm run bench -- decide [seconds=10] [persons=100000] [connections=50]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { experimentNodeFlags, npmStartArgs } from './_node-args';
 import { report } from './_report';
 
 const SECONDS = Number(process.argv[2] ?? 10);
@@ -187,19 +188,11 @@ interface AutocannonOptions {
 // autocannon ships no types; this is the slice used here.
 const autocannon = createRequire(import.meta.url)('autocannon') as (opts: AutocannonOptions) => Promise<AutocannonResult>;
 
-// The servers run with the node flags `npm start` gives the service (a larger young generation);
-// the baselines share the process, so they get the same. BENCH_NODE_FLAGS adds more (e.g. --trace-gc).
-const startFlags = [
-  ...(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start
-    .split(' ')
-    .filter((arg) => arg.startsWith('--max-')),
-  ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
-];
-
 function startChild(): Promise<{ ready: Ready; stop: () => void }> {
-  // BENCH_CPU_PROF=<dir> writes the servers' CPU profiles there.
-  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...startFlags, ...profile, '--import', 'tsx', fileURLToPath(import.meta.url)], {
+  // The servers run with the node flags `npm start` gives the service (a larger young generation);
+  // the baselines share the process, so they get the same.
+  const startFlags = npmStartArgs().filter((arg) => arg.startsWith('--max-'));
+  const child = spawn(process.execPath, [...startFlags, ...experimentNodeFlags(), '--import', 'tsx', fileURLToPath(import.meta.url)], {
     cwd: fileURLToPath(new URL('../../', import.meta.url)),
     env: { ...process.env, [ROLE]: 'server', BENCH_PERSONS: String(PERSONS) },
     stdio: ['pipe', 'pipe', 'inherit'],

@@ -16,6 +16,7 @@ import { createIngestionSchema } from '../../projections/ingestion/schema';
 import { cachedStore } from '../../src/runtime/cached-store';
 import { MODEL_BACKSTOP_CHECKPOINT_PAGES } from '../../src/app/open-runtime';
 import { openSqlite } from '../../src/store/sqlite/open';
+import { experimentNodeFlags, npmStartArgs } from './_node-args';
 import { report, timed } from './_report';
 
 const REQUESTS = Number(process.argv[2] ?? 200);
@@ -75,13 +76,9 @@ const rawRate = (() => {
   return total / seconds;
 })();
 
-// BENCH_CPU_PROF=<dir> writes the server's CPU profiles (one per thread) there.
-const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
 // Started as `npm start` starts it (its node flags: a larger young generation, since every request
-// allocates a few MB that die with it), plus BENCH_NODE_FLAGS for experiments.
-const startArgs = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ').slice(1);
-const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-const server = spawn(process.execPath, [...profile, ...extra, ...startArgs], {
+// allocates a few MB that die with it), plus the experiment flags (CPU profiles: one per thread).
+const server = spawn(process.execPath, [...experimentNodeFlags(), ...npmStartArgs()], {
   env: { ...process.env, DATA_DIR: join(dir, 'data'), PORT: '0', LOG_LEVEL: 'info', PRINT_CREDENTIALS: 'false' },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
