@@ -39,6 +39,26 @@ export const ConfigSchema = z.object({
   EXPORT_RETRY_BASE_MS: z.coerce.number().int().positive().default(10_000),
   /** After this long a started run whose worker vanished may be taken over by another worker. */
   EXPORT_LEASE_MS: z.coerce.number().int().positive().default(15 * 60_000),
+  /** Directory every File export writes under (default: `$DATA_DIR/exports`); paths outside it are refused. */
+  EXPORT_FILE_ROOT: z.string().min(1).optional(),
+  /**
+   * Host names and CIDRs that network destinations (HTTP, S3 endpoint_url, Postgres) may reach even
+   * though they resolve to loopback, link-local, private or unique-local addresses. Comma-separated.
+   */
+  EXPORT_ALLOWED_HOSTS: z.string().default(''),
+  /** The most runs one backfill may create (400 beyond it). */
+  EXPORT_BACKFILL_MAX_RUNS: z.coerce.number().int().positive().default(10_000),
+  /**
+   * Whether X-Forwarded-Host / X-Forwarded-Proto shape links: `false` (default), `true` (any hop), or
+   * comma-separated proxy addresses/CIDRs. X-Forwarded-For feeds `$ip` and GeoIP either way.
+   */
+  TRUST_PROXY: z.string().default('false'),
+  /** Per project: events accepted per second (token bucket, burst of one second's worth); 429 beyond. */
+  INGEST_EVENTS_PER_SECOND: z.coerce.number().int().positive().default(100_000),
+  /** Per project: request bytes accepted per minute (as received, before decompression); 429 beyond. */
+  INGEST_BYTES_PER_MINUTE: z.coerce.number().int().positive().default(4 * 1024 * 1024 * 1024),
+  /** Per project: historical-migration events per second, limited apart from live traffic. */
+  INGEST_HISTORICAL_EVENTS_PER_SECOND: z.coerce.number().int().positive().default(100_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
