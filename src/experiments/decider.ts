@@ -15,6 +15,8 @@ export interface ExperimentState extends ExperimentFields {
   exposureCohort: number | null;
   /** The variant keys the linked flag was given (frozen once the experiment has started). */
   variantKeys: string[];
+  /** Events in the stream, as the read model's `version` counts them. */
+  version: number;
 }
 
 export type ExperimentCommand =
@@ -41,6 +43,7 @@ const initial = (): ExperimentState => ({
   archived: false,
   exposureCohort: null,
   variantKeys: [],
+  version: 0,
 });
 
 /** Stored parameters were validated before the append; a value that no longer parses keeps the old keys. */
@@ -56,40 +59,43 @@ const FIELDS: (keyof UpdateExperimentInput)[] = ['name', 'description', 'startDa
 const same = (a: unknown, b: unknown) => stableJson(a ?? null) === stableJson(b ?? null);
 const visible = (s: ExperimentState) => s.exists && !s.deleted && !s.abandoned;
 
+/** What one event changes; `version` is counted once for all of them in `evolve`. */
+function apply(s: ExperimentState, e: ExperimentEvent): ExperimentState {
+  switch (e.type) {
+    case 'ExperimentCreated': {
+      const { createdBy: _c, ...d } = e.data;
+      return {
+        ...s,
+        ...d,
+        parameters: d.parameters ?? null,
+        secondaryMetrics: d.secondaryMetrics ?? null,
+        filters: d.filters ?? null,
+        exists: true,
+        variantKeys: keysOr(d.parameters, ['control', 'test']),
+      };
+    }
+    case 'ExperimentUpdated': {
+      const { experimentId: _e, projectId: _p, ...changes } = e.data;
+      // While a draft, new parameters re-create the flag's variants (absent ones mean the default).
+      const variantKeys = 'parameters' in changes && s.startDate === null ? keysOr(changes.parameters, s.variantKeys) : s.variantKeys;
+      return { ...s, ...changes, variantKeys };
+    }
+    case 'ExperimentExposureCohortSet':
+      return { ...s, exposureCohort: e.data.cohortId };
+    case 'ExperimentDeleted':
+      return { ...s, deleted: true };
+    case 'ExperimentCreationAbandoned':
+      return { ...s, abandoned: true };
+  }
+}
+
 /**
  * An experiment: created once per id, then updated (only what changed is recorded), linked to one
  * exposure cohort, soft-deleted, or abandoned when its flag could not be created.
  */
 export const experimentDecider: Decider<ExperimentCommand, ExperimentEvent, ExperimentState> = {
   initialState: initial,
-  evolve: (s, e) => {
-    switch (e.type) {
-      case 'ExperimentCreated': {
-        const { createdBy: _c, ...d } = e.data;
-        return {
-          ...s,
-          ...d,
-          parameters: d.parameters ?? null,
-          secondaryMetrics: d.secondaryMetrics ?? null,
-          filters: d.filters ?? null,
-          exists: true,
-          variantKeys: keysOr(d.parameters, ['control', 'test']),
-        };
-      }
-      case 'ExperimentUpdated': {
-        const { experimentId: _e, projectId: _p, ...changes } = e.data;
-        // While a draft, new parameters re-create the flag's variants (absent ones mean the default).
-        const variantKeys = 'parameters' in changes && s.startDate === null ? keysOr(changes.parameters, s.variantKeys) : s.variantKeys;
-        return { ...s, ...changes, variantKeys };
-      }
-      case 'ExperimentExposureCohortSet':
-        return { ...s, exposureCohort: e.data.cohortId };
-      case 'ExperimentDeleted':
-        return { ...s, deleted: true };
-      case 'ExperimentCreationAbandoned':
-        return { ...s, abandoned: true };
-    }
-  },
+  evolve: (s, e) => ({ ...apply(s, e), version: s.version + 1 }),
   decide: (c, s) => {
     const ids = { experimentId: s.experimentId, projectId: s.projectId };
     switch (c.type) {

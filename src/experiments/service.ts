@@ -1,14 +1,15 @@
 import { experimentStream, featureFlagStream, type Actor } from '../../streams';
 import type { ExperimentQueries, ExperimentRow } from '../../projections/experiments-queries';
-import type { FeatureFlagQueries } from '../../projections/feature-flags-queries';
+import type { FeatureFlagQueries, FeatureFlagRow } from '../../projections/feature-flags-queries';
 import type { CohortService } from '../cohorts';
 import { DomainError, notFound, validationError } from '../errors';
 import type { FlagService } from '../flags/management';
 import type { FlagFilters } from '../flags/types';
 import { handleCommand } from '../runtime/command-handler';
+import { recordedAtOf } from '../runtime/recorded-at';
 import { withNextId } from '../runtime/sequential-id';
 import type { EventLog } from '../store/event-log';
-import { experimentDecider, type ExperimentCommand } from './decider';
+import { experimentDecider, type ExperimentCommand, type ExperimentState } from './decider';
 import { parseCreate, parseUpdate } from './input';
 import { checkVariantsFrozen, experimentFlagFilters, variantKeysOf } from './variants';
 
@@ -47,15 +48,16 @@ export class ExperimentService {
     if (flagQueries.byKey(projectId, input.featureFlagKey)) throw keyTaken();
 
     const createdBy = actor.type === 'user' ? actor.id : null;
-    const { id, position } = await withNextId(experiments.nextId(), async (id) => {
+    const { id, position, state } = await withNextId(experiments.nextId(), async (id) => {
       const command: ExperimentCommand = { type: 'CreateExperiment', experimentId: id, projectId, createdBy, ...input };
-      const { result } = await handleCommand(log, experimentStream(id), experimentDecider, command, { actor, projectId }, { maxAttempts: 1 });
-      return { id, position: result!.lastPosition };
+      const { result, state } = await handleCommand(log, experimentStream(id), experimentDecider, command, { actor, projectId }, { maxAttempts: 1 });
+      return { id, position: result!.lastPosition, state };
     });
 
     const flagInput = { key: input.featureFlagKey, name: `Feature Flag for Experiment ${input.name}`, filters, active: input.startDate !== null };
+    let flag: FeatureFlagRow;
     try {
-      await flags.create(projectId, flagInput, actor, { experimentId: id });
+      flag = await flags.create(projectId, flagInput, actor, { experimentId: id });
     } catch (err) {
       // The log, not the error type, says whether the flag append happened (it may have, and the
       // failure come from waiting on the projection): only a missing flag makes the experiment void.
@@ -66,7 +68,7 @@ export class ExperimentService {
       throw err;
     }
     await this.deps.waitFor(position, ['experiments']);
-    return experiments.byId(projectId, id)!;
+    return this.own(projectId, id, state, flag);
   }
 
   /**
@@ -87,10 +89,10 @@ export class ExperimentService {
       flagUpdate.filters = this.deps.flags.checkedFilters(projectId, experimentFlagFilters(changes.parameters, groups));
     }
     if (!launched && changes.startDate) flagUpdate.active = true;
-    if (Object.keys(flagUpdate).length && !flag.deleted) await this.deps.flags.update(projectId, flag.id, flagUpdate, actor);
+    const ownFlag = Object.keys(flagUpdate).length && !flag.deleted ? await this.deps.flags.update(projectId, flag.id, flagUpdate, actor) : undefined;
 
-    await this.run(projectId, id, { type: 'UpdateExperiment', changes }, actor);
-    return this.visible(projectId, id);
+    const state = await this.run(projectId, id, { type: 'UpdateExperiment', changes }, actor);
+    return this.own(projectId, id, state, ownFlag);
   }
 
   /** Flag first (soft delete), experiment second: a retry after a partial failure finishes the job. */
@@ -110,14 +112,15 @@ export class ExperimentService {
     if (current.exposure_cohort !== null) throw validationError('Experiment already has an exposure cohort');
     const input = { experimentId: id, experimentName: current.name, flagKey: current.feature_flag_key, since: current.start_date };
     const { cohortId, position } = await this.deps.cohorts.createExposureCohort(projectId, input, actor);
+    let state: ExperimentState;
     try {
-      await this.run(projectId, id, { type: 'SetExposureCohort', cohortId }, actor);
+      state = await this.run(projectId, id, { type: 'SetExposureCohort', cohortId }, actor);
     } catch (err) {
       await this.deps.cohorts.delete(projectId, cohortId, actor);
       throw err;
     }
     await this.deps.waitFor(position, ['cohorts']);
-    return this.visible(projectId, id);
+    return this.own(projectId, id, state);
   }
 
   private visible(projectId: number, id: number): ExperimentRow {
@@ -131,8 +134,39 @@ export class ExperimentService {
     return first?.type === 'FeatureFlagCreated' && (first.data as { experimentId: number | null }).experimentId === experimentId;
   }
 
-  private async run(projectId: number, id: number, command: ExperimentCommand, actor: Actor) {
-    const { result } = await handleCommand(this.deps.log, experimentStream(id), experimentDecider, command, { actor, projectId });
+  /** The state the command left the experiment in (the current one when it changed nothing). */
+  private async run(projectId: number, id: number, command: ExperimentCommand, actor: Actor): Promise<ExperimentState> {
+    const { result, state } = await handleCommand(this.deps.log, experimentStream(id), experimentDecider, command, { actor, projectId });
     if (result) await this.deps.waitFor(result.lastPosition, ['experiments']);
+    return state;
+  }
+
+  /**
+   * The experiment as this request's own writes left it. The read model may already hold a later
+   * write (a concurrent PATCH): then the changeable fields come from the command's state, and the
+   * nested flag from the flag write this request made, if any.
+   */
+  private async own(projectId: number, id: number, state: ExperimentState, flag?: FeatureFlagRow): Promise<ExperimentRow> {
+    const row = this.visible(projectId, id);
+    const mine: ExperimentRow =
+      row.version === state.version
+        ? row
+        : {
+            ...row,
+            name: state.name,
+            description: state.description,
+            start_date: state.startDate,
+            end_date: state.endDate,
+            parameters: state.parameters,
+            secondary_metrics: state.secondaryMetrics,
+            filters: state.filters,
+            archived: state.archived,
+            exposure_cohort: state.exposureCohort,
+            version: state.version,
+            updated_at: await recordedAtOf(this.deps.log, experimentStream(id), state.version - 1),
+          };
+    if (!flag) return mine;
+    const { id: flagId, project_id, key, name, filters, active, deleted, ensure_experience_continuity, version } = flag;
+    return { ...mine, feature_flag: { id: flagId, project_id, key, name, filters, active, deleted, ensure_experience_continuity, version } };
   }
 }

@@ -2,6 +2,7 @@ import { featureFlagStream, type Actor } from '../../../streams';
 import type { FeatureFlagQueries, FeatureFlagRow } from '../../../projections/feature-flags-queries';
 import type { EventLog } from '../../store/event-log';
 import { handleCommand } from '../../runtime/command-handler';
+import { recordedAtOf } from '../../runtime/recorded-at';
 import { notFound, validationError } from '../../errors';
 import { flagDecider, type FlagCommand } from './decider';
 import { groupTypeIndexesOf, validateFilters, validateFlagKey } from './filters';
@@ -59,18 +60,14 @@ export class FlagService {
       createdBy: actor.type === 'user' ? actor.id : null,
       experimentId: extra.experimentId ?? null,
     };
-    await this.run(projectId, key, command, actor);
-    return this.deps.flags.byKey(projectId, key)!;
+    return this.run(projectId, key, command, actor);
   }
 
   async update(projectId: number, id: number, input: UpdateFlagInput, actor: Actor): Promise<FeatureFlagRow> {
     const flag = this.existing(projectId, id);
     if (input.key !== undefined && input.key !== flag.key)
       throw validationError("A flag's key cannot be changed; create a new flag instead.", 'key');
-    if (input.deleted === true) {
-      await this.run(projectId, flag.key, { type: 'DeleteFlag' }, actor);
-      return this.deps.flags.byKey(projectId, flag.key)!;
-    }
+    if (input.deleted === true) return this.run(projectId, flag.key, { type: 'DeleteFlag' }, actor);
     const command: FlagCommand = {
       type: 'UpdateFlag',
       name: input.name,
@@ -78,8 +75,7 @@ export class FlagService {
       active: input.active,
       ensureExperienceContinuity: input.ensure_experience_continuity,
     };
-    await this.run(projectId, flag.key, command, actor);
-    return this.deps.flags.byKey(projectId, flag.key)!;
+    return this.run(projectId, flag.key, command, actor);
   }
 
   async delete(projectId: number, id: number, actor: Actor): Promise<void> {
@@ -93,8 +89,25 @@ export class FlagService {
     return flag;
   }
 
-  private async run(projectId: number, key: string, command: FlagCommand, actor: Actor) {
-    const { result } = await handleCommand(this.deps.log, featureFlagStream(projectId, key), flagDecider, command, { actor, projectId });
+  /**
+   * Answers with the flag as this command left it: the read model may already hold a later write
+   * (a concurrent PATCH), so the row's changeable fields come from the state the command produced.
+   */
+  private async run(projectId: number, key: string, command: FlagCommand, actor: Actor): Promise<FeatureFlagRow> {
+    const stream = featureFlagStream(projectId, key);
+    const { state, result } = await handleCommand(this.deps.log, stream, flagDecider, command, { actor, projectId });
     if (result) await this.deps.waitFor(result.lastPosition);
+    const row = this.deps.flags.byKey(projectId, key)!;
+    if (row.version === state.version) return row;
+    return {
+      ...row,
+      name: state.name,
+      filters: state.filters,
+      active: state.active,
+      deleted: state.deleted,
+      ensure_experience_continuity: state.ensureExperienceContinuity,
+      version: state.version,
+      updated_at: await recordedAtOf(this.deps.log, stream, state.version - 1),
+    };
   }
 }
