@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import type { Scope } from '../../streams';
-import type { PersonalKeyRow, UserRow } from '../../projections/access-queries';
+import type { PersonalKeyRow, ProjectRow, UserRow } from '../../projections/access-queries';
 import { hashKey } from '../access';
 import { authenticationFailed, forbidden, missingScope, notAuthenticated, notFoundError } from './errors';
 
@@ -36,6 +36,14 @@ function presentedKey(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
+/**
+ * The projects of the given organizations that this key may touch, by id: every organization-level
+ * answer (organization bodies, project listings) is cut down to these.
+ */
+export function reachableProjects(auth: AuthContext, projects: readonly ProjectRow[]): ProjectRow[] {
+  return projects.filter((p) => auth.organizationIds.includes(p.organization_id) && (!auth.projectFilter || auth.projectFilter.includes(p.id)));
+}
+
 /** A write scope also grants the matching read scope, as in PostHog. */
 export function hasScope(scopes: readonly string[], needed: Scope): boolean {
   if (scopes.includes('*') || scopes.includes(needed)) return true;
@@ -61,16 +69,21 @@ export const authPlugin = fp(
       const user = queries.user(key.user_id);
       if (!user) throw authenticationFailed();
       if (!hasScope(key.scopes, scope)) throw missingScope(scope);
+      // A key limited to some projects reaches only the organizations that hold one of them, so
+      // an organization-level route never opens a door to a project outside the list.
+      const scopedProjects = key.scoped_projects;
       const organizationIds = queries
         .organizationsOf(user.id)
-        .filter((id) => !key.scoped_organizations || key.scoped_organizations.includes(id));
-      request.auth = { user, key, organizationIds, projectFilter: key.scoped_projects };
+        .filter((id) => !key.scoped_organizations || key.scoped_organizations.includes(id))
+        .filter((id) => !scopedProjects || scopedProjects.some((p) => queries.project(p)?.organization_id === id));
+      request.auth = { user, key, organizationIds, projectFilter: scopedProjects };
 
       const params = (request.params ?? {}) as Record<string, string | undefined>;
       if (params.organization_id !== undefined) {
-        const org = queries.organization(params.organization_id);
+        const org = params.organization_id === '@current' ? queries.organization(organizationIds[0] ?? '') : queries.organization(params.organization_id);
         if (!org) throw notFoundError();
         if (!organizationIds.includes(org.id)) throw forbidden('You do not have access to this organization.');
+        params.organization_id = org.id;
       }
       if (params.project_id !== undefined) {
         const projectId =

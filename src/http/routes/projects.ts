@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ProjectRow } from '../../../projections/access-queries';
+import { reachableProjects, type AuthContext } from '../auth';
 import { pageEnvelope, parsePage } from '../pagination';
 
 export const projectBody = (p: ProjectRow) => ({
@@ -18,9 +19,7 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
   app.get('/api/projects/', { config: { scope: 'project:read' } }, async (request) => {
     const page = parsePage(request.query);
     const auth = request.auth!;
-    const { count, rows } = auth.projectFilter
-      ? scoped(auth.projectFilter, auth.organizationIds, page)
-      : queries.projectsOf(auth.organizationIds, page.limit, page.offset);
+    const { count, rows } = auth.projectFilter ? scoped(auth, page) : queries.projectsOf(auth.organizationIds, page.limit, page.offset);
     return pageEnvelope(request, page, count, rows.map(projectBody));
   });
 
@@ -30,11 +29,9 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
     async (request) => projectBody(queries.project(Number(request.params.project_id))!),
   );
 
-  function scoped(ids: number[], orgs: string[], page: { limit: number; offset: number }) {
-    const rows = ids
-      .map((id) => queries.project(id))
-      .filter((p): p is ProjectRow => !!p && orgs.includes(p.organization_id))
-      .sort((a, b) => a.id - b.id);
+  function scoped(auth: AuthContext, page: { limit: number; offset: number }) {
+    const listed = auth.projectFilter!.map((id) => queries.project(id)).filter((p): p is ProjectRow => !!p);
+    const rows = reachableProjects(auth, listed).sort((a, b) => a.id - b.id);
     return { count: rows.length, rows: rows.slice(page.offset, page.offset + page.limit) };
   }
 };

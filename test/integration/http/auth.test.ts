@@ -116,4 +116,22 @@ describe('authentication and authorization over HTTP', () => {
     const body = await expectError(await s.api(`/api/projects/${s.credentials.project_id}/boom/`), 500, 'error');
     expect(JSON.stringify(body)).not.toMatch(/secret internal detail|at /);
   });
+
+  // Last: it makes the bootstrap user a member of a second organization.
+  it('an organization shows a limited key only its projects; one holding none of them is forbidden', async () => {
+    const system = { type: 'system' } as const;
+    const k = await key(['organization:read', 'project:read'], [secondProject]);
+    const org = await json(await s.api(`/api/organizations/${s.credentials.organization_id}/`, { key: k }));
+    expect(org.projects.map((p: { id: number }) => p.id)).toEqual([secondProject]);
+    expect(JSON.stringify(org)).not.toContain(s.credentials.project_api_key);
+    const current = await json(await s.api('/api/organizations/@current/', { key: k }));
+    expect(current.id).toBe(s.credentials.organization_id);
+
+    const user = s.runtime.queries.access.firstUserOf(s.credentials.organization_id)!;
+    const second = await s.runtime.access.createOrganization('Second', system);
+    await s.runtime.access.addMember(second, user.id, 'member', system);
+    await s.runtime.access.createProject(second, 'Elsewhere', system);
+    await expectError(await s.api(`/api/organizations/${second}/`, { key: k }), 403, 'permission_denied');
+    expect((await s.api(`/api/organizations/${second}/`)).status).toBe(200);
+  });
 });
