@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import type { Config } from '../config';
 import type { Runtime } from '../app';
 import { authPlugin } from './auth';
@@ -16,8 +16,13 @@ import { experimentRoutes } from './routes/experiments';
 import { cohortRoutes } from './routes/cohorts';
 import { batchExportRoutes } from './routes/batch-exports';
 
+export interface BuildHooks {
+  /** Sees every route as it is registered (tests enumerate them to cover each one). */
+  onRoute?: (route: RouteOptions) => void;
+}
+
 /** Builds the HTTP app over an opened runtime; routes are encapsulated plugins. */
-export async function buildApp(runtime: Runtime, config: Config, options: FastifyServerOptions = {}) {
+export async function buildApp(runtime: Runtime, config: Config, options: FastifyServerOptions = {}, hooks: BuildHooks = {}) {
   const app = Fastify({
     logger: options.logger ?? { level: config.LOG_LEVEL },
     routerOptions: { ignoreTrailingSlash: true },
@@ -27,6 +32,7 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
     ...options,
   });
   registerErrorHandling(app);
+  if (hooks.onRoute) app.addHook('onRoute', hooks.onRoute);
   await app.register(runtimePlugin, { runtime, config });
   await app.register(authPlugin);
   await app.register(healthRoutes);

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { loadConfig, type Config } from '../../src/config';
 import { bootstrap, type Credentials } from '../../src/access';
 import { buildApp } from '../../src/http';
@@ -18,7 +18,15 @@ export interface TestServer {
 }
 
 /** A real server on a free port over a fresh data directory, bootstrapped. */
-export async function startTestServer(options: { env?: Record<string, string>; dataDir?: string; beforeListen?: (app: FastifyInstance) => void } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: {
+    env?: Record<string, string>;
+    dataDir?: string;
+    beforeListen?: (app: FastifyInstance) => void;
+    /** Called for every route the app registers, before any of them is (route enumeration). */
+    onRoute?: (route: RouteOptions) => void;
+  } = {},
+): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir('server-');
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ...options.env });
   const geo = await geoLookup(config.GEOIP_DIR, () => {});
@@ -27,7 +35,7 @@ export async function startTestServer(options: { env?: Record<string, string>; d
   await runtime.ready;
   await runtime.runner.catchUp();
   runtime.runner.start();
-  const app = await buildApp(runtime, config, { logger: false });
+  const app = await buildApp(runtime, config, { logger: false }, { onRoute: options.onRoute });
   options.beforeListen?.(app);
   const { credentials } = await bootstrap(runtime.access, runtime.queries.access, { type: 'system' });
   await app.listen({ port: 0, host: '127.0.0.1' });

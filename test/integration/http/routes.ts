@@ -1,0 +1,109 @@
+import type { RouteOptions } from 'fastify';
+import type { Scope } from '../../../streams';
+import type { TenantIds } from './tenants';
+
+/** One method of one registered route, with the personal-key scope it declares (none: public). */
+export interface Route {
+  method: string;
+  url: string;
+  scope: Scope | undefined;
+}
+
+/** An onRoute hook that records every route; HEAD and OPTIONS share their GET/POST's rules or have none. */
+export function routeCollector(): { routes: Route[]; onRoute: (r: RouteOptions) => void } {
+  const routes: Route[] = [];
+  const onRoute = (r: RouteOptions) => {
+    for (const method of [r.method].flat()) {
+      if (method === 'HEAD' || method === 'OPTIONS') continue;
+      if (routes.some((x) => x.method === method && x.url === r.url)) continue;
+      routes.push({ method, url: r.url, scope: (r.config as { scope?: Scope } | undefined)?.scope });
+    }
+  };
+  return { routes, onRoute };
+}
+
+/** Routes that declare no scope on purpose: the SDK endpoints (project key in the body) and health. */
+export const PUBLIC_ROUTES = new Set([
+  'GET /_health',
+  ...['/capture', '/e', '/i/v0/e', '/track', '/engage', '/batch'].flatMap((p) => [`GET ${p}`, `POST ${p}`]),
+  'POST /decide',
+  'POST /flags',
+]);
+
+/** Personal-key routes that name their project by the project key in `?token=` instead of the path. */
+export const TOKEN_ROUTES = new Set(['/flags/definitions', '/api/feature_flag/local_evaluation']);
+/** Personal-key routes that name no project or organization: they answer over everything the key reaches. */
+export const GLOBAL_ROUTES = new Set(['/api/projects/']);
+
+/** Where a request points: the project (path or token) and organization, and the ids of its objects. */
+export interface Target {
+  projectId: number | string;
+  organizationId: string;
+  token: string;
+}
+
+type IdKind = keyof TenantIds;
+/** The object kind a path parameter names, from the collection segment in front of it. */
+const ID_KINDS: Record<string, IdKind> = {
+  'feature_flags/:id': 'flag',
+  'experiments/:id': 'experiment',
+  'cohorts/:id': 'cohort',
+  'batch_exports/:id': 'batchExport',
+  'persons/:id': 'person',
+  'runs/:run_id': 'run',
+};
+
+/** The object-id parameters of a route, in path order. A parameter nobody taught this table fails loudly. */
+export function idParams(url: string): IdKind[] {
+  const segments = url.split('/');
+  const kinds: IdKind[] = [];
+  segments.forEach((segment, i) => {
+    if (!segment.startsWith(':') || segment === ':project_id' || segment === ':organization_id') return;
+    const kind = ID_KINDS[`${segments[i - 1]}/${segment}`];
+    if (!kind) throw new Error(`route ${url}: no object kind for ${segments[i - 1]}/${segment}; teach ID_KINDS in test/integration/http/routes.ts`);
+    kinds.push(kind);
+  });
+  return kinds;
+}
+
+/** How a route picks its tenant; a personal-key route that fits none fails loudly. */
+export function tenancyOf(url: string): 'project' | 'organization' | 'token' | 'global' {
+  if (url.includes(':project_id')) return 'project';
+  if (url.includes(':organization_id')) return 'organization';
+  if (TOKEN_ROUTES.has(url)) return 'token';
+  if (GLOBAL_ROUTES.has(url)) return 'global';
+  throw new Error(`route ${url} names no project, organization or token; classify it in test/integration/http/routes.ts`);
+}
+
+/** The concrete path (with query) of a route for a target, taking each object id from `idsFor(kind)`. */
+export function pathFor(url: string, target: Target, idsFor: (kind: IdKind, index: number) => string | number): string {
+  let index = 0;
+  const segments = url.split('/').map((segment, i, all) => {
+    if (segment === ':project_id') return String(target.projectId);
+    if (segment === ':organization_id') return target.organizationId;
+    if (segment.startsWith(':')) return encodeURIComponent(String(idsFor(ID_KINDS[`${all[i - 1]}/${segment}`], index++)));
+    return segment;
+  });
+  const path = segments.join('/');
+  return TOKEN_ROUTES.has(url) ? `${path}?token=${encodeURIComponent(target.token)}` : path;
+}
+
+/**
+ * A body each write route would accept from a key allowed to make it, so a refusal in the matrix
+ * comes from authorization or ownership, never from validation.
+ */
+export function bodyFor(method: string, url: string, exportPath: string): unknown {
+  if (method === 'GET' || method === 'DELETE') return undefined;
+  const tail = url.replace(/^\/api\/(projects\/:project_id|organizations\/:organization_id)\//, '');
+  const hour = (h: number) => new Date(Math.floor(Date.now() / 3_600_000 - h) * 3_600_000).toISOString();
+  const bodies: Record<string, unknown> = {
+    'POST feature_flags/': { key: 'matrix-new-flag', name: 'matrix' },
+    'PATCH feature_flags/:id/': { name: 'matrix-renamed' },
+    'POST experiments/': { name: 'matrix', feature_flag_key: 'matrix-new-exp' },
+    'PATCH experiments/:id/': { name: 'matrix-renamed' },
+    'POST batch_exports/': { name: 'matrix', interval: 'hour', destination: { type: 'File', config: { path: exportPath } } },
+    'PATCH batch_exports/:id/': { name: 'matrix-renamed' },
+    'POST batch_exports/:id/backfill/': { start_at: hour(30), end_at: hour(29) },
+  };
+  return bodies[`${method} ${tail}`] ?? {};
+}
