@@ -1,0 +1,83 @@
+import { accessSync, constants, statSync, statfsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { storageFault, StorageUnavailableError, type StorageFault, type StorageMonitor } from '../storage-fault';
+
+/** Below this many free bytes the disk counts as full for `/_health` (a write may still fit, but barely). */
+const FULL_BELOW_BYTES = 1024 * 1024;
+
+/**
+ * Watches the file an SQLite log was opened on. An open SQLite connection keeps writing to a file
+ * that was unlinked (`rm -rf $DATA_DIR`) or replaced at its path, and those writes are lost with the
+ * last descriptor; so before every append the path is stat'ed (about 2 µs) and compared with the
+ * identity pinned at open. Errors of a write that cannot be made durable (full disk, read-only
+ * file system, I/O failure) become a StorageUnavailableError and are remembered until a write
+ * succeeds again.
+ */
+export class LogFileGuard implements StorageMonitor {
+  private readonly dev: number;
+  private readonly ino: number;
+  private lastWriteFault: StorageFault | null = null;
+
+  constructor(private readonly path: string) {
+    const s = statSync(path);
+    this.dev = s.dev;
+    this.ino = s.ino;
+  }
+
+  /** The log file is still the one that was opened: missing or replaced otherwise. */
+  fileFault(): StorageFault | null {
+    const s = statSync(this.path, { throwIfNoEntry: false });
+    if (!s) return storageFault('log_missing');
+    if (s.ino !== this.ino || s.dev !== this.dev) return storageFault('log_replaced');
+    return null;
+  }
+
+  beforeWrite(): void {
+    const fault = this.fileFault();
+    if (fault) throw new StorageUnavailableError(fault);
+  }
+
+  afterWrite(): void {
+    this.lastWriteFault = null;
+  }
+
+  /** A write failed: a storage fault becomes StorageUnavailableError (and is remembered); anything else passes through. */
+  translate(err: unknown): unknown {
+    const reason = storageFaultOf(err);
+    if (!reason) return err;
+    const fault = reason === 'log_missing' ? this.fileFault() ?? storageFault(reason) : storageFault(reason);
+    this.lastWriteFault = fault;
+    return new StorageUnavailableError(fault);
+  }
+
+  fault(): StorageFault | null {
+    return this.fileFault() ?? this.lastWriteFault ?? directoryFault(dirname(this.path));
+  }
+}
+
+/** Which storage fault an SQLite or file-system error means, if any. */
+export function storageFaultOf(err: unknown): StorageFault['reason'] | null {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return null;
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') return 'disk_full';
+  if (code === 'SQLITE_READONLY_DBMOVED') return 'log_missing';
+  if (code.startsWith('SQLITE_READONLY') || code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return 'read_only';
+  if (code.startsWith('SQLITE_IOERR') || code === 'SQLITE_CANTOPEN' || code === 'EIO') return 'io_error';
+  return null;
+}
+
+/** Probes the directory itself: not writable (read-only mount, permissions) or no space left. */
+function directoryFault(dir: string): StorageFault | null {
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch (err) {
+    return storageFault(storageFaultOf(err) ?? 'io_error');
+  }
+  try {
+    const fs = statfsSync(dir);
+    if (fs.bavail * fs.bsize < FULL_BELOW_BYTES) return storageFault('disk_full');
+  } catch {
+    // statfs unsupported here: the write path still reports a full disk when a write fails.
+  }
+  return null;
+}
