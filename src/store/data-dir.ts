@@ -25,12 +25,13 @@ const reasonOf = (err: unknown) => {
  * next to the old one's read models and credentials).
  */
 export function prepareDataDir(dir: string, logPath: string): void {
-  const existing = statSync(dir, { throwIfNoEntry: false });
-  if (existing && !existing.isDirectory()) throw new DataDirError(`DATA_DIR ${dir} is not a directory`);
   try {
+    const existing = statSync(dir, { throwIfNoEntry: false });
+    if (existing && !existing.isDirectory()) throw new DataDirError(`DATA_DIR ${dir} is not a directory`);
     mkdirSync(dir, { recursive: true });
     accessSync(dir, constants.W_OK);
   } catch (err) {
+    if (err instanceof DataDirError) throw err;
     throw new DataDirError(`DATA_DIR ${dir} cannot be created or written: ${reasonOf(err)}`);
   }
   if (existsSync(logPath)) return;
