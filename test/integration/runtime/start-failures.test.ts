@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -110,5 +110,27 @@ describe('a failing log output never kills the process', () => {
     // Shutting down logs a line into the closed pipe.
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
+  });
+});
+
+describe('a log removed under a running server', () => {
+  it('refuses the next capture with 503, and the next start refuses to bootstrap over the rest', async () => {
+    const dataDir = tempDir('start-');
+    const port = await freePort();
+    const server = start({ DATA_DIR: dataDir, PORT: String(port) });
+    await new Promise<void>((resolve) => {
+      let out = '';
+      server.child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()).includes('listening at') && resolve());
+    });
+    const { project_api_key } = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8'));
+    const capture = () => fetch(`http://127.0.0.1:${port}/capture/`, { method: 'POST', body: JSON.stringify({ api_key: project_api_key, event: 'e', distinct_id: 'd' }) });
+    expect((await capture()).status).toBe(200);
+    unlinkSync(join(dataDir, 'events.sqlite'));
+    expect((await capture()).status).toBe(503);
+    expect((await fetch(`http://127.0.0.1:${port}/_health`)).status).toBe(503);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    await expectOneLineExit2({ DATA_DIR: dataDir }, /has no event log \(events\.sqlite\) but holds files of an install/);
+    expect(JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')).project_api_key).toBe(project_api_key);
   });
 });
