@@ -34,6 +34,20 @@ export class StorageUnavailableError extends Error {
   }
 }
 
+/**
+ * Which storage fault an SQLite or file-system error means, if any. Such an error says nothing
+ * about the event being written: a projection meeting one must stop and retry, not quarantine it.
+ */
+export function storageFaultOf(err: unknown): StorageFaultReason | null {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return null;
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') return 'disk_full';
+  if (code === 'SQLITE_READONLY_DBMOVED') return 'log_missing';
+  if (code.startsWith('SQLITE_READONLY') || code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return 'read_only';
+  if (code.startsWith('SQLITE_IOERR') || code === 'SQLITE_CANTOPEN' || code === 'EIO') return 'io_error';
+  return null;
+}
+
 /** What `/_health` shows about storage: nothing when writes can be made durable. */
 export interface StorageMonitor {
   /** Null when healthy; probes the files (cheaply) on every call. */

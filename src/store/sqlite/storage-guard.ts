@@ -1,6 +1,6 @@
 import { accessSync, constants, statSync, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { storageFault, StorageUnavailableError, type StorageFault, type StorageMonitor } from '../storage-fault';
+import { storageFault, storageFaultOf, StorageUnavailableError, type StorageFault, type StorageMonitor } from '../storage-fault';
 
 /** Below this many free bytes the disk counts as full for `/_health` (a write may still fit, but barely). */
 const FULL_BELOW_BYTES = 1024 * 1024;
@@ -53,17 +53,6 @@ export class LogFileGuard implements StorageMonitor {
   fault(): StorageFault | null {
     return this.fileFault() ?? this.lastWriteFault ?? directoryFault(dirname(this.path));
   }
-}
-
-/** Which storage fault an SQLite or file-system error means, if any. */
-export function storageFaultOf(err: unknown): StorageFault['reason'] | null {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return null;
-  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') return 'disk_full';
-  if (code === 'SQLITE_READONLY_DBMOVED') return 'log_missing';
-  if (code.startsWith('SQLITE_READONLY') || code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return 'read_only';
-  if (code.startsWith('SQLITE_IOERR') || code === 'SQLITE_CANTOPEN' || code === 'EIO') return 'io_error';
-  return null;
 }
 
 /** Probes the directory itself: not writable (read-only mount, permissions) or no space left. */
