@@ -13,6 +13,8 @@ function startupFailure(err: unknown, config: Config | undefined): string | null
   if (code === 'EADDRINUSE') return `cannot listen on ${where}: the port is already in use`;
   if (code === 'EADDRNOTAVAIL') return `cannot listen on ${where}: the address is not available on this machine`;
   if (code === 'EACCES' && (err as { syscall?: string }).syscall === 'listen') return `cannot listen on ${where}: permission denied`;
+  // At start-up an SQLite error comes from the files found in DATA_DIR (not a database, locked, corrupt).
+  if (typeof code === 'string' && code.startsWith('SQLITE_')) return `cannot open the data in DATA_DIR ${config?.DATA_DIR ?? ''}: ${(err as Error).message} (${code})`;
   return null;
 }
 

@@ -79,6 +79,12 @@ describe('start-up failures: one line on stderr, exit 2', () => {
     expect(existsSync(join(dir, 'events.sqlite'))).toBe(false);
     expect(readFileSync(join(dir, 'credentials.json'), 'utf8')).toBe('{"personal_api_key":"old"}');
   });
+
+  it('a log file that is not a database', async () => {
+    const dir = tempDir('start-');
+    writeFileSync(join(dir, 'events.sqlite'), 'this is not an SQLite database, just text long enough to have a header'.repeat(20));
+    await expectOneLineExit2({ DATA_DIR: dir }, /^cannot open the data in DATA_DIR .*: file is not a database \(SQLITE_NOTADB\)$/);
+  });
 });
 
 describe('a failing log output never kills the process', () => {
