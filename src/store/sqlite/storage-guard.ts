@@ -8,17 +8,20 @@ const FULL_BELOW_BYTES = 1024 * 1024;
 /**
  * Watches the file an SQLite log was opened on. An open SQLite connection keeps writing to a file
  * that was unlinked (`rm -rf $DATA_DIR`) or replaced at its path, and those writes are lost with the
- * last descriptor; so before every append the path is stat'ed (about 2 µs) and compared with the
- * identity pinned at open. Errors of a write that cannot be made durable (full disk, read-only
+ * last descriptor; so before every append the path is stat'ed and compared with the identity
+ * pinned at open, and the directory is checked writable (together about 3 µs, on an append of
+ * about 45 µs for one event). Errors of a write that cannot be made durable (full disk, read-only
  * file system, I/O failure) become a StorageUnavailableError and are remembered until a write
  * succeeds again.
  */
 export class LogFileGuard implements StorageMonitor {
   private readonly dev: number;
   private readonly ino: number;
+  private readonly dir: string;
   private lastWriteFault: StorageFault | null = null;
 
   constructor(private readonly path: string) {
+    this.dir = dirname(path);
     const s = statSync(path);
     this.dev = s.dev;
     this.ino = s.ino;
@@ -32,8 +35,9 @@ export class LogFileGuard implements StorageMonitor {
     return null;
   }
 
+  /** Refuses a write that could not be made durable: log gone or replaced, directory not writable (about 3 µs). */
   beforeWrite(): void {
-    const fault = this.fileFault();
+    const fault = this.fileFault() ?? notWritable(this.dir);
     if (fault) throw new StorageUnavailableError(fault);
   }
 
@@ -51,22 +55,26 @@ export class LogFileGuard implements StorageMonitor {
   }
 
   fault(): StorageFault | null {
-    return this.fileFault() ?? this.lastWriteFault ?? directoryFault(dirname(this.path));
+    return this.fileFault() ?? this.lastWriteFault ?? notWritable(this.dir) ?? noSpace(this.dir);
   }
 }
 
-/** Probes the directory itself: not writable (read-only mount, permissions) or no space left. */
-function directoryFault(dir: string): StorageFault | null {
+/** The directory cannot take writes (read-only mount, permissions): SQLite could not create its files there. */
+function notWritable(dir: string): StorageFault | null {
   try {
     accessSync(dir, constants.W_OK);
+    return null;
   } catch (err) {
     return storageFault(storageFaultOf(err) ?? 'io_error');
   }
+}
+
+/** Hardly any space left where the data lives (for `/_health`; a write that does not fit fails with SQLITE_FULL). */
+function noSpace(dir: string): StorageFault | null {
   try {
     const fs = statfsSync(dir);
-    if (fs.bavail * fs.bsize < FULL_BELOW_BYTES) return storageFault('disk_full');
+    return fs.bavail * fs.bsize < FULL_BELOW_BYTES ? storageFault('disk_full') : null;
   } catch {
-    // statfs unsupported here: the write path still reports a full disk when a write fails.
+    return null;
   }
-  return null;
 }
