@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../support/child';
 import { json } from '../../support/json';
 import { startTestServer, type TestServer } from '../../support/server';
 import { tempDir } from '../../support/temp-dir';
@@ -24,6 +25,12 @@ afterAll(async () => {
   if (!mounted) return;
   await s?.close();
   spawnSync('umount', [mountPoint]);
+});
+
+const readOnlyPoint = tempDir('mount-ro-');
+const readOnly = mounted && spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,ro', 'tmpfs', readOnlyPoint]).status === 0;
+afterAll(() => {
+  if (readOnly) spawnSync('umount', [readOnlyPoint]);
 });
 
 const batch = () =>
@@ -59,5 +66,18 @@ describe.skipIf(!mounted)('storage faults on a real file system', () => {
     unlinkSync(filler);
     expect((await batch()).status).toBe(200);
     expect((await health()).status).toBe(200);
+  });
+});
+
+describe.skipIf(!readOnly)('a read-only file system at start', () => {
+  it('is one line on stderr and exit 2', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: repoRoot,
+      env: { ...process.env, DATA_DIR: readOnlyPoint, PORT: '0', PRINT_CREDENTIALS: 'false' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^DATA_DIR .* cannot be created or written: read-only file system\n$/);
   });
 });
