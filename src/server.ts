@@ -2,6 +2,7 @@ import type { Config } from './config';
 import { bootstrap } from './access';
 import { buildApp } from './http';
 import { geoLookup, openRuntime, writeCredentialsFile } from './app';
+import { logDestination } from './app/log-output';
 import { startExportProcesses } from './exports/processes';
 
 /** Opens the runtime, catches projections up, bootstraps an empty store, then serves HTTP. */
@@ -15,7 +16,8 @@ export async function startServer(config: Config) {
     onProjectionError: (name, err) => app.log.error({ err, projection: name }, 'projection stopped'),
   });
   await runtime.ready;
-  const app = await buildApp(runtime, config);
+  // A logger that cannot write drops lines instead of throwing (see log-output).
+  const app = await buildApp(runtime, config, { logger: { level: config.LOG_LEVEL, stream: logDestination } });
   await runtime.runner.catchUp();
   runtime.runner.start();
   if (!runtime.queries.access.firstOrganization()) {

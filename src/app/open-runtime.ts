@@ -24,6 +24,7 @@ import { ProjectionRunner, type Runner } from '../runtime/projection-runner';
 import { RemoteProjectionRunner } from '../runtime/worker/remote-runner';
 import { storeFiles } from '../runtime/store-files';
 import { startCheckpointer } from '../store/sqlite/checkpointer';
+import { prepareDataDir } from '../store/data-dir';
 import { projectTokenCache } from './project-token-cache';
 
 /** How often the checkpointer thread copies the WALs back (~35 MB of log WAL at 80k events/s). */
@@ -62,6 +63,7 @@ export { storeFiles };
 /** The embedded runtime: one SQLite log, SQLite read-model stores, the projection runner and the services. */
 export function openRuntime(options: RuntimeOptions) {
   const files = storeFiles(options.dataDir);
+  prepareDataDir(options.dataDir, files.log);
   const modelFiles = storeFiles(options.readModelDir ?? options.dataDir);
   // With a projection thread, a checkpointer thread copies the WALs back: the request and fold
   // threads only do so past their backstops, far beyond the usual 4000 pages.
@@ -158,6 +160,8 @@ export function openRuntime(options: RuntimeOptions) {
     files,
     log,
     rawLog,
+    /** Whether writes can be made durable (log file present and the same, disk not full, writable). */
+    storage: rawLog.storage,
     stores,
     runner,
     queries,

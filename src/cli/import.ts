@@ -1,15 +1,14 @@
 import { createReadStream, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { v5 as uuidv5 } from 'uuid';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Runtime } from '../app';
+import { loadConfig } from '../config';
+import { admitWithin, configuredLimits, RateLimitedError } from '../ingest/rate-limited';
 import { parse, UsageError } from './args';
 import { importStateStore, type ImportState } from './import-state';
+import { importedEventUuid } from './import-uuid';
 import { linesWithOffsets } from './lines';
 import { progressBar } from './progress';
-
-// Fixed namespace: an event without a uuid gets the same uuid on every run, so a resumed import
-// that repeats its last batch is deduplicated by (project, uuid) instead of counted twice.
-const IMPORT_NAMESPACE = '5a0c7b9e-2f1d-4c53-9a7e-3f4f1e0d2b61';
 
 const HELP = 'import FILE.jsonl | - [--project ID] [--batch-size N] [--source NAME] [--restart] [--json]';
 
@@ -45,13 +44,28 @@ export async function importCommand(runtime: Runtime, dataDir: string, argv: str
   const resumedFrom = state.line;
   if (resumedFrom > 0) process.stderr.write(`resuming ${source} at line ${resumedFrom + 1}\n`);
 
+  // Historical migration has its own budget (INGEST_HISTORICAL_EVENTS_PER_SECOND); over it, the
+  // batch waits as long as the limiter says and is sent again.
+  const admit = admitWithin(configuredLimits(loadConfig()));
+  const send = async (body: Buffer) => {
+    for (;;) {
+      try {
+        return await runtime.ingest.ingest({ body, contentType: 'application/json', query: {}, ip: undefined, maxDecompressedBytes: Number.MAX_SAFE_INTEGER, admit });
+      } catch (err) {
+        if (!(err instanceof RateLimitedError)) throw err;
+        process.stderr.write(`\nrate limited (${err.limit}): resending in ${(err.retryAfterMs / 1000).toFixed(1)} s\n`);
+        await sleep(err.retryAfterMs);
+      }
+    }
+  };
+
   const bar = progressBar('import');
   let batch: unknown[] = [];
   let last = { line: state.line, offset: state.offset };
   const flush = async () => {
     if (batch.length) {
       const body = Buffer.from(JSON.stringify({ api_key: project.api_token, historical_migration: true, batch }));
-      await runtime.ingest.ingest({ body, contentType: 'application/json', query: {}, ip: undefined, maxDecompressedBytes: Number.MAX_SAFE_INTEGER });
+      await send(body);
       state.events += batch.length;
       batch = [];
     }
@@ -73,7 +87,7 @@ export async function importCommand(runtime: Runtime, dataDir: string, argv: str
       process.stderr.write(`\nline ${line.number}: skipped (${(err as Error).message})\n`);
       continue;
     }
-    event.uuid ??= uuidv5(`${source}:${line.number}`, IMPORT_NAMESPACE);
+    event.uuid ??= importedEventUuid(project.id, event);
     batch.push(event);
     if (batch.length >= batchSize) await flush();
   }

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { DomainError } from '../errors';
 import { ConcurrencyConflictError } from '../runtime/command-handler';
 import { isIngestError } from '../ingest/errors';
+import { StorageUnavailableError } from '../store/storage-fault';
 
 /** PostHog's Django-style error body; every error the API returns has this shape. */
 export interface ErrorBody {
@@ -69,6 +70,7 @@ export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof DomainError) return fromDomain(err);
   if (isIngestError(err)) return new ApiError(err.status, err.toBody());
+  if (err instanceof StorageUnavailableError) return new ApiError(503, err.toBody());
   if (err instanceof ConcurrencyConflictError)
     return new ApiError(409, {
       type: 'conflict',

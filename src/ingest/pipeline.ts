@@ -5,6 +5,7 @@ import { decodeBody } from './decode-body';
 import { invalidApiKey, missingApiKey } from './errors';
 import { extractBatch } from './extract-batch';
 import { normalizeEvent, requestContext } from './normalize-event';
+import type { AdmitIngest } from './rate-limited';
 
 export interface IngestRequest {
   body: Buffer;
@@ -14,6 +15,8 @@ export interface IngestRequest {
   /** Client address (X-Forwarded-For first entry, else the socket). */
   ip: string | undefined;
   maxDecompressedBytes: number;
+  /** Per-project limits, checked once the project is known and before anything is appended (throws to refuse). */
+  admit?: AdmitIngest;
 }
 
 export interface IngestPipelineDeps {
@@ -51,6 +54,7 @@ export class IngestPipeline {
     if (!batch.apiKey) throw missingApiKey();
     const projectId = this.deps.projectIdForToken(batch.apiKey);
     if (projectId === undefined) throw invalidApiKey();
+    request.admit?.(projectId, { events: batch.events.length, bytes: request.body.length, historical: batch.historicalMigration });
 
     const now = this.now();
     const ctx = requestContext({

@@ -1,5 +1,6 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { clientIp } from '../../ingest/client-ip';
+import { admitWithin, configuredLimits, RateLimitedError } from '../../ingest/rate-limited';
 import { asPublicEndpoint, corsPreflight, rawBody } from '../public-endpoint';
 
 const SINGLE = ['/capture', '/e', '/i/v0/e', '/track', '/engage'];
@@ -12,19 +13,26 @@ const BATCH = ['/batch'];
 export const captureRoutes: FastifyPluginAsync = async (app) => {
   const { config } = app;
   const pipeline = app.runtime.ingest;
+  const admit = admitWithin(configuredLimits(config));
 
   asPublicEndpoint(app);
 
-  const handler = (decompressedLimit: number) => async (request: FastifyRequest) => {
+  const handler = (decompressedLimit: number) => async (request: FastifyRequest, reply: FastifyReply) => {
     // Resolves once the whole request is one durable append: only then is it acknowledged.
-    await pipeline.ingest({
-      body: rawBody(request),
-      contentType: request.headers['content-type'],
-      contentEncoding: request.headers['content-encoding'],
-      query: request.query as Record<string, string | undefined>,
-      ip: clientIp(request.headers, request.socket.remoteAddress),
-      maxDecompressedBytes: decompressedLimit,
-    });
+    try {
+      await pipeline.ingest({
+        body: rawBody(request),
+        contentType: request.headers['content-type'],
+        contentEncoding: request.headers['content-encoding'],
+        query: request.query as Record<string, string | undefined>,
+        ip: clientIp(request.headers, request.socket.remoteAddress),
+        maxDecompressedBytes: decompressedLimit,
+        admit,
+      });
+    } catch (err) {
+      if (!(err instanceof RateLimitedError)) throw err;
+      return reply.status(429).header('retry-after', String(err.retryAfterSeconds)).send(err.toBody());
+    }
     return { status: 1 };
   };
 

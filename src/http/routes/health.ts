@@ -6,8 +6,11 @@ export const healthRoutes: FastifyPluginAsync = async (app) => {
     const { runner, log } = app.runtime;
     const failures = runner.failures();
     const healthy = Object.keys(failures).length === 0;
-    return reply.status(healthy ? 200 : 503).send({
-      status: healthy ? 'ok' : 'degraded',
+    // A storage fault means writes are refused (503): load balancers must stop sending them here.
+    const storage = app.runtime.storage.fault();
+    return reply.status(healthy && !storage ? 200 : 503).send({
+      status: storage ? 'unavailable' : healthy ? 'ok' : 'degraded',
+      storage: storage ? { status: 'fault', ...storage } : { status: 'ok' },
       log_head: await log.head(),
       projections: runner.checkpoints(),
       failures,

@@ -11,6 +11,8 @@ import {
   type SubscribeOptions,
 } from '../event-log';
 import { openSqlite, type Durability, type SqliteDatabase } from './open';
+import { LogFileGuard } from './storage-guard';
+import type { StorageMonitor } from '../storage-fault';
 
 export interface SqliteEventLogOptions {
   durability?: Durability;
@@ -84,6 +86,9 @@ export class SqliteEventLog implements EventLog {
   private readonly closers = new Set<() => void>();
   private readonly stmt;
   private readonly appendTx;
+  private readonly guard: LogFileGuard | null;
+  /** Whether writes to this log can be made durable (for `/_health`). */
+  readonly storage: StorageMonitor;
 
   constructor(path: string, options: SqliteEventLogOptions = {}) {
     this.db = openSqlite(path, {
@@ -93,6 +98,8 @@ export class SqliteEventLog implements EventLog {
       autoCheckpointPages: options.backstopCheckpointPages,
     });
     if (!options.readonly) this.db.exec(SCHEMA);
+    this.guard = options.readonly || path === ':memory:' ? null : new LogFileGuard(path);
+    this.storage = this.guard ?? { fault: () => null };
     this.now = options.now ?? (() => new Date());
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
     this.stmt = {
@@ -165,7 +172,15 @@ export class SqliteEventLog implements EventLog {
   /** Synchronous form for the embedded hot path (ingestion), same semantics as append. */
   appendSync(streamId: string, events: readonly NewEvent[], options: AppendOptions): AppendResult {
     if (events.length === 0) throw new Error('append needs at least one event');
-    const result = this.appendTx.immediate(streamId, events, options);
+    const guard = this.guard;
+    guard?.beforeWrite();
+    let result: AppendResult;
+    try {
+      result = this.appendTx.immediate(streamId, events, options);
+    } catch (err) {
+      throw guard ? guard.translate(err) : err;
+    }
+    guard?.afterWrite();
     this.appended$.next(result.lastPosition);
     return result;
   }

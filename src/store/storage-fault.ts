@@ -1,0 +1,55 @@
+/**
+ * A storage fault: the service cannot make a write durable (its log is gone or replaced, the disk is
+ * full, the data directory is read-only, or the device fails). Writes answer 503 with the reason and
+ * `/_health` reports it, so nothing is acknowledged that is not durable.
+ */
+export type StorageFaultReason = 'log_missing' | 'log_replaced' | 'disk_full' | 'read_only' | 'io_error';
+
+const DETAILS: Record<StorageFaultReason, string> = {
+  log_missing: 'The event log file is missing from the data directory; writes are refused until the service is restarted on its data.',
+  log_replaced: 'The event log file was replaced by another file; writes are refused until the service is restarted on its data.',
+  disk_full: 'The disk holding the data directory is full; writes are refused until space is freed.',
+  read_only: 'The data directory is read-only; writes are refused until it is writable again.',
+  io_error: 'The data directory cannot be written (I/O error); writes are refused.',
+};
+
+export interface StorageFault {
+  reason: StorageFaultReason;
+  detail: string;
+}
+
+export const storageFault = (reason: StorageFaultReason): StorageFault => ({ reason, detail: DETAILS[reason] });
+
+export class StorageUnavailableError extends Error {
+  readonly status = 503;
+
+  constructor(readonly fault: StorageFault) {
+    super(fault.detail);
+    this.name = 'StorageUnavailableError';
+  }
+
+  /** The spec's error shape; `code` is the reason, so clients and operators can tell the faults apart. */
+  toBody() {
+    return { type: 'server_error', code: `storage_${this.fault.reason}`, detail: this.fault.detail, attr: null };
+  }
+}
+
+/**
+ * Which storage fault an SQLite or file-system error means, if any. Such an error says nothing
+ * about the event being written: a projection meeting one must stop and retry, not quarantine it.
+ */
+export function storageFaultOf(err: unknown): StorageFaultReason | null {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return null;
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') return 'disk_full';
+  if (code === 'SQLITE_READONLY_DBMOVED') return 'log_missing';
+  if (code.startsWith('SQLITE_READONLY') || code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return 'read_only';
+  if (code.startsWith('SQLITE_IOERR') || code === 'SQLITE_CANTOPEN' || code === 'EIO') return 'io_error';
+  return null;
+}
+
+/** What `/_health` shows about storage: nothing when writes can be made durable. */
+export interface StorageMonitor {
+  /** Null when healthy; probes the files (cheaply) on every call. */
+  fault(): StorageFault | null;
+}
