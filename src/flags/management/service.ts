@@ -5,6 +5,7 @@ import { handleCommand } from '../../runtime/command-handler';
 import { notFound, validationError } from '../../errors';
 import { flagDecider, type FlagCommand } from './decider';
 import { groupTypeIndexesOf, validateFilters, validateFlagKey } from './filters';
+import { checkOperands } from './operands';
 import type { FlagFilters } from '../types';
 
 export interface FlagServiceDeps {
@@ -12,6 +13,8 @@ export interface FlagServiceDeps {
   flags: FeatureFlagQueries;
   /** Group type indexes in use in a project (from the persons & groups read model). */
   groupTypeIndexes: (projectId: number) => number[];
+  /** Whether a cohort of this project has that id (flag conditions may name only those). */
+  cohortExists: (projectId: number, cohortId: number) => boolean;
   waitFor: (position: number) => Promise<void>;
 }
 
@@ -42,6 +45,7 @@ export class FlagService {
     const known = this.deps.groupTypeIndexes(projectId);
     for (const index of groupTypeIndexesOf(filters))
       if (!known.includes(index)) throw validationError(`Invalid group type index ${index}: no such group type in this project.`, 'filters');
+    checkOperands(filters, (cohortId) => this.deps.cohortExists(projectId, cohortId));
     return filters;
   }
 
