@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyReply, type FastifyServerOptions } 
 import type { Config } from '../config';
 import type { Runtime } from '../app';
 import { authPlugin } from './auth';
+import { clientErrorHandler } from './client-error';
 import { badUrl, registerErrorHandling } from './errors';
 import { parseQueryString, refuseBadQueries } from './query-string';
 import { trustProxySetting } from './trust-proxy';
@@ -38,6 +39,7 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
     // Per-request lines cost more than the ingestion work itself; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: trustProxySetting(config.TRUST_PROXY),
+    clientErrorHandler,
     // A path that does not decode never reaches a route: it gets the error shape here.
     frameworkErrors: (err, _request, reply) => {
       const api = badUrl(err);

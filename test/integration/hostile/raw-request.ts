@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 
 export interface RawResponse {
   status: number;
@@ -48,4 +49,16 @@ export function errorShapeProblem(text: string): string | null {
   if (typeof b.type !== 'string' || typeof b.code !== 'string' || typeof b.detail !== 'string' || (b.attr !== null && typeof b.attr !== 'string'))
     return `field types: ${text.slice(0, 200)}`;
   return null;
+}
+
+/** Writes bytes on a fresh connection and resolves with everything the server sends back. */
+export function rawExchange(baseUrl: string, bytes: string | Buffer): Promise<string> {
+  const base = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: base.hostname, port: Number(base.port) }, () => socket.end(bytes));
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.on('error', reject);
+  });
 }

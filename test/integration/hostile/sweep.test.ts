@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedBodies, fixedHeaders, fixedQueries } from './inputs';
+import { errorShapeProblem, rawExchange } from './raw-request';
 import { BOGUS_IDS, expectNoProblems, fillPath, sendHostile, startTarget, type Target } from './target';
 
 // The fixed hostile list, sent to every route the app registers (a new route is covered without
@@ -95,5 +96,22 @@ describe('every route against the fixed hostile list', () => {
         if (route.url.startsWith('/api/')) expect(res.status, `${route.method} ${route.url}`).toBe(401);
       }
     expectNoProblems(problems);
+  });
+
+  it('requests the HTTP parser cannot read get the error shape too', async () => {
+    const cases: [string, string, number][] = [
+      ['garbage request line', 'NOT HTTP AT ALL\r\n\r\n', 400],
+      ['header without a colon', 'GET /_health HTTP/1.1\r\nHost: x\r\nBroken header line\r\n\r\n', 400],
+      ['control character in a header', 'GET /_health HTTP/1.1\r\nHost: x\r\nX-A: a\u0001b\r\n\r\n', 400],
+      ['bad Content-Length', 'POST /capture HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n', 400],
+      ['headers past the size limit', `GET /_health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+    ];
+    for (const [name, bytes, status] of cases) {
+      const before = await t.s.runtime.log.head();
+      const answer = await rawExchange(t.s.url, bytes);
+      expect(answer.split('\r\n')[0], name).toBe(`HTTP/1.1 ${status} ${status === 400 ? 'Bad Request' : 'Request Header Fields Too Large'}`);
+      expect(errorShapeProblem(answer.slice(answer.indexOf('\r\n\r\n') + 4)), name).toBeNull();
+      expect(await t.s.runtime.log.head(), name).toBe(before);
+    }
   });
 });
