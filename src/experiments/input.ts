@@ -138,7 +138,9 @@ export function parseUpdate(
     archived: bool(body, 'archived'),
   };
   if (out.filters !== undefined) checkFilters(out.filters);
-  checkDateOrder(out.startDate === undefined ? current.startDate : out.startDate, out.endDate === undefined ? current.endDate : out.endDate);
+  // Only a PATCH that moves a date is checked, so an older experiment stored the wrong way round stays editable.
+  if (out.startDate !== undefined || out.endDate !== undefined)
+    checkDateOrder(out.startDate === undefined ? current.startDate : out.startDate, out.endDate === undefined ? current.endDate : out.endDate);
   // "Not given" and "given" must stay distinct (null clears a date), so drop only the undefined.
   for (const k of Object.keys(out) as (keyof UpdateExperimentInput)[]) if (out[k] === undefined) delete out[k];
   return out;
