@@ -61,15 +61,23 @@ function refuse(request: FastifyRequest, detail: string, attr: string) {
  * list) or one whose percent-encoding is not UTF-8 is a 400, before any handler reads the query.
  */
 export function refuseBadQueries(app: FastifyInstance): void {
-  app.addHook('preHandler', async (request) => {
-    const query = request.query as ParsedQuery | undefined;
-    if (query === undefined || query === null) return;
-    const undecodable = query[UNDECODABLE];
-    if (undecodable !== undefined)
-      throw refuse(request, `Query parameter '${undecodable[0]}' is not valid percent-encoded UTF-8.`, undecodable[0]);
-    const repeatable = request.routeOptions.config?.repeatableQuery ?? [];
-    for (const key in query)
-      if (Array.isArray(query[key]) && !repeatable.includes(key))
-        throw refuse(request, `Query parameter '${key}' may be given only once.`, key);
-  });
+  // A callback hook, not an async one: it runs on every request, the flag and capture paths included.
+  app.addHook('preHandler', (request, _reply, done) => done(queryProblem(request)));
 }
+
+function queryProblem(request: FastifyRequest): Error | undefined {
+  const query = request.query as ParsedQuery | undefined;
+  if (query === undefined || query === null) return undefined;
+  const undecodable = query[UNDECODABLE];
+  if (undecodable !== undefined) {
+    const name = shown(undecodable[0]);
+    return refuse(request, `Query parameter '${name}' is not valid percent-encoded UTF-8.`, name);
+  }
+  const repeatable = request.routeOptions.config?.repeatableQuery ?? [];
+  for (const key in query)
+    if (Array.isArray(query[key]) && !repeatable.includes(key)) return refuse(request, `Query parameter '${shown(key)}' may be given only once.`, shown(key));
+  return undefined;
+}
+
+/** A parameter name as an error names it: bounded, since it comes from the client. */
+const shown = (name: string) => (name.length > 100 ? `${name.slice(0, 100)}…` : name);
