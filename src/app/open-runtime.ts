@@ -131,6 +131,7 @@ export function openRuntime(options: RuntimeOptions) {
     log,
     flags: queries.flags,
     groupTypeIndexes: (projectId) => queries.ingestion.groupTypeMappings(projectId).map((m) => m.group_type_index),
+    cohortExists: (projectId, cohortId) => experiments.queries.cohorts.byId(projectId, cohortId) !== undefined,
     waitFor: waitFor(['feature_flags']),
   });
   const geo = options.geo;

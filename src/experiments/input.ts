@@ -87,14 +87,23 @@ function flagKey(body: Body): string {
   }
 }
 
+/** An experiment cannot end before it starts (equal instants are allowed); checked on the result of a write. */
+function checkDateOrder(startDate: string | null, endDate: string | null) {
+  if (startDate !== null && endDate !== null && Date.parse(endDate) < Date.parse(startDate))
+    throw validationError('The end date must not be before the start date.', 'end_date', 'invalid');
+}
+
 export function parseCreate(body: Body): CreateExperimentInput {
   const filters = json(body, 'filters', 'object') ?? {};
   checkFilters(filters);
+  const startDate = instant(body, 'start_date') ?? null;
+  const endDate = instant(body, 'end_date') ?? null;
+  checkDateOrder(startDate, endDate);
   return {
     name: text(body, 'name', { required: true, maxLength: 400 })!,
     description: text(body, 'description', { blank: true }) ?? '',
-    startDate: instant(body, 'start_date') ?? null,
-    endDate: instant(body, 'end_date') ?? null,
+    startDate,
+    endDate,
     featureFlagKey: flagKey(body),
     parameters: json(body, 'parameters', 'object') ?? null,
     secondaryMetrics: json(body, 'secondary_metrics', 'array') ?? [],
@@ -106,8 +115,13 @@ export function parseCreate(body: Body): CreateExperimentInput {
 /**
  * PATCH: only the compat §4 keys; `feature_flag_key` only when unchanged; read-only fields of the
  * response shape are ignored; anything else is named in PostHog's "Can't update keys" error.
+ * The dates are checked together with the stored ones they will sit beside.
  */
-export function parseUpdate(body: Body, currentFlagKey: string): UpdateExperimentInput {
+export function parseUpdate(
+  body: Body,
+  currentFlagKey: string,
+  current: { startDate: string | null; endDate: string | null } = { startDate: null, endDate: null },
+): UpdateExperimentInput {
   const refused = Object.keys(body)
     .filter((k) => !UPDATABLE.includes(k) && !READ_ONLY.includes(k))
     .filter((k) => !(k === 'feature_flag_key' && body[k] === currentFlagKey))
@@ -124,6 +138,9 @@ export function parseUpdate(body: Body, currentFlagKey: string): UpdateExperimen
     archived: bool(body, 'archived'),
   };
   if (out.filters !== undefined) checkFilters(out.filters);
+  // Only a PATCH that moves a date is checked, so an older experiment stored the wrong way round stays editable.
+  if (out.startDate !== undefined || out.endDate !== undefined)
+    checkDateOrder(out.startDate === undefined ? current.startDate : out.startDate, out.endDate === undefined ? current.endDate : out.endDate);
   // "Not given" and "given" must stay distinct (null clears a date), so drop only the undefined.
   for (const k of Object.keys(out) as (keyof UpdateExperimentInput)[]) if (out[k] === undefined) delete out[k];
   return out;

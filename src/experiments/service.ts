@@ -78,7 +78,7 @@ export class ExperimentService {
    */
   async update(projectId: number, id: number, body: Record<string, unknown>, actor: Actor): Promise<ExperimentRow> {
     const current = this.visible(projectId, id);
-    const changes = parseUpdate(body, current.feature_flag_key);
+    const changes = parseUpdate(body, current.feature_flag_key, { startDate: current.start_date, endDate: current.end_date });
     const flag = current.feature_flag;
     const launched = current.start_date !== null;
     checkVariantsFrozen(launched, variantKeysOf(flag.filters), changes.parameters);

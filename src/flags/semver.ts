@@ -141,3 +141,9 @@ export function matchSemver(operator: string, actual: unknown, filter: unknown):
   const compare = COMPARISONS.get(operator);
   return target !== null && compare !== undefined && compare(compareSemver(version, target));
 }
+
+/** Whether `filter` is an operand `operator` can ever match against (checked when a flag is saved). */
+export function isSemverOperand(operator: string, filter: unknown): boolean {
+  if (operator === 'semver_wildcard') return wildcardRange(filter) !== null;
+  return isSemverOperator(operator) && parseSemver(filter) !== null;
+}

@@ -1,8 +1,11 @@
-import Fastify, { LogController, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import Fastify, { LogController, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config';
 import type { Runtime } from '../app';
 import { authPlugin } from './auth';
-import { registerErrorHandling } from './errors';
+import { clientErrorHandler } from './client-error';
+import { badUrl, registerErrorHandling } from './errors';
+import { parseQueryString, refuseBadQueries } from './query-string';
+import { trustProxySetting } from './trust-proxy';
 import { runtimePlugin } from './runtime-plugin';
 import { healthRoutes } from './routes/health';
 import { organizationRoutes } from './routes/organizations';
@@ -16,25 +19,45 @@ import { experimentRoutes } from './routes/experiments';
 import { cohortRoutes } from './routes/cohorts';
 import { batchExportRoutes } from './routes/batch-exports';
 
-export interface BuildHooks {
-  /** Sees every route as it is registered (tests enumerate them to cover each one). */
-  onRoute?: (route: RouteOptions) => void;
+export interface RouteSummary {
+  method: string;
+  url: string;
+  /** The route's own `config` (e.g. the personal-key `scope` it requires). */
+  config: unknown;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered (methods and path patterns), in registration order. */
+    routeTable: RouteSummary[];
+  }
 }
 
 /** Builds the HTTP app over an opened runtime; routes are encapsulated plugins. */
-export async function buildApp(runtime: Runtime, config: Config, options: FastifyServerOptions = {}, hooks: BuildHooks = {}) {
+export async function buildApp(runtime: Runtime, config: Config, options: FastifyServerOptions = {}) {
   const app = Fastify({
     logger: options.logger ?? { level: config.LOG_LEVEL },
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },
     // Per-request lines cost more than the ingestion work itself; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: true,
+    trustProxy: trustProxySetting(config.TRUST_PROXY),
+    clientErrorHandler,
+    // A path that does not decode never reaches a route: it gets the error shape here.
+    frameworkErrors: (err, _request, reply) => {
+      const api = badUrl(err);
+      void (reply as unknown as FastifyReply).status(api.status).send(api.body);
+    },
     ...options,
   });
+  const routeTable: RouteSummary[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routeTable.push({ method, url: route.url, config: route.config });
+  });
   registerErrorHandling(app);
-  if (hooks.onRoute) app.addHook('onRoute', hooks.onRoute);
   await app.register(runtimePlugin, { runtime, config });
   await app.register(authPlugin);
+  refuseBadQueries(app);
   await app.register(healthRoutes);
   await app.register(projectRoutes);
   await app.register(organizationRoutes);

@@ -50,6 +50,18 @@ export const notFoundError = (detail = 'Not found.') =>
 export const invalidInput = (detail: string, attr: string | null) =>
   new ApiError(400, { type: 'validation_error', code: 'invalid_input', detail, attr });
 
+/**
+ * What the router refuses before any route runs: a path whose percent-encoding is not UTF-8
+ * (FST_ERR_BAD_URL) or a path parameter past the router's length limit.
+ */
+export function badUrl(err: Partial<FastifyError>): ApiError {
+  if (err.code === 'FST_ERR_BAD_URL')
+    return new ApiError(400, { type: 'invalid_request', code: 'invalid_url', detail: 'The URL path is not valid percent-encoded UTF-8.', attr: null });
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH')
+    return new ApiError(414, { type: 'invalid_request', code: 'uri_too_long', detail: 'A path segment is too long.', attr: null });
+  return toApiError(err);
+}
+
 function fromDomain(err: DomainError): ApiError {
   switch (err.kind) {
     case 'validation':

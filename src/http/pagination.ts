@@ -1,16 +1,20 @@
 import type { FastifyRequest } from 'fastify';
 import { invalidInput } from './errors';
+import { linkWith } from './links';
 
 export interface Page {
   limit: number;
   offset: number;
 }
 
+/**
+ * Plain decimal digits only (no `1e3`, sign or spaces), and small enough to be exact: a value
+ * past 2^53 would reach the store as a float it cannot bind as an integer.
+ */
 function nonNegativeInt(value: unknown, name: string): number | undefined {
   if (value === undefined || value === '') return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || !/^\d+$/.test(String(value)))
-    throw invalidInput(`A valid non-negative integer is required for '${name}'.`, name);
+  const n = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n)) throw invalidInput(`A valid non-negative integer is required for '${name}'.`, name);
   return n;
 }
 
@@ -24,12 +28,8 @@ export function parsePage(query: unknown, options: { defaultLimit?: number; maxL
   return { limit, offset: nonNegativeInt(q.offset, 'offset') ?? 0 };
 }
 
-function pageUrl(request: FastifyRequest, limit: number, offset: number): string {
-  const url = new URL(request.url, `${request.protocol}://${request.host}`);
-  url.searchParams.set('limit', String(limit));
-  url.searchParams.set('offset', String(offset));
-  return url.toString();
-}
+const pageUrl = (request: FastifyRequest, limit: number, offset: number): string =>
+  linkWith(request, { limit: String(limit), offset: String(offset) });
 
 /** The offset envelope: total count, absolute next/previous URLs, the page's results. */
 export function pageEnvelope<T>(request: FastifyRequest, page: Page, count: number, results: T[]) {

@@ -68,7 +68,9 @@ export function normalizeEvent(raw: unknown, context: NormalizeContext | Request
   });
 
   mergePersonUpdates(properties, raw);
-  // PostHog treats any falsy $ip as absent, so `null` or '' gets the request address too.
+  // PostHog treats any falsy $ip as absent, so `null` or '' gets the request address too; a
+  // non-string one (`5`, `{}`) is no address either and is treated as absent the same way.
+  if (properties.$ip !== undefined && properties.$ip !== null && typeof properties.$ip !== 'string') delete properties.$ip;
   if (!properties.$ip && ctx.ip !== undefined) properties.$ip = ctx.ip;
 
   const captured: CapturedEvent = {

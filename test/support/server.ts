@@ -1,4 +1,4 @@
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../src/config';
 import { bootstrap, type Credentials } from '../../src/access';
 import { buildApp } from '../../src/http';
@@ -23,8 +23,6 @@ export async function startTestServer(
     env?: Record<string, string>;
     dataDir?: string;
     beforeListen?: (app: FastifyInstance) => void;
-    /** Called for every route the app registers, before any of them is (route enumeration). */
-    onRoute?: (route: RouteOptions) => void;
   } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir('server-');
@@ -35,7 +33,7 @@ export async function startTestServer(
   await runtime.ready;
   await runtime.runner.catchUp();
   runtime.runner.start();
-  const app = await buildApp(runtime, config, { logger: false }, { onRoute: options.onRoute });
+  const app = await buildApp(runtime, config, { logger: false });
   options.beforeListen?.(app);
   const { credentials } = await bootstrap(runtime.access, runtime.queries.access, { type: 'system' });
   await app.listen({ port: 0, host: '127.0.0.1' });

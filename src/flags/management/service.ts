@@ -6,6 +6,7 @@ import { recordedAtOf } from '../../runtime/recorded-at';
 import { notFound, validationError } from '../../errors';
 import { flagDecider, type FlagCommand } from './decider';
 import { groupTypeIndexesOf, validateFilters, validateFlagKey } from './filters';
+import { checkOperands } from './operands';
 import type { FlagFilters } from '../types';
 
 export interface FlagServiceDeps {
@@ -13,6 +14,8 @@ export interface FlagServiceDeps {
   flags: FeatureFlagQueries;
   /** Group type indexes in use in a project (from the persons & groups read model). */
   groupTypeIndexes: (projectId: number) => number[];
+  /** Whether a cohort of this project has that id (flag conditions may name only those). */
+  cohortExists: (projectId: number, cohortId: number) => boolean;
   waitFor: (position: number) => Promise<void>;
 }
 
@@ -43,6 +46,7 @@ export class FlagService {
     const known = this.deps.groupTypeIndexes(projectId);
     for (const index of groupTypeIndexesOf(filters))
       if (!known.includes(index)) throw validationError(`Invalid group type index ${index}: no such group type in this project.`, 'filters');
+    checkOperands(filters, (cohortId) => this.deps.cohortExists(projectId, cohortId));
     return filters;
   }
 

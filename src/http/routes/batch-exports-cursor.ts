@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { RunCursor, RunPage } from '../../../projections/exports';
 import { notFoundError } from '../errors';
+import { linkWith } from '../links';
 
 /**
  * Runs are paged by keyset, not offset: the cursor names the boundary run (its log position) and
@@ -23,11 +24,7 @@ export function decodeCursor(value: unknown): RunCursor | null {
   }
 }
 
-function cursorUrl(request: FastifyRequest, cursor: RunCursor): string {
-  const url = new URL(request.url, `${request.protocol}://${request.host}`);
-  url.searchParams.set('cursor', encodeCursor(cursor));
-  return url.toString();
-}
+const cursorUrl = (request: FastifyRequest, cursor: RunCursor): string => linkWith(request, { cursor: encodeCursor(cursor) });
 
 /** The cursor envelope (spec 2.6): absolute `next` / `previous` URLs carrying the cursor, or null. */
 export function cursorEnvelope<T>(request: FastifyRequest, page: RunPage, results: T[]) {

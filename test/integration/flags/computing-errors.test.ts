@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../support/server';
+import { json } from '../../support/json';
+import { createExperiment, experimentsPath, send } from '../experiments/helpers';
 import { createFlag, evaluate, ingest } from './helpers';
 
 // A lookup that fails leaves out exactly the flags that needed it, with the error flag set; the
@@ -18,7 +20,10 @@ beforeAll(async () => {
     key: 'beta-feature',
     filters: { groups: [{ properties: [], rollout_percentage: 0 }], super_groups: [{ properties: [{ ...person('$feature_enrollment/beta-feature', ['true']), operator: 'exact' }], rollout_percentage: 100 }] },
   });
-  await createFlag(s, { key: 'in-cohort-5', filters: { groups: [{ properties: [{ key: 'id', value: 5, type: 'cohort' }], rollout_percentage: 100 }] } });
+  // A flag may name only a cohort that exists: an experiment's exposure cohort is one.
+  const experiment = await createExperiment(s, { name: 'Cohort source', feature_flag_key: 'cohort-source', start_date: new Date().toISOString() });
+  const linked = await json(await send(s, 'POST', experimentsPath(s, `${experiment.id}/create_exposure_cohort_for_experiment/`), {}));
+  await createFlag(s, { key: 'in-cohort-5', filters: { groups: [{ properties: [{ key: 'id', value: linked.exposure_cohort, type: 'cohort' }], rollout_percentage: 100 }] } });
 });
 afterAll(() => s.close());
 

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES, type Scope } from '../../../streams';
 import { startTestServer, type TestServer } from '../../support/server';
-import { bodyFor, idParams, pathFor, PUBLIC_ROUTES, routeCollector, tenancyOf, type Route, type Target } from './routes';
+import { bodyFor, idParams, pathFor, PUBLIC_ROUTES, routesOf, tenancyOf, type Route, type Target } from './routes';
 import { populate, type Tenant, type TenantIds } from './tenants';
 
 /**
@@ -13,7 +13,7 @@ import { populate, type Tenant, type TenantIds } from './tenants';
  * contain it, nor B's or C's project key. Cases run in parallel against one server; each block
  * collects every failing case, so one run names every leak.
  */
-const { routes, onRoute } = routeCollector();
+let routes: Route[] = [];
 let s: TestServer;
 let A: Tenant;
 let B: Tenant;
@@ -27,7 +27,8 @@ const personal = () => routes.filter((r) => r.scope !== undefined);
 const label = (r: Route) => `${r.method} ${r.url}`;
 
 beforeAll(async () => {
-  s = await startTestServer({ onRoute });
+  s = await startTestServer();
+  routes = routesOf(s.app.routeTable);
   const system = { type: 'system' } as const;
   const { access, queries } = s.runtime;
   const org = s.credentials.organization_id;

@@ -1,4 +1,4 @@
-import type { RouteOptions } from 'fastify';
+import type { RouteSummary } from '../../../src/http/app';
 import type { Scope } from '../../../streams';
 import type { TenantIds } from './tenants';
 
@@ -9,17 +9,15 @@ export interface Route {
   scope: Scope | undefined;
 }
 
-/** An onRoute hook that records every route; HEAD and OPTIONS share their GET/POST's rules or have none. */
-export function routeCollector(): { routes: Route[]; onRoute: (r: RouteOptions) => void } {
+/** Every registered route, once per method; HEAD and OPTIONS share their GET/POST's rules or have none. */
+export function routesOf(table: readonly RouteSummary[]): Route[] {
   const routes: Route[] = [];
-  const onRoute = (r: RouteOptions) => {
-    for (const method of [r.method].flat()) {
-      if (method === 'HEAD' || method === 'OPTIONS') continue;
-      if (routes.some((x) => x.method === method && x.url === r.url)) continue;
-      routes.push({ method, url: r.url, scope: (r.config as { scope?: Scope } | undefined)?.scope });
-    }
-  };
-  return { routes, onRoute };
+  for (const r of table) {
+    if (r.method === 'HEAD' || r.method === 'OPTIONS') continue;
+    if (routes.some((x) => x.method === r.method && x.url === r.url)) continue;
+    routes.push({ method: r.method, url: r.url, scope: (r.config as { scope?: Scope } | undefined)?.scope });
+  }
+  return routes;
 }
 
 /** Routes that declare no scope on purpose: the SDK endpoints (project key in the body) and health. */
