@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Runtime } from '../app';
 import { authPlugin } from './auth';
 import { registerErrorHandling } from './errors';
+import { registerJsonBody } from './json-body';
 import { runtimePlugin } from './runtime-plugin';
 import { healthRoutes } from './routes/health';
 import { organizationRoutes } from './routes/organizations';
@@ -27,6 +28,7 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
     ...options,
   });
   registerErrorHandling(app);
+  registerJsonBody(app);
   await app.register(runtimePlugin, { runtime, config });
   await app.register(authPlugin);
   await app.register(healthRoutes);
