@@ -38,4 +38,13 @@ export interface Projection {
   /** Idempotent schema creation (CREATE ... IF NOT EXISTS). */
   setup(db: SqlStore): void;
   apply(event: RecordedEvent, db: SqlStore): void;
+  /**
+   * How many independent parts an event holds (e.g. the captured events of an EventsCaptured
+   * record), when applying it is the same as applying each part in turn with `applyPart`. When
+   * `apply` throws, the runner applies the parts one by one and quarantines only those that throw.
+   */
+  parts?(event: RecordedEvent): number;
+  applyPart?(event: RecordedEvent, index: number, db: SqlStore): void;
+  /** Told, in the transaction that skips it, that an event (or one part, else null) was quarantined. */
+  quarantined?(event: RecordedEvent, part: number | null, error: string, db: SqlStore): void;
 }

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { quarantineHealth } from '../quarantine-health';
 
 /** Liveness plus where the log and each projection stand, for operators and load balancers. */
 export const healthRoutes: FastifyPluginAsync = async (app) => {
@@ -6,11 +7,13 @@ export const healthRoutes: FastifyPluginAsync = async (app) => {
     const { runner, log } = app.runtime;
     const failures = runner.failures();
     const healthy = Object.keys(failures).length === 0;
+    const quarantine = quarantineHealth(runner);
     return reply.status(healthy ? 200 : 503).send({
-      status: healthy ? 'ok' : 'degraded',
+      status: healthy && !quarantine.degraded ? 'ok' : 'degraded',
       log_head: await log.head(),
       projections: runner.checkpoints(),
       failures,
+      quarantined: quarantine.quarantined,
     });
   });
 };
