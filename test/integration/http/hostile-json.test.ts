@@ -131,4 +131,23 @@ describe('an empty body with a JSON content type means no body (as Django REST f
     const gone = await s.api(`${project}/batch_exports/${id}/`, { method: 'DELETE', headers: { 'content-type': 'application/json' } });
     expect(gone.status).toBeLessThan(300);
   });
+
+  it('a create or update with no body is a 400 validation error, never a 500', async () => {
+    const flag = await json(await s.api(`${project}/feature_flags/`, { method: 'POST', body: JSON.stringify({ key: 'patched', filters: { groups: [] } }) }));
+    const cases: [string, string][] = [
+      ['POST', `${project}/feature_flags/`],
+      ['PATCH', `${project}/feature_flags/${flag.id}/`],
+      ['POST', `${project}/experiments/`],
+      ['POST', `${project}/batch_exports/`],
+    ];
+    for (const [method, path] of cases) {
+      await settle(s);
+      const before = await s.runtime.log.head();
+      const res = await s.api(path, { method, headers: { 'content-type': 'application/json' } });
+      expect(res.status, `${method} ${path}`).toBeGreaterThanOrEqual(200);
+      expect(res.status, `${method} ${path}`).toBeLessThan(500);
+      if (res.status >= 400) expect(await json(res), path).toMatchObject({ type: 'validation_error' });
+      if (method === 'POST') expect(await s.runtime.log.head(), path).toBe(before);
+    }
+  });
 });
