@@ -23,8 +23,19 @@ interface WellFormedString {
 const isWellFormed = (s: string) => (s as unknown as WellFormedString).isWellFormed();
 const toWellFormed = (s: string) => (s as unknown as WellFormedString).toWellFormed();
 
-/** `\uD800`–`\uDFFF` escapes: only these can make JSON.parse return a string that is not well-formed. */
-const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+/**
+ * Whether the text holds a `\uD800`–`\uDFFF` escape: only these can make JSON.parse return a string
+ * that is not well-formed. indexOf skips ahead far faster than a regular expression on large bodies.
+ */
+function hasSurrogateEscape(text: string): boolean {
+  for (let i = text.indexOf('\\u'); i !== -1; i = text.indexOf('\\u', i + 2)) {
+    const d = text.charCodeAt(i + 2);
+    const h = text.charCodeAt(i + 3);
+    // d|D, then 8, 9, a-f or A-F
+    if ((d === 100 || d === 68) && ((h >= 56 && h <= 57) || (h >= 97 && h <= 102) || (h >= 65 && h <= 70))) return true;
+  }
+  return false;
+}
 
 /** The text with any lone surrogate replaced; the same string (no copy) in the usual case. */
 export function wellFormedText(text: string): string {
@@ -38,7 +49,7 @@ export function wellFormedText(text: string): string {
  * over containers alone.
  */
 export function checkParsedJson(value: unknown, text: string): unknown {
-  if (SURROGATE_ESCAPE.test(text)) return repair(value, 1);
+  if (hasSurrogateEscape(text)) return repair(value, 1);
   checkDepth(value, 1);
   return value;
 }
