@@ -17,6 +17,13 @@ export interface SqlStore {
 
 export type StoreName = 'readmodels' | 'analytics';
 
+/**
+ * Where the runner records the events a projection could not apply (one row per event, or per part),
+ * in the projection's own store: projection, position, part, stream_id, event_type, project_id,
+ * recorded_at, error.
+ */
+export const QUARANTINE_TABLE = 'projection_failures';
+
 export interface TableSpec {
   name: string;
   /** A total order over the rows, so digests are stable. */

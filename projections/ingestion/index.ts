@@ -2,6 +2,7 @@ import type { CapturedEventData, EventsCapturedData, RecordedEvent } from '../..
 import type { Projection, SqlStore } from '../projection';
 import { FOLD_WARNING_SOURCE, recordWarning } from './context';
 import { foldCaptured, projectIdOf } from './fold-captured';
+import { INGESTION, QUARANTINE_WARNING } from './names';
 import { createIngestionSchema, INGESTION_TABLES } from './schema';
 
 type WarningData = { type: string; source: string; details: Record<string, unknown> };
@@ -11,7 +12,7 @@ type WarningData = { type: string; source: string; details: Record<string, unkno
  * distinct id had at that point of the log, so the three must advance together to replay identically.
  */
 export const ingestionProjection: Projection = {
-  name: 'ingestion',
+  name: INGESTION,
   // 2: distinct ids ordered by event ordinal (position and index in an EventsCaptured record).
   version: 2,
   store: 'readmodels',
@@ -59,9 +60,6 @@ export const ingestionProjection: Projection = {
   },
 };
 
-/** The warning a project sees for an event of its own that the fold skipped. */
-export const QUARANTINE_WARNING = 'event_quarantined';
-
 /** Read defensively: the record being quarantined may be malformed in any way. */
 function capturedAt(recorded: RecordedEvent, part: number | null): { uuid?: unknown; event?: unknown } | undefined {
   const data = recorded.data as { events?: unknown[] } | null | undefined;
@@ -71,6 +69,7 @@ function capturedAt(recorded: RecordedEvent, part: number | null): { uuid?: unkn
 
 const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
 
+export { QUARANTINE_WARNING } from './names';
 export { ingestionQueries } from './queries';
 export type { IngestionQueries } from './queries';
 export type {

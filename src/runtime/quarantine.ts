@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '../../streams';
+import { QUARANTINE_TABLE } from '../../projections/projection';
 import type { SqliteDatabase } from '../store/sqlite/open';
 
 /**
@@ -14,6 +15,8 @@ export interface QuarantinedEvent {
   stream_id: string;
   event_type: string;
   project_id: number | null;
+  /** The event's own time (log metadata), not the time of the failure: the same on every replay. */
+  recorded_at: string;
   error: string;
 }
 
@@ -23,7 +26,7 @@ export interface QuarantineSummary {
   latest: QuarantinedEvent[];
 }
 
-export const QUARANTINE_TABLE = 'projection_failures';
+export { QUARANTINE_TABLE };
 /** How many recent quarantines each projection keeps in memory for `/_health`. */
 export const LATEST_QUARANTINES = 10;
 /** Error messages are cut so that a fold echoing its input cannot bloat the table. */
@@ -31,7 +34,7 @@ const MAX_ERROR_LENGTH = 500;
 
 const SCHEMA = `CREATE TABLE IF NOT EXISTS ${QUARANTINE_TABLE} (
   projection TEXT NOT NULL, position INTEGER NOT NULL, part INTEGER, stream_id TEXT NOT NULL,
-  event_type TEXT NOT NULL, project_id INTEGER, error TEXT NOT NULL)`;
+  event_type TEXT NOT NULL, project_id INTEGER, recorded_at TEXT NOT NULL, error TEXT NOT NULL)`;
 const INDEX = `CREATE INDEX IF NOT EXISTS ${QUARANTINE_TABLE}_by_projection ON ${QUARANTINE_TABLE} (projection, position, part)`;
 
 export function createQuarantineTable(db: SqliteDatabase): void {
@@ -48,6 +51,7 @@ export function quarantineRecord(projection: string, event: RecordedEvent, part:
     stream_id: event.streamId,
     event_type: event.type,
     project_id: event.metadata.projectId ?? null,
+    recorded_at: event.metadata.recordedAt,
     error: message.length > MAX_ERROR_LENGTH ? message.slice(0, MAX_ERROR_LENGTH) : message,
   };
 }
@@ -55,16 +59,17 @@ export function quarantineRecord(projection: string, event: RecordedEvent, part:
 /** Statements bound to one store: insert inside the runner's transaction, forget on a rebuild. */
 export function quarantineStatements(db: SqliteDatabase) {
   const insert = db.prepare(
-    `INSERT INTO ${QUARANTINE_TABLE} (projection, position, part, stream_id, event_type, project_id, error) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO ${QUARANTINE_TABLE} (projection, position, part, stream_id, event_type, project_id, recorded_at, error)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const forget = db.prepare(`DELETE FROM ${QUARANTINE_TABLE} WHERE projection = ?`);
   const count = db.prepare<[string], { n: number }>(`SELECT count(*) AS n FROM ${QUARANTINE_TABLE} WHERE projection = ?`);
   const latest = db.prepare<[string, number], QuarantinedEvent>(
-    `SELECT projection, position, part, stream_id, event_type, project_id, error FROM ${QUARANTINE_TABLE}
+    `SELECT projection, position, part, stream_id, event_type, project_id, recorded_at, error FROM ${QUARANTINE_TABLE}
      WHERE projection = ? ORDER BY position DESC, part DESC LIMIT ?`,
   );
   return {
-    insert: (q: QuarantinedEvent) => insert.run(q.projection, q.position, q.part, q.stream_id, q.event_type, q.project_id, q.error),
+    insert: (q: QuarantinedEvent) => insert.run(q.projection, q.position, q.part, q.stream_id, q.event_type, q.project_id, q.recorded_at, q.error),
     forget: (projection: string) => forget.run(projection),
     summary: (projection: string): QuarantineSummary => ({
       count: count.get(projection)?.n ?? 0,
@@ -78,7 +83,7 @@ export function quarantineRows(db: SqliteDatabase, projection: string): unknown[
   const exists = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(QUARANTINE_TABLE);
   if (!exists) return [];
   return db
-    .prepare(`SELECT position, part, stream_id, event_type, project_id, error FROM ${QUARANTINE_TABLE} WHERE projection = ? ORDER BY position, part`)
+    .prepare(`SELECT position, part, stream_id, event_type, project_id, recorded_at, error FROM ${QUARANTINE_TABLE} WHERE projection = ? ORDER BY position, part`)
     .raw(true)
     .all(projection) as unknown[][];
 }

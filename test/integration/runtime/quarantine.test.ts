@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Projection } from '../../../projections/projection';
+import { ingestionProjection, ingestionQueries } from '../../../projections/ingestion';
+import { cachedStore } from '../../../src/runtime/cached-store';
 import { digestProjection } from '../../../src/runtime/digest';
 import { ProjectionRunner } from '../../../src/runtime/projection-runner';
 import { SqliteEventLog } from '../../../src/store/sqlite/event-log';
@@ -36,9 +38,9 @@ const fragile: Projection = {
 const append = (log: SqliteEventLog, data: Data) =>
   log.appendSync('ingest-1', [{ type: 'Noted', data }], { context: { actor: { type: 'system' }, projectId: 1 } }).lastPosition;
 
-function open(dir: string, name: string, log: SqliteEventLog, batchSize: number) {
+function open(dir: string, name: string, log: SqliteEventLog, batchSize: number, projections: Projection[] = [fragile]) {
   const stores = { readmodels: openSqlite(join(dir, `${name}-rm.sqlite`)), analytics: openSqlite(join(dir, `${name}-an.sqlite`)) };
-  const runner = new ProjectionRunner(log, stores, [fragile], { batchSize });
+  const runner = new ProjectionRunner(log, stores, projections, { batchSize });
   const seen = () => stores.readmodels.prepare('SELECT position, part FROM seen ORDER BY position, part').all();
   const failures = () => stores.readmodels.prepare('SELECT * FROM projection_failures ORDER BY position, part').all();
   const close = () => {
@@ -77,8 +79,8 @@ describe('a projection that throws on an event quarantines it and goes on', () =
       { position: later, part: -1 },
     ]);
     expect(live.failures()).toEqual([
-      { projection: 'fragile', position: marker, part: null, stream_id: 'ingest-1', event_type: 'Noted', project_id: 1, error: `Error: marker at ${marker}` },
-      { projection: 'fragile', position: record, part: 1, stream_id: 'ingest-1', event_type: 'Noted', project_id: 1, error: 'TypeError: bad item 1' },
+      expect.objectContaining({ projection: 'fragile', position: marker, part: null, stream_id: 'ingest-1', event_type: 'Noted', project_id: 1, error: `Error: marker at ${marker}` }),
+      expect.objectContaining({ projection: 'fragile', position: record, part: 1, stream_id: 'ingest-1', event_type: 'Noted', project_id: 1, error: 'TypeError: bad item 1' }),
     ]);
     expect(live.runner.quarantines()).toMatchObject({ count: 2, latest: [{ position: record, part: 1 }, { position: marker, part: null }] });
 
@@ -98,6 +100,28 @@ describe('a projection that throws on an event quarantines it and goes on', () =
     expect(again.failures()).toHaveLength(2);
     again.close();
     replay.close();
+    await log.close();
+  });
+
+  it("shows in the project's ingestion warnings, merged with the ingestion fold's own by time", async () => {
+    const dir = tempDir('quarantine-warnings-');
+    // One second per record, so that the merge by time has a definite answer.
+    let second = 0;
+    const log = new SqliteEventLog(join(dir, 'log.sqlite'), { now: () => new Date(Date.UTC(2024, 0, 1, 0, 0, second++)) });
+    const warning = (type: string) =>
+      log.appendSync('ingest-1', [{ type: 'IngestionWarningRaised', data: { type, source: 'capture', details: {} } }], { context: { actor: { type: 'system' }, projectId: 1 } });
+    warning('first');
+    const marker = append(log, { marker: true });
+    warning('last');
+    const s = open(dir, 'live', log, 2000, [ingestionProjection, fragile]);
+    await s.runner.catchUp();
+    const q = ingestionQueries(cachedStore(s.stores.readmodels));
+    const warnings = q.ingestionWarnings(1, { limit: 10 });
+    expect(warnings.map((w) => w.type)).toEqual(['last', 'event_quarantined', 'first']);
+    expect(warnings[1]).toMatchObject({ source: 'fragile', details: { position: marker, index: null, eventType: 'Noted', error: `Error: marker at ${marker}` } });
+    expect(q.ingestionWarnings(1, { limit: 1, offset: 1 }).map((w) => w.type)).toEqual(['event_quarantined']);
+    expect(q.ingestionWarnings(2, { limit: 10 })).toEqual([]);
+    s.close();
     await log.close();
   });
 
