@@ -80,6 +80,10 @@ describe('lone UTF-16 surrogates are replaced with U+FFFD at the boundary', () =
     const flag = await json(res);
     expect(flag.name).toBe('n\uFFFD');
     expect(flag.filters.groups[0].properties[0].value).toBe('a\uFFFD');
+    // /flags normalises the same way: the escaped lone surrogate matches the stored U+FFFD.
+    const flags = await post('/flags/?v=2', `{"api_key":"${token}","distinct_id":"d","person_properties":{"email":"a${LONE}"}}`);
+    expect(flags.status).toBe(200);
+    expect((await json(flags)).flags['surrogate-flag']).toMatchObject({ enabled: true });
   });
 });
 
