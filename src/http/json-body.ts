@@ -1,24 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { checkParsedJson, JsonTooDeepError, MAX_JSON_DEPTH, wellFormedText } from '../ingest/json-limits';
-import { ApiError, invalidInput } from './errors';
-
-const parseError = (detail: string) =>
-  new ApiError(400, { type: 'validation_error', code: 'parse_error', detail: `JSON parse error - ${detail}`, attr: null });
+import { checkParsedJson, JsonTooDeepError, MAX_JSON_DEPTH } from '../ingest/json-limits';
+import { invalidInput } from './errors';
 
 /**
- * Parses a management API JSON body. An empty body means "no body", as Django REST framework reads
- * it: many clients send `Content-Type: application/json` on every DELETE and action POST. A body
- * nested past MAX_JSON_DEPTH is refused; lone surrogates become U+FFFD (see json-limits).
+ * A parsed management body within the JSON limits (see json-limits): nested at most MAX_JSON_DEPTH
+ * levels (else a 400 validation error), lone surrogates replaced with U+FFFD.
  */
-export function parseJsonBody(raw: string): unknown {
-  if (raw.trim() === '') return undefined;
-  const text = wellFormedText(raw);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw parseError(error instanceof Error ? error.message : String(error));
-  }
+export function limitJsonBody(value: unknown, text: string): unknown {
   try {
     return checkParsedJson(value, text);
   } catch (error) {
@@ -27,14 +15,25 @@ export function parseJsonBody(raw: string): unknown {
   }
 }
 
-/** Replaces fastify's JSON parser for every route (public SDK endpoints install their own raw one). */
+/**
+ * Replaces fastify's JSON body parser for every route (the public SDK endpoints install their own
+ * raw one). Parsing stays fastify's (prototype-poisoning checks, its parse errors); on top: an empty
+ * body means "no body", as Django REST framework reads it, since many clients send
+ * `Content-Type: application/json` on every DELETE and action POST; and the JSON limits.
+ */
 export function registerJsonBody(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    try {
-      done(null, parseJsonBody(body as string));
-    } catch (error) {
-      done(error as Error, undefined);
-    }
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    parse(request, text, (err, value) => {
+      if (err) return done(err, undefined);
+      try {
+        done(null, limitJsonBody(value, text));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    });
   });
 }

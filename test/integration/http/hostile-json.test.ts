@@ -113,6 +113,8 @@ describe(`JSON nested past ${MAX_JSON_DEPTH} levels is refused, nothing appended
     const expBody = `{"name":"deep","feature_flag_key":"deep-exp","parameters":${deep}}`;
     await expectUnchanged(() => s.api(`${project}/experiments/`, { method: 'POST', body: expBody }), 400, 'invalid_input');
     await expectUnchanged(() => s.api(`${project}/experiments/`, { method: 'POST', body: '{"name": ' }), 400, 'parse_error');
+    // Still fastify's parser underneath: prototype poisoning is refused as before.
+    await expectUnchanged(() => s.api(`${project}/feature_flags/`, { method: 'POST', body: '{"key":"proto","__proto__":{"x":1}}' }), 400, 'parse_error');
   });
 });
 
