@@ -28,9 +28,9 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
     ...options,
   });
   registerErrorHandling(app);
-  registerJsonBody(app);
   await app.register(runtimePlugin, { runtime, config });
   await app.register(authPlugin);
+  registerJsonBody(app);
   await app.register(healthRoutes);
   await app.register(projectRoutes);
   await app.register(organizationRoutes);
