@@ -17,6 +17,13 @@ export interface SqlStore {
 
 export type StoreName = 'readmodels' | 'analytics';
 
+/**
+ * Where the runner records the events a projection could not apply (one row per event, or per part),
+ * in the projection's own store: projection, position, part, stream_id, event_type, project_id,
+ * recorded_at, error.
+ */
+export const QUARANTINE_TABLE = 'projection_failures';
+
 export interface TableSpec {
   name: string;
   /** A total order over the rows, so digests are stable. */
@@ -38,4 +45,13 @@ export interface Projection {
   /** Idempotent schema creation (CREATE ... IF NOT EXISTS). */
   setup(db: SqlStore): void;
   apply(event: RecordedEvent, db: SqlStore): void;
+  /**
+   * How many independent parts an event holds (e.g. the captured events of an EventsCaptured
+   * record), when applying it is the same as applying each part in turn with `applyPart`. When
+   * `apply` throws, the runner applies the parts one by one and quarantines only those that throw.
+   */
+  parts?(event: RecordedEvent): number;
+  applyPart?(event: RecordedEvent, index: number, db: SqlStore): void;
+  /** Told, in the transaction that skips it, that an event (or one part, else null) was quarantined. */
+  quarantined?(event: RecordedEvent, part: number | null, error: string, db: SqlStore): void;
 }

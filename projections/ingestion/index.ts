@@ -1,7 +1,8 @@
 import type { CapturedEventData, EventsCapturedData, RecordedEvent } from '../../streams';
 import type { Projection, SqlStore } from '../projection';
-import { recordWarning } from './context';
+import { FOLD_WARNING_SOURCE, recordWarning } from './context';
 import { foldCaptured, projectIdOf } from './fold-captured';
+import { INGESTION, QUARANTINE_WARNING } from './names';
 import { createIngestionSchema, INGESTION_TABLES } from './schema';
 
 type WarningData = { type: string; source: string; details: Record<string, unknown> };
@@ -11,7 +12,7 @@ type WarningData = { type: string; source: string; details: Record<string, unkno
  * distinct id had at that point of the log, so the three must advance together to replay identically.
  */
 export const ingestionProjection: Projection = {
-  name: 'ingestion',
+  name: INGESTION,
   // 2: distinct ids ordered by event ordinal (position and index in an EventsCaptured record).
   version: 2,
   store: 'readmodels',
@@ -37,8 +38,38 @@ export const ingestionProjection: Projection = {
       recordWarning(db, projectId, data.type, data.source, data.details ?? {}, recorded.metadata.recordedAt);
     }
   },
+  // One captured event that cannot be folded must not cost the others of its record.
+  parts(recorded: RecordedEvent) {
+    return recorded.type === 'EventsCaptured' ? (recorded.data as EventsCapturedData).events.length : 0;
+  },
+  applyPart(recorded: RecordedEvent, index: number, db: SqlStore) {
+    foldCaptured(recorded, (recorded.data as EventsCapturedData).events[index], index, db);
+  },
+  quarantined(recorded: RecordedEvent, part: number | null, error: string, db: SqlStore) {
+    const projectId = projectIdOf(recorded);
+    if (projectId === null) return;
+    const captured = capturedAt(recorded, part);
+    recordWarning(
+      db,
+      projectId,
+      QUARANTINE_WARNING,
+      FOLD_WARNING_SOURCE,
+      { position: recorded.position, index: part, eventUuid: stringOrNull(captured?.uuid), event: stringOrNull(captured?.event), error },
+      recorded.metadata.recordedAt,
+    );
+  },
 };
 
+/** Read defensively: the record being quarantined may be malformed in any way. */
+function capturedAt(recorded: RecordedEvent, part: number | null): { uuid?: unknown; event?: unknown } | undefined {
+  const data = recorded.data as { events?: unknown[] } | null | undefined;
+  const captured = recorded.type === 'EventsCaptured' && part !== null ? data?.events?.[part] : data;
+  return typeof captured === 'object' && captured !== null ? captured : undefined;
+}
+
+const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
+
+export { QUARANTINE_WARNING } from './names';
 export { ingestionQueries } from './queries';
 export type { IngestionQueries } from './queries';
 export type {

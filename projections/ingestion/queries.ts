@@ -1,4 +1,5 @@
-import type { SqlStore } from '../projection';
+import { QUARANTINE_TABLE, type SqlStore } from '../projection';
+import { INGESTION, QUARANTINE_WARNING } from './names';
 import { canonicalIso } from './events-table';
 import type {
   EventApi,
@@ -220,17 +221,66 @@ export function ingestionQueries(db: SqlStore) {
       return rows.map(eventApi);
     },
 
-    /** Newest first (log order). */
+    /**
+     * Newest first (log order), with the project's events that another projection quarantined (the
+     * ingestion fold raises its own) merged in by time.
+     */
     ingestionWarnings(projectId: number, options: PageOptions): IngestionWarningApi[] {
-      const rows = db
-        .prepare(
-          `SELECT type, source, details, timestamp FROM ingestion_warnings WHERE project_id = ?
-           ORDER BY id DESC LIMIT ? OFFSET ?`,
-        )
-        .all(projectId, options.limit, options.offset ?? 0) as WarningRow[];
-      return rows.map((r) => ({ ...r, details: JSON.parse(r.details) as Record<string, unknown> }));
+      const offset = options.offset ?? 0;
+      const own = (limit: number, skip: number) =>
+        (
+          db
+            .prepare(
+              `SELECT type, source, details, timestamp FROM ingestion_warnings WHERE project_id = ?
+               ORDER BY id DESC LIMIT ? OFFSET ?`,
+            )
+            .all(projectId, limit, skip) as WarningRow[]
+        ).map((r) => ({ ...r, details: JSON.parse(r.details) as Record<string, unknown> }));
+      const others = quarantinedElsewhere(db, projectId, offset + options.limit);
+      if (others.length === 0) return own(options.limit, offset);
+      return mergeNewestFirst(own(offset + options.limit, 0), others).slice(offset, offset + options.limit);
     },
   };
 }
 
 export type IngestionQueries = ReturnType<typeof ingestionQueries>;
+
+interface QuarantineRow {
+  projection: string;
+  position: number;
+  part: number | null;
+  stream_id: string;
+  event_type: string;
+  recorded_at: string;
+  error: string;
+}
+
+/** Quarantines of the project's events by projections other than this one, newest first. */
+function quarantinedElsewhere(db: SqlStore, projectId: number, limit: number): IngestionWarningApi[] {
+  const table = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(QUARANTINE_TABLE);
+  if (!table) return [];
+  const rows = db
+    .prepare(
+      `SELECT projection, position, part, stream_id, event_type, recorded_at, error FROM ${QUARANTINE_TABLE}
+       WHERE project_id = ? AND projection <> ? ORDER BY position DESC, part DESC LIMIT ?`,
+    )
+    .all(projectId, INGESTION, limit) as QuarantineRow[];
+  return rows.map((r) => ({
+    type: QUARANTINE_WARNING,
+    source: r.projection,
+    details: { position: r.position, index: r.part, stream: r.stream_id, eventType: r.event_type, error: r.error },
+    timestamp: r.recorded_at,
+  }));
+}
+
+/** Two newest-first lists merged by timestamp; on a tie the first list's row comes first. */
+function mergeNewestFirst(a: IngestionWarningApi[], b: IngestionWarningApi[]): IngestionWarningApi[] {
+  const out: IngestionWarningApi[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i].timestamp >= b[j].timestamp)) out.push(a[i++]);
+    else out.push(b[j++]);
+  }
+  return out;
+}

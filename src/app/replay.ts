@@ -3,12 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Projection } from '../../projections';
 import { digestProjection } from '../runtime/digest';
+import { quarantineRows } from '../runtime/quarantine';
 import { openRuntime, type Runtime } from './open-runtime';
 
 export interface DigestReport {
   projection: string;
   position: number;
   digest: string;
+  /** Events this projection skipped (see runtime/quarantine.ts); the digest covers them too. */
+  quarantined: number;
 }
 
 type Progress = (position: number, head: number) => void;
@@ -21,7 +24,7 @@ export function liveDigests(runtime: Runtime): DigestReport[] {
       const row = db.prepare('SELECT position FROM projection_checkpoints WHERE name = ?').get(p.name) as
         | { position: number }
         | undefined;
-      return { projection: p.name, position: row?.position ?? 0, digest: digestProjection(db, p) };
+      return { projection: p.name, position: row?.position ?? 0, digest: digestProjection(db, p), quarantined: quarantineRows(db, p.name).length };
     })();
   });
 }
@@ -33,7 +36,7 @@ export function liveDigests(runtime: Runtime): DigestReport[] {
 export async function rebuild(
   dataDir: string,
   options: { outDir?: string; until?: Record<string, number>; onProgress?: Progress; keep?: boolean } = {},
-): Promise<{ dir: string; digests: DigestReport[] }> {
+): Promise<{ dir: string; digests: DigestReport[]; quarantined: number }> {
   const dir = options.outDir ?? mkdtempSync(join(tmpdir(), 'replay-'));
   const fresh = openRuntime({ dataDir, readModelDir: dir });
   try {
@@ -41,27 +44,55 @@ export async function rebuild(
     await fresh.runner.catchUp({ toPosition: head, until: options.until, onProgress: options.onProgress });
     const failures = fresh.runner.failures();
     if (Object.keys(failures).length) throw new Error(`replay failed: ${JSON.stringify(failures)}`);
-    return { dir, digests: liveDigests(fresh) };
+    const digests = liveDigests(fresh);
+    const short = digests.filter((d) => d.position < (options.until?.[d.projection] ?? head));
+    if (short.length) throw new Error(`replay failed: ${short.map((d) => `${d.projection} stopped at ${d.position} of ${head}`).join(', ')}`);
+    return { dir, digests, quarantined: digests.reduce((n, d) => n + d.quarantined, 0) };
   } finally {
     await fresh.close();
     if (!options.keep && !options.outDir) rmSync(dir, { recursive: true, force: true });
   }
 }
 
+export interface VerifyRow {
+  projection: string;
+  position: number;
+  live: string;
+  replayed: string;
+  equal: boolean;
+  /** Whether the live projection reached the log's head (a stopped one cannot). */
+  atHead: boolean;
+  quarantined: { live: number; replayed: number };
+}
+
 export interface VerifyResult {
   ok: boolean;
-  rows: { projection: string; position: number; live: string; replayed: string; equal: boolean }[];
+  head: number;
+  /** Live projections that have stopped, with their reason. */
+  failures: Record<string, string>;
+  rows: VerifyRow[];
 }
 
 /** Catches the live store up, then replays to the same positions and compares digests. */
 export async function verify(runtime: Runtime, dataDir: string, onProgress?: Progress): Promise<VerifyResult> {
-  await runtime.runner.catchUp();
+  const head = await runtime.log.head();
+  // A stopped projection makes catchUp (or its waiter) give up: that is a verify failure, not an error.
+  await runtime.runner.catchUp({ toPosition: head }).catch(() => undefined);
+  const failures = runtime.runner.failures();
   const live = liveDigests(runtime);
   const until = Object.fromEntries(live.map((d) => [d.projection, d.position]));
   const { digests } = await rebuild(dataDir, { until, onProgress });
   const rows = live.map((l) => {
     const r = digests.find((d) => d.projection === l.projection)!;
-    return { projection: l.projection, position: l.position, live: l.digest, replayed: r.digest, equal: l.digest === r.digest };
+    return {
+      projection: l.projection,
+      position: l.position,
+      live: l.digest,
+      replayed: r.digest,
+      equal: l.digest === r.digest && l.quarantined === r.quarantined,
+      atHead: l.position >= head && !failures[l.projection],
+      quarantined: { live: l.quarantined, replayed: r.quarantined },
+    };
   });
-  return { ok: rows.every((r) => r.equal), rows };
+  return { ok: rows.every((r) => r.equal && r.atHead), head, failures, rows };
 }

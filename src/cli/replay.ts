@@ -8,7 +8,7 @@ export async function replayCommand(dataDir: string, argv: string[]) {
   const { values } = parse(argv, { out: { type: 'string' } });
   const bar = progressBar('replay');
   let last = { p: 0, h: 0 };
-  const { dir, digests } = await rebuild(dataDir, {
+  const { dir, digests, quarantined } = await rebuild(dataDir, {
     outDir: values.out,
     keep: !!values.out,
     onProgress: (p, h) => {
@@ -17,11 +17,18 @@ export async function replayCommand(dataDir: string, argv: string[]) {
     },
   });
   bar.done(last.p, last.h);
-  if (values.json) process.stdout.write(JSON.stringify({ dir: values.out ? dir : null, digests }) + '\n');
-  else for (const d of digests) process.stdout.write(`${d.projection.padEnd(20)} ${d.digest}  @${d.position}\n`);
+  if (values.json) process.stdout.write(JSON.stringify({ dir: values.out ? dir : null, digests, quarantined }) + '\n');
+  else {
+    for (const d of digests) process.stdout.write(`${d.projection.padEnd(20)} ${d.digest}  @${d.position}\n`);
+    // Skipped events are part of a faithful replay (the live service skipped them too): exit 0, but say so.
+    if (quarantined) process.stdout.write(`quarantined ${quarantined} event(s) that a projection could not apply (see projection_failures)\n`);
+  }
 }
 
-/** verify: replay and compare with the live read models; exit 1 on any difference. */
+/**
+ * verify: replay and compare with the live read models; exit 1 on any difference, on different
+ * quarantines, or when a live projection cannot reach the log's head.
+ */
 export async function verifyCommand(runtime: Runtime, dataDir: string, argv: string[]): Promise<number> {
   const { values } = parse(argv, {});
   const bar = progressBar('verify');
@@ -33,7 +40,11 @@ export async function verifyCommand(runtime: Runtime, dataDir: string, argv: str
   bar.done(last.p, last.h);
   if (values.json) process.stdout.write(JSON.stringify(result) + '\n');
   else
-    for (const r of result.rows)
-      process.stdout.write(`${r.equal ? 'ok  ' : 'DIFF'} ${r.projection.padEnd(20)} live ${r.live.slice(0, 16)} replayed ${r.replayed.slice(0, 16)} @${r.position}\n`);
+    for (const r of result.rows) {
+      const state = !r.equal ? 'DIFF' : !r.atHead ? 'BEHIND' : 'ok  ';
+      const quarantined = r.quarantined.live || r.quarantined.replayed ? ` quarantined ${r.quarantined.live}/${r.quarantined.replayed}` : '';
+      const reason = result.failures[r.projection] ? ` stopped: ${result.failures[r.projection]}` : '';
+      process.stdout.write(`${state} ${r.projection.padEnd(20)} live ${r.live.slice(0, 16)} replayed ${r.replayed.slice(0, 16)} @${r.position}/${result.head}${quarantined}${reason}\n`);
+    }
   return result.ok ? 0 : 1;
 }

@@ -4,6 +4,7 @@ import type { Runtime } from '../app';
 import { authPlugin } from './auth';
 import { clientErrorHandler } from './client-error';
 import { badUrl, registerErrorHandling } from './errors';
+import { registerJsonBody } from './json-body';
 import { parseQueryString, refuseBadQueries } from './query-string';
 import { trustProxySetting } from './trust-proxy';
 import { runtimePlugin } from './runtime-plugin';
@@ -58,6 +59,7 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
   await app.register(runtimePlugin, { runtime, config });
   await app.register(authPlugin);
   refuseBadQueries(app);
+  registerJsonBody(app);
   await app.register(healthRoutes);
   await app.register(projectRoutes);
   await app.register(organizationRoutes);

@@ -2,6 +2,7 @@ import { decodeBase64Text, repairBase64 } from './base64';
 import { type Compression, resolveCompression } from './compression';
 import { malformedRequest, noData, requestTooLarge } from './errors';
 import { gunzipBounded, hasGzipMagic } from './gzip';
+import { checkParsedJson, JsonTooDeepError, wellFormedText } from './json-limits';
 import { parseJson } from './json-text';
 import { Lz64TooLarge, lz64Decompress } from './lz64';
 
@@ -77,17 +78,28 @@ function inflateLz64(text: string, max: number): string {
   return inflated;
 }
 
-function parsePayload(text: string): unknown {
-  if (text.trim() === '') throw noData();
+function parsePayload(raw: string): unknown {
+  if (raw.trim() === '') throw noData();
+  const text = wellFormedText(raw);
   const parsed = parseJson(text);
-  if (parsed.ok) return parsed.value;
+  if (parsed.ok) return checked(parsed.value, text);
   // Legacy clients base64-encode the JSON without saying so.
   const decoded = decodeBase64Text(text.trim());
   if (decoded !== undefined) {
     const again = parseJson(decoded);
-    if (again.ok) return again.value;
+    if (again.ok) return checked(again.value, decoded);
   }
   throw malformedRequest(`invalid JSON (${parsed.reason})`);
+}
+
+/** Every payload, whatever its encoding, passes here: depth limit and lone surrogates (see json-limits). */
+function checked(value: unknown, text: string): unknown {
+  try {
+    return checkParsedJson(value, text);
+  } catch (error) {
+    if (error instanceof JsonTooDeepError) throw malformedRequest(error.message);
+    throw error;
+  }
 }
 
 const utf8 = (bytes: Buffer): string => bytes.toString('utf8');

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Projection } from '../../projections/projection';
 import type { SqliteDatabase } from '../store/sqlite/open';
+import { QUARANTINE_TABLE, quarantineRows } from './quarantine';
 
-/** sha256 over every row of a projection's tables, in their declared total order. */
+/** sha256 over every row of a projection's tables, in their declared total order, and its quarantines. */
 export function digestProjection(db: SqliteDatabase, projection: Projection): string {
   const hash = createHash('sha256');
   for (const table of projection.tables) {
@@ -12,6 +13,13 @@ export function digestProjection(db: SqliteDatabase, projection: Projection): st
       hash.update(JSON.stringify(row, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)));
       hash.update('\n');
     }
+  }
+  // Quarantined events are part of what the fold did: a replay must skip the same ones. Hashed only
+  // when there are some, so digests of stores without quarantines are as before.
+  const quarantined = quarantineRows(db, projection.name);
+  if (quarantined.length) {
+    hash.update(`table ${QUARANTINE_TABLE}\n`);
+    for (const row of quarantined) hash.update(JSON.stringify(row) + '\n');
   }
   return hash.digest('hex');
 }

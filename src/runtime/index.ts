@@ -4,3 +4,4 @@ export { handleCommand, ConcurrencyConflictError, type CommandContext } from './
 export { fold, type Decider } from './decider';
 export { digestProjection } from './digest';
 export { withNextId } from './sequential-id';
+export type { QuarantinedEvent, QuarantineSummary } from './quarantine';

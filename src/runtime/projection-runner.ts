@@ -4,6 +4,16 @@ import type { Projection, SqlStore, StoreName } from '../../projections/projecti
 import type { EventLog } from '../store/event-log';
 import type { SqliteDatabase } from '../store/sqlite/open';
 import { cachedStore } from './cached-store';
+import {
+  combineSummaries,
+  createQuarantineTable,
+  mergeSummary,
+  quarantineRecord,
+  quarantineStatements,
+  type QuarantinedEvent,
+  type QuarantineSummary,
+} from './quarantine';
+import { isStorageFault } from './storage-fault';
 
 interface Bound {
   projection: Projection;
@@ -12,6 +22,7 @@ interface Bound {
   handles: ReadonlySet<string> | null;
   checkpoint: number;
   failure: Error | null;
+  quarantine: QuarantineSummary;
   /** Stop applying past this position (replay/verify to a fixed point). */
   until: number;
   applyTx: (events: RecordedEvent[]) => number;
@@ -42,6 +53,8 @@ export interface Runner {
   readonly applied$: Subject<AppliedBatch>;
   checkpoints(): Record<string, number>;
   failures(): Record<string, string>;
+  /** Events skipped because a projection could not apply them (see quarantine.ts). */
+  quarantines(): QuarantineSummary;
   start(): void;
   stop(): void;
   catchUp(options?: { toPosition?: number; until?: Record<string, number>; onProgress?: (position: number, head: number) => void }): Promise<void>;
@@ -51,6 +64,7 @@ export interface Runner {
 export interface RunnerOptions {
   batchSize?: number;
   onError?: (projection: string, err: Error) => void;
+  onQuarantine?: (event: QuarantinedEvent) => void;
 }
 
 /**
@@ -98,6 +112,10 @@ export class ProjectionRunner implements Runner {
 
   failures(): Record<string, string> {
     return Object.fromEntries(this.bound.filter((b) => b.failure).map((b) => [b.projection.name, b.failure!.message]));
+  }
+
+  quarantines(): QuarantineSummary {
+    return combineSummaries(this.bound.map((b) => b.quarantine));
   }
 
   /** Follow the log live until stop(). */
@@ -182,6 +200,8 @@ export class ProjectionRunner implements Runner {
 
   private bind(projection: Projection, db: SqliteDatabase): Bound {
     db.exec(CHECKPOINTS);
+    createQuarantineTable(db);
+    const quarantines = quarantineStatements(db);
     const store = cachedStore(db);
     const name = projection.name;
     const read = db.prepare<[string], { position: number; version: number }>(
@@ -193,6 +213,7 @@ export class ProjectionRunner implements Runner {
       // A changed fold means the old rows are wrong: rebuild this projection from the first event.
       db.transaction(() => {
         for (const t of projection.tables) db.exec(`DROP TABLE IF EXISTS ${t.name}`);
+        quarantines.forget(name);
         write.run(name, 0, projection.version);
       })();
     }
@@ -205,22 +226,68 @@ export class ProjectionRunner implements Runner {
       handles,
       checkpoint: stored && stored.version === projection.version ? stored.position : 0,
       failure: null,
+      quarantine: quarantines.summary(name),
       until: Number.MAX_SAFE_INTEGER,
       applyTx: () => 0,
     };
-    const tx = db.transaction((events: RecordedEvent[]) => {
+    const fold = (events: RecordedEvent[], apply: (event: RecordedEvent) => void) => {
       const current = read.get(name)?.position ?? 0;
       let last = current;
       for (const event of events) {
         if (event.position <= current) continue;
         if (event.position > bound.until) break;
-        if (!handles || handles.has(event.type)) projection.apply(event, store);
+        if (!handles || handles.has(event.type)) apply(event);
         last = event.position;
       }
       if (last !== current) write.run(name, last, projection.version);
       return last;
-    });
-    bound.applyTx = (events) => tx.immediate(events);
+    };
+    const tx = db.transaction((events: RecordedEvent[]) => fold(events, (event) => projection.apply(event, store)));
+
+    // After a batch threw: the same batch again, each event (and each part) in a savepoint, so one
+    // that throws is rolled back alone, recorded and skipped. Deterministic: the same log and fold
+    // quarantine the same events, however the log was cut into batches.
+    const savepoint = db.transaction((apply: () => void) => apply());
+    const attempt = (apply: () => void): unknown => {
+      try {
+        savepoint(apply);
+        return null;
+      } catch (err) {
+        if (isStorageFault(err)) throw err;
+        return err ?? new Error('undefined thrown');
+      }
+    };
+    let fresh: QuarantinedEvent[] = [];
+    const quarantine = (event: RecordedEvent, part: number | null, err: unknown) => {
+      const record = quarantineRecord(name, event, part, err);
+      quarantines.insert(record);
+      projection.quarantined?.(event, part, record.error, store);
+      fresh.push(record);
+    };
+    const carefulTx = db.transaction((events: RecordedEvent[]) =>
+      fold(events, (event) => {
+        const err = attempt(() => projection.apply(event, store));
+        if (err === null) return;
+        const parts = projection.applyPart ? (projection.parts?.(event) ?? 0) : 0;
+        if (parts === 0) return quarantine(event, null, err);
+        for (let i = 0; i < parts; i++) {
+          const partErr = attempt(() => projection.applyPart!(event, i, store));
+          if (partErr !== null) quarantine(event, i, partErr);
+        }
+      }),
+    );
+    bound.applyTx = (events) => {
+      try {
+        return tx.immediate(events);
+      } catch (err) {
+        if (isStorageFault(err)) throw err;
+      }
+      fresh = [];
+      const last = carefulTx.immediate(events);
+      bound.quarantine = mergeSummary(bound.quarantine, fresh);
+      for (const record of fresh) this.options.onQuarantine?.(record);
+      return last;
+    };
     return bound;
   }
 }

@@ -1,4 +1,5 @@
 import type { AppliedEvent } from '../projection-runner';
+import type { QuarantineSummary } from '../quarantine';
 
 export interface WorkerConfig {
   entry: string;
@@ -15,6 +16,6 @@ export type ToWorker = { type: 'appended'; position: number } | { type: 'stop' }
 
 export type FromWorker =
   | { type: 'ready' }
-  | { type: 'progress'; checkpoints: Record<string, number>; failures: Record<string, string> }
+  | { type: 'progress'; checkpoints: Record<string, number>; failures: Record<string, string>; quarantines: QuarantineSummary }
   | { type: 'applied'; projection: string; events: AppliedEvent[] }
   | { type: 'stopped' };

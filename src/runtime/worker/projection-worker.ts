@@ -26,7 +26,8 @@ const stores: Record<StoreName, SqliteDatabase> = {
 };
 const runner = new ProjectionRunner(log, stores, allProjections);
 
-const progress = () => send({ type: 'progress', checkpoints: runner.checkpoints(), failures: runner.failures() });
+const progress = () =>
+  send({ type: 'progress', checkpoints: runner.checkpoints(), failures: runner.failures(), quarantines: runner.quarantines() });
 runner.progress$.subscribe(progress);
 // One stub per (type, project) is all a cache needs; thousands of ingested events stay in this thread.
 runner.applied$.subscribe(({ projection, events }) => {

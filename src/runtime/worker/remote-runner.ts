@@ -3,6 +3,7 @@ import { Subject } from 'rxjs';
 import type { Projection } from '../../../projections';
 import type { EventLog } from '../../store/event-log';
 import type { AppliedBatch, Runner } from '../projection-runner';
+import type { QuarantineSummary } from '../quarantine';
 import type { FromWorker, ToWorker, WorkerConfig } from './messages';
 import { startTsWorker } from '../../threads';
 
@@ -23,6 +24,7 @@ export class RemoteProjectionRunner implements Runner {
   private readonly worker: Worker;
   private current: Record<string, number> = {};
   private failed: Record<string, string> = {};
+  private quarantined: QuarantineSummary = { count: 0, latest: [] };
   private readonly waiters = new Set<Waiter>();
   private stopped: Promise<void> | null = null;
 
@@ -61,6 +63,10 @@ export class RemoteProjectionRunner implements Runner {
     return { ...this.failed };
   }
 
+  quarantines() {
+    return this.quarantined;
+  }
+
   start() {}
 
   stop() {
@@ -95,6 +101,7 @@ export class RemoteProjectionRunner implements Runner {
     if (m.type === 'progress') {
       this.current = m.checkpoints;
       this.failed = m.failures;
+      this.quarantined = m.quarantines;
       for (const w of this.waiters) if (this.settle(w)) this.waiters.delete(w);
     } else if (m.type === 'applied') {
       this.applied$.next({ projection: m.projection, events: m.events });

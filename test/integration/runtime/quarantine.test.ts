@@ -1,0 +1,142 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Projection } from '../../../projections/projection';
+import { ingestionProjection, ingestionQueries } from '../../../projections/ingestion';
+import { cachedStore } from '../../../src/runtime/cached-store';
+import { digestProjection } from '../../../src/runtime/digest';
+import { ProjectionRunner } from '../../../src/runtime/projection-runner';
+import { SqliteEventLog } from '../../../src/store/sqlite/event-log';
+import { openSqlite } from '../../../src/store/sqlite/open';
+import { tempDir } from '../../support/temp-dir';
+
+type Data = { marker?: boolean; items?: string[]; fault?: boolean };
+
+/** Writes before it throws, so a quarantine that does not roll the event's writes back shows. */
+const fragile: Projection = {
+  name: 'fragile',
+  version: 1,
+  store: 'readmodels',
+  tables: [{ name: 'seen', orderBy: 'position, part' }],
+  setup: (db) => db.exec('CREATE TABLE IF NOT EXISTS seen (position INTEGER NOT NULL, part INTEGER NOT NULL)'),
+  apply(event, db) {
+    const data = event.data as Data;
+    if (data.items) {
+      for (let i = 0; i < data.items.length; i++) this.applyPart!(event, i, db);
+      return;
+    }
+    db.prepare('INSERT INTO seen (position, part) VALUES (?, -1)').run(event.position);
+    if (data.fault) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    if (data.marker) throw new Error(`marker at ${event.position}`);
+  },
+  parts: (event) => (event.data as Data).items?.length ?? 0,
+  applyPart(event, index, db) {
+    db.prepare('INSERT INTO seen (position, part) VALUES (?, ?)').run(event.position, index);
+    if ((event.data as Data).items![index] === 'bad') throw new TypeError(`bad item ${index}`);
+  },
+};
+
+const append = (log: SqliteEventLog, data: Data) =>
+  log.appendSync('ingest-1', [{ type: 'Noted', data }], { context: { actor: { type: 'system' }, projectId: 1 } }).lastPosition;
+
+function open(dir: string, name: string, log: SqliteEventLog, batchSize: number, projections: Projection[] = [fragile]) {
+  const stores = { readmodels: openSqlite(join(dir, `${name}-rm.sqlite`)), analytics: openSqlite(join(dir, `${name}-an.sqlite`)) };
+  const runner = new ProjectionRunner(log, stores, projections, { batchSize });
+  const seen = () => stores.readmodels.prepare('SELECT position, part FROM seen ORDER BY position, part').all();
+  const failures = () => stores.readmodels.prepare('SELECT * FROM projection_failures ORDER BY position, part').all();
+  const close = () => {
+    runner.stop();
+    stores.readmodels.close();
+    stores.analytics.close();
+  };
+  return { stores, runner, seen, failures, close, digest: () => digestProjection(stores.readmodels, fragile) };
+}
+
+describe('a projection that throws on an event quarantines it and goes on', () => {
+  it('skips the event (writes rolled back) and the bad part of a record, applies the rest, identically on replay', async () => {
+    const dir = tempDir('quarantine-');
+    const log = new SqliteEventLog(join(dir, 'log.sqlite'));
+    append(log, {});
+    const marker = append(log, { marker: true });
+    const record = append(log, { items: ['a', 'bad', 'c'] });
+    append(log, {});
+
+    // Live: followed in small batches, with a read-your-writes waiter parked on the marker.
+    const live = open(dir, 'live', log, 2);
+    const waited = live.runner.waitFor(marker);
+    live.runner.start();
+    await waited;
+    const later = append(log, {});
+    log.notifyAppended(later);
+    await live.runner.waitFor(later);
+
+    expect(live.runner.failures()).toEqual({});
+    expect(live.runner.checkpoints().fragile).toBe(later);
+    expect(live.seen()).toEqual([
+      { position: 1, part: -1 },
+      { position: record, part: 0 },
+      { position: record, part: 2 },
+      { position: 4, part: -1 },
+      { position: later, part: -1 },
+    ]);
+    expect(live.failures()).toEqual([
+      expect.objectContaining({ projection: 'fragile', position: marker, part: null, stream_id: 'ingest-1', event_type: 'Noted', project_id: 1, error: `Error: marker at ${marker}` }),
+      expect.objectContaining({ projection: 'fragile', position: record, part: 1, stream_id: 'ingest-1', event_type: 'Noted', project_id: 1, error: 'TypeError: bad item 1' }),
+    ]);
+    expect(live.runner.quarantines()).toMatchObject({ count: 2, latest: [{ position: record, part: 1 }, { position: marker, part: null }] });
+
+    // Replay: one batch over the whole log, a fresh store, the same rows and quarantines.
+    const replay = open(dir, 'replay', log, 2000);
+    await replay.runner.catchUp();
+    expect(replay.failures()).toEqual(live.failures());
+    expect(replay.digest()).toBe(live.digest());
+
+    // A restart over the live store knows its quarantines and applies what comes next.
+    live.close();
+    const again = open(dir, 'live', log, 2);
+    expect(again.runner.quarantines().count).toBe(2);
+    const next = append(log, {});
+    await again.runner.catchUp();
+    expect(again.runner.checkpoints().fragile).toBe(next);
+    expect(again.failures()).toHaveLength(2);
+    again.close();
+    replay.close();
+    await log.close();
+  });
+
+  it("shows in the project's ingestion warnings, merged with the ingestion fold's own by time", async () => {
+    const dir = tempDir('quarantine-warnings-');
+    // One second per record, so that the merge by time has a definite answer.
+    let second = 0;
+    const log = new SqliteEventLog(join(dir, 'log.sqlite'), { now: () => new Date(Date.UTC(2024, 0, 1, 0, 0, second++)) });
+    const warning = (type: string) =>
+      log.appendSync('ingest-1', [{ type: 'IngestionWarningRaised', data: { type, source: 'capture', details: {} } }], { context: { actor: { type: 'system' }, projectId: 1 } });
+    warning('first');
+    const marker = append(log, { marker: true });
+    warning('last');
+    const s = open(dir, 'live', log, 2000, [ingestionProjection, fragile]);
+    await s.runner.catchUp();
+    const q = ingestionQueries(cachedStore(s.stores.readmodels));
+    const warnings = q.ingestionWarnings(1, { limit: 10 });
+    expect(warnings.map((w) => w.type)).toEqual(['last', 'event_quarantined', 'first']);
+    expect(warnings[1]).toMatchObject({ source: 'fragile', details: { position: marker, index: null, eventType: 'Noted', error: `Error: marker at ${marker}` } });
+    expect(q.ingestionWarnings(1, { limit: 1, offset: 1 }).map((w) => w.type)).toEqual(['event_quarantined']);
+    expect(q.ingestionWarnings(2, { limit: 10 })).toEqual([]);
+    s.close();
+    await log.close();
+  });
+
+  it('stops on a storage fault instead of quarantining (the event is not to blame)', async () => {
+    const dir = tempDir('quarantine-fault-');
+    const log = new SqliteEventLog(join(dir, 'log.sqlite'));
+    append(log, {});
+    append(log, { fault: true });
+    const s = open(dir, 'live', log, 2000);
+    await s.runner.catchUp();
+    expect(s.runner.failures()).toEqual({ fragile: 'database or disk is full' });
+    expect(s.runner.checkpoints().fragile).toBe(0);
+    expect(s.failures()).toEqual([]);
+    await expect(s.runner.waitFor(2)).rejects.toThrow(/fragile has stopped/);
+    s.close();
+    await log.close();
+  });
+});
