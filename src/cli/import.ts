@@ -6,6 +6,7 @@ import { loadConfig } from '../config';
 import { admitWithin, configuredLimits, RateLimitedError } from '../ingest/rate-limited';
 import { parse, UsageError } from './args';
 import { importStateStore, type ImportState } from './import-state';
+import { checkParsedJson, wellFormedText } from '../ingest/json-limits';
 import { importedEventUuid } from './import-uuid';
 import { linesWithOffsets } from './lines';
 import { progressBar } from './progress';
@@ -80,7 +81,9 @@ export async function importCommand(runtime: Runtime, dataDir: string, argv: str
     if (!line.text.trim()) continue;
     let event: Record<string, unknown>;
     try {
-      event = JSON.parse(line.text);
+      // The same boundary as the HTTP paths: lone surrogates become U+FFFD, deep nesting is refused.
+      const text = wellFormedText(line.text);
+      event = checkParsedJson(JSON.parse(text), text) as Record<string, unknown>;
       if (!event || typeof event !== 'object' || Array.isArray(event)) throw new Error('not an object');
     } catch (err) {
       state.skipped++;
