@@ -2,6 +2,7 @@ import type { Config } from './config';
 import { bootstrap } from './access';
 import { buildApp } from './http';
 import { geoLookup, openRuntime, writeCredentialsFile } from './app';
+import { exportPolicyFromConfig } from './exports';
 import { startExportProcesses } from './exports/processes';
 
 /** Opens the runtime, catches projections up, bootstraps an empty store, then serves HTTP. */
@@ -12,6 +13,7 @@ export async function startServer(config: Config) {
     durability: config.DURABILITY,
     projectionsInWorker: config.PROJECTIONS_IN_WORKER,
     projectionsNice: config.PROJECTIONS_NICE,
+    exportPolicy: exportPolicyFromConfig(config),
     onProjectionError: (name, err) => app.log.error({ err, projection: name }, 'projection stopped'),
   });
   await runtime.ready;

@@ -12,6 +12,7 @@ import type { WorkerSettings } from './worker/attempt';
 import { ExportWorker } from './worker/worker';
 import type { ExportSource } from './worker/export-source';
 import type { SecretBox } from './secrets';
+import type { ExportPolicy } from './policy';
 
 export { BatchExportService } from './service/batch-export-service';
 export { ExportScheduler, type TickResult } from './scheduler/scheduler';
@@ -20,6 +21,7 @@ export { ExportWorker, DEFAULT_WORKER_SETTINGS } from './worker/worker';
 export type { WorkerSettings } from './worker/attempt';
 export { scheduledRunId, backfillRunId } from './model/ids';
 export { INTERVAL_MS } from './model/intervals';
+export { exportPolicy, exportPolicyFromConfig, type ExportPolicy } from './policy';
 
 export interface BatchExportsDeps {
   log: EventLog;
@@ -31,6 +33,8 @@ export interface BatchExportsDeps {
   exportSource: (readModelsPath: string) => ExportSource;
   /** Seals and opens destination secrets (key from the data directory). */
   secrets: SecretBox;
+  /** Export root, network policy and backfill cap (from the configuration). */
+  policy: ExportPolicy;
 }
 
 /**
@@ -46,7 +50,7 @@ export function openBatchExports(deps: BatchExportsDeps) {
     logs: batchExportLogQueries(deps.readmodels),
   };
   const waitFor = (position: number) => deps.runner.waitFor(position, EXPORT_PROJECTIONS);
-  const service = new BatchExportService({ log: deps.log, exports: queries.exports, runs: queries.runs, waitFor, now, secrets: deps.secrets });
+  const service = new BatchExportService({ log: deps.log, exports: queries.exports, runs: queries.runs, waitFor, now, secrets: deps.secrets, policy: deps.policy });
   return {
     queries,
     service,
@@ -64,6 +68,7 @@ export function openBatchExports(deps: BatchExportsDeps) {
         waitForIngestion: (position) => deps.runner.waitFor(position, ['ingestion']),
         source: deps.exportSource(options.readModelsPath),
         secrets: deps.secrets,
+        policy: deps.policy,
         now: options.now ?? now,
         settings: options.settings,
         onError: options.onError,

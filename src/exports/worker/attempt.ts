@@ -11,6 +11,7 @@ import { executeRun, RunAbandonedError, type AbandonReason } from './execute-run
 import { RunLog } from './run-log';
 import type { ExportSource } from './export-source';
 import type { SecretBox } from '../secrets';
+import type { DestinationPolicy } from '../policy';
 
 export interface WorkerSettings {
   workerId: string;
@@ -36,6 +37,7 @@ export interface AttemptDeps {
   /** The analytics port: opens a run's rows. */
   source: ExportSource;
   secrets: SecretBox;
+  policy: DestinationPolicy;
   now: () => Date;
   settings: WorkerSettings;
   stopping: () => boolean;
@@ -86,6 +88,7 @@ export async function runAttempt(deps: AttemptDeps, candidate: RunRow): Promise<
       run,
       source: deps.source,
       secrets: deps.secrets,
+      policy: deps.policy,
       batchSize: settings.batchSize,
       log: (level, message) => runLog.add(level, message),
       abandoned: () => abandoned(deps, run.id, attempt),

@@ -120,7 +120,8 @@ describe.skipIf(USER === null)('Postgres destination', () => {
     const error = await postgres.write(config({ port: await closedPort() }), runContext(), inBatches(makeRecords(3), 3)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DestinationError);
     expect((error as DestinationError).retryable).toBe(true);
-    expect((error as Error).message).toContain('ECONNREFUSED');
+    // Refused, reset and timed out read the same: a run's error does not tell which ports are open.
+    expect((error as Error).message).toMatch(/^Could not connect to PostgreSQL at 127\.0\.0\.1:\d+\/test [^ ]+\.events$/);
   });
 
   it('fails without retry for a missing database or an unknown user, never naming the user', async () => {

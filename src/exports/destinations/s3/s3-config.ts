@@ -7,7 +7,8 @@ export const S3_ENCRYPTIONS = ['AES256', 'aws:kms'] as const;
 export const s3ConfigSchema = z
   .object({
     bucket_name: requiredString(),
-    region: z.preprocess(blankToUndefined, z.string().default('us-east-1')),
+    // The region becomes part of the AWS host name: letters, digits and dashes only.
+    region: z.preprocess(blankToUndefined, z.string().regex(/^[a-z0-9-]{1,40}$/i, 'Must be a region name such as us-east-1.').default('us-east-1')),
     aws_access_key_id: optionalString(),
     aws_secret_access_key: optionalString(),
     /** Any S3-compatible service (MinIO, R2, s3rver, ...); path-style addressing is used then. */
