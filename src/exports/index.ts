@@ -12,6 +12,7 @@ import type { WorkerSettings } from './worker/attempt';
 import { ExportWorker } from './worker/worker';
 import type { ExportSource } from './worker/export-source';
 import type { SecretBox } from './secrets';
+import type { WorkerInstance } from './worker/instance';
 import type { ExportPolicy } from './policy';
 
 export { BatchExportService } from './service/batch-export-service';
@@ -19,6 +20,7 @@ export { ExportScheduler, type TickResult } from './scheduler/scheduler';
 export { dueIntervals, dueBackfillIntervals } from './scheduler/due';
 export { ExportWorker, DEFAULT_WORKER_SETTINGS } from './worker/worker';
 export type { WorkerSettings } from './worker/attempt';
+export { workerInstance, type WorkerInstance } from './worker/instance';
 export { scheduledRunId, backfillRunId } from './model/ids';
 export { INTERVAL_MS } from './model/intervals';
 export { exportPolicy, exportPolicyFromConfig, type ExportPolicy } from './policy';
@@ -59,7 +61,13 @@ export function openBatchExports(deps: BatchExportsDeps) {
       return new ExportScheduler({ log: deps.log, exports: queries.exports, waitFor, now: options.now ?? now, batchLimit: options.batchLimit, onError: options.onError });
     },
     /** `readModelsPath`: the file behind `readmodels`; each run reads the events on its own connection. */
-    worker(options: { readModelsPath: string; now?: () => Date; settings?: Partial<WorkerSettings>; onError?: (err: Error) => void }) {
+    worker(options: {
+      readModelsPath: string;
+      now?: () => Date;
+      settings?: Partial<WorkerSettings>;
+      onError?: (err: Error) => void;
+      instance?: WorkerInstance;
+    }) {
       return new ExportWorker({
         log: deps.log,
         exports: queries.exports,
@@ -72,6 +80,7 @@ export function openBatchExports(deps: BatchExportsDeps) {
         now: options.now ?? now,
         settings: options.settings,
         onError: options.onError,
+        instance: options.instance,
       });
     },
   };

@@ -56,7 +56,7 @@ const isRetryable = (err: unknown) => (err instanceof DestinationError ? err.ret
  * FailedRetryable with a retry time; the last allowed failure, or a non-retryable one, fails it
  * and may auto-pause the export. Log lines are appended with the outcome.
  */
-export async function runAttempt(deps: AttemptDeps, candidate: RunRow): Promise<void> {
+export async function runAttempt(deps: AttemptDeps, candidate: RunRow, takeOver?: string): Promise<void> {
   const { settings } = deps;
   const now = deps.now();
   const exec = (command: RunCommand) =>
@@ -66,6 +66,7 @@ export async function runAttempt(deps: AttemptDeps, candidate: RunRow): Promise<
     workerId: settings.workerId,
     now: now.toISOString(),
     leaseUntil: new Date(now.getTime() + settings.leaseMs).toISOString(),
+    ...(takeOver === undefined ? {} : { takeOver }),
   });
   if (!started.result) return;
   await deps.waitFor(started.result.lastPosition);
@@ -78,6 +79,7 @@ export async function runAttempt(deps: AttemptDeps, candidate: RunRow): Promise<
   const run = deps.runs.byId(candidate.id) ?? candidate;
   const runLog = new RunLog(deps.log, { batchExportId: exp.id, projectId: exp.project_id, runId: run.id }, { type: exp.destination_type, config: exp.destination_config }, deps.now);
   const kind = run.backfill_id ? 'backfill' : 'scheduled';
+  if (takeOver !== undefined) runLog.add('WARNING', `Attempt ${attempt - 1} was left running by an earlier start of this worker; taking the run over`);
   runLog.add('INFO', `Starting ${kind} export of ${run.data_interval_start} to ${run.data_interval_end} to ${exp.destination_type} (attempt ${attempt})`);
 
   let failed = false;
