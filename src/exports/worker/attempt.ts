@@ -77,7 +77,9 @@ export async function runAttempt(deps: AttemptDeps, candidate: RunRow, takeOver?
     return;
   }
   const run = deps.runs.byId(candidate.id) ?? candidate;
-  const runLog = new RunLog(deps.log, { batchExportId: exp.id, projectId: exp.project_id, runId: run.id }, { type: exp.destination_type, config: exp.destination_config }, deps.now);
+  // Stored secrets are sealed: messages are scrubbed of the opened values, which are what could leak.
+  const destination = scrubbable(deps, exp);
+  const runLog = new RunLog(deps.log, { batchExportId: exp.id, projectId: exp.project_id, runId: run.id }, destination, deps.now);
   const kind = run.backfill_id ? 'backfill' : 'scheduled';
   if (takeOver !== undefined) runLog.add('WARNING', `Attempt ${attempt - 1} was left running by an earlier start of this worker; taking the run over`);
   runLog.add('INFO', `Starting ${kind} export of ${run.data_interval_start} to ${run.data_interval_end} to ${exp.destination_type} (attempt ${attempt})`);
@@ -103,7 +105,7 @@ export async function runAttempt(deps: AttemptDeps, candidate: RunRow, takeOver?
     if (err instanceof RunAbandonedError && err.reason !== 'stopping') {
       runLog.add('INFO', err.message);
     } else {
-      const message = scrubSecrets(err instanceof RunAbandonedError ? err.message : describeError(err), exp.destination_type, exp.destination_config);
+      const message = scrubSecrets(err instanceof RunAbandonedError ? err.message : describeError(err), destination.type, destination.config);
       const retry = err instanceof RunAbandonedError || (isRetryable(err) && tries < settings.maxAttempts);
       if (retry) {
         const retryAt = new Date(deps.now().getTime() + (err instanceof RunAbandonedError ? 0 : backoffMs(settings, tries)));
@@ -124,6 +126,15 @@ export async function runAttempt(deps: AttemptDeps, candidate: RunRow, takeOver?
   if (logged !== null) await deps.waitFor(logged);
 }
 
+/** The destination with its secrets opened, for scrubbing; sealed as stored if they cannot be opened (the run then fails on it). */
+function scrubbable(deps: AttemptDeps, exp: BatchExportRow): { type: string; config: Record<string, unknown> } {
+  try {
+    return { type: exp.destination_type, config: deps.secrets.openConfig(exp.destination_type, exp.destination_config) };
+  } catch {
+    return { type: exp.destination_type, config: exp.destination_config };
+  }
+}
+
 function abandoned(deps: AttemptDeps, runId: string, attempt: number): AbandonReason | null {
   if (deps.stopping()) return 'stopping';
   const row = deps.runs.byId(runId);
@@ -141,7 +152,8 @@ async function autoPause(deps: AttemptDeps, exp: BatchExportRow): Promise<void> 
     projectId: exp.project_id,
   });
   if (!paused.result) return;
-  const runLog = new RunLog(deps.log, { batchExportId: exp.id, projectId: exp.project_id, runId: null }, { type: exp.destination_type, config: exp.destination_config }, deps.now);
+  const destination = scrubbable(deps, exp);
+  const runLog = new RunLog(deps.log, { batchExportId: exp.id, projectId: exp.project_id, runId: null }, destination, deps.now);
   runLog.add('WARNING', `Batch export paused automatically: ${reason}`);
   await runLog.flush();
 }
