@@ -6,6 +6,9 @@ import { addressBytes, inCidr, nonPublicKind, parseCidr, type Cidr } from './ip-
 
 const lookupAll = promisify(dnsLookup);
 
+/** How long a create/PATCH waits for DNS before accepting the name unchecked (runs check it). */
+const CHECK_TIMEOUT_MS = 3000;
+
 /** A destination host the policy refuses; the worker fails the run, the API answers 400. */
 export class TargetRefusedError extends Error {
   readonly code = 'EXPORT_TARGET_REFUSED';
@@ -96,13 +99,20 @@ export class NetworkPolicy {
     if (isIP(name)) this.refuseAny(host, [name]);
   }
 
-  /** The create/PATCH check: refused only when the name resolves somewhere refused now. */
+  /**
+   * The create/PATCH check: refused only when the name resolves somewhere refused now. A name
+   * that does not resolve (or not within CHECK_TIMEOUT_MS, so a slow resolver cannot hold a
+   * request) is accepted: it may be set up later, and every connection checks again.
+   */
   async checkHost(host: string): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, CHECK_TIMEOUT_MS)));
     try {
-      await this.resolve(host);
+      await Promise.race([this.resolve(host), timeout]);
     } catch (err) {
       if (err instanceof TargetRefusedError) throw err;
-      // Unresolvable today: accepted (it may be set up later); every connection checks again.
+    } finally {
+      clearTimeout(timer);
     }
   }
 

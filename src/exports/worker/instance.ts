@@ -23,16 +23,24 @@ const ID_FILE = 'export-worker-id';
 /** Nonces of the workers alive in this process: an attempt of one of them is never taken over. */
 const LIVE_NONCES = new Set<string>();
 
+/**
+ * The id kept in the data directory. When it cannot be kept (read-only or damaged directory) this
+ * start gets an id of its own: nothing is taken over early, the lease still applies.
+ */
 function installationId(dataDir: string): string {
   const path = join(dataDir, ID_FILE);
   try {
     writeFileSync(path, `${randomUUID()}\n`, { flag: 'wx' });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } catch {
+    // Already there (the usual case), or not writable: read below.
   }
-  const id = readFileSync(path, 'utf8').trim();
-  if (!/^[0-9a-f-]{36}$/.test(id)) throw new Error(`${path} does not hold an installation id`);
-  return id;
+  try {
+    const id = readFileSync(path, 'utf8').trim();
+    if (/^[0-9a-f-]{36}$/.test(id)) return id;
+  } catch {
+    // unreadable: fall through
+  }
+  return randomUUID();
 }
 
 /** A new start of this installation's worker (one per process start). */
