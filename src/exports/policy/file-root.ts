@@ -79,14 +79,15 @@ export class FileRoot {
  */
 export async function walk(realRoot: string, segments: readonly string[], options: { create: boolean; from?: string }): Promise<string> {
   let current = options.from ?? realRoot;
-  for (const segment of segments) {
+  for (const [i, segment] of segments.entries()) {
     const next = join(current, segment);
     let stat;
     try {
       stat = await lstat(next);
     } catch (err) {
       if (errnoOf(err) !== 'ENOENT') throw err;
-      if (!options.create) return next;
+      // Nothing below a missing directory can be a link: the rest of the path is where it will be.
+      if (!options.create) return join(next, ...segments.slice(i + 1));
       try {
         await mkdir(next);
       } catch (mkdirErr) {

@@ -64,13 +64,13 @@ export class DirectoryStore implements ObjectStore {
   }
 
   async remove(keys: readonly string[]): Promise<void> {
-    await Promise.all(keys.map((key) => rm(this.pathOf(key), { force: true })));
+    await Promise.all(keys.map(async (key) => rm(await this.prepare(key, false), { force: true })));
   }
 
-  /** The key's real directory (created, links checked) joined with its file name. */
-  private async prepare(key: string): Promise<string> {
+  /** The key's real directory (created unless `create` is false, links checked) joined with its file name. */
+  private async prepare(key: string, create = true): Promise<string> {
     const target = this.pathOf(key);
-    const dir = await walk(this.confine, relative(this.root, dirname(target)).split(sep).filter(Boolean), { create: true, from: this.root });
+    const dir = await walk(this.confine, relative(this.root, dirname(target)).split(sep).filter(Boolean), { create, from: this.root });
     return resolve(dir, basename(target));
   }
 
