@@ -31,6 +31,15 @@ export const s3ConfigSchema = z
         message: 'aws_access_key_id and aws_secret_access_key must be given together.',
       });
     }
+    // Without keys the SDK signs with the server's own credentials (environment, instance role):
+    // their key id and session token must never go to an endpoint someone else chose.
+    if (config.endpoint_url !== null && !config.aws_access_key_id && !config.aws_secret_access_key) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['aws_access_key_id'],
+        message: "Required with endpoint_url: the server's own AWS credentials are only used with AWS's endpoints.",
+      });
+    }
   });
 
 export type S3Config = z.output<typeof s3ConfigSchema>;
