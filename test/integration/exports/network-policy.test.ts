@@ -72,7 +72,7 @@ describe('network destinations without EXPORT_ALLOWED_HOSTS', () => {
     }
     const pg = { name: 'p', interval: 'hour', destination: { type: 'Postgres', config: { user: 'u', password: 'p', host: '127.0.0.1', database: 'test' } } };
     expect(await refused(s, `${base}/`, post(pg))).toMatch(/Postgres destination config: host '127\.0\.0\.1' resolves to a loopback address/);
-    const s3 = { name: 's', interval: 'hour', destination: { type: 'S3', config: { bucket_name: 'b', endpoint_url: 'http://192.168.1.1:9000' } } };
+    const s3 = { name: 's', interval: 'hour', destination: { type: 'S3', config: { bucket_name: 'b', endpoint_url: 'http://192.168.1.1:9000', aws_access_key_id: 'AKIA', aws_secret_access_key: 'secret' } } };
     expect(await refused(s, `${base}/`, post(s3))).toMatch(/S3 destination config: host '192\.168\.1\.1' resolves to a private address/);
   });
 

@@ -116,7 +116,12 @@ describe.skipIf(USER === null)('a restarted service reclaims the runs its killed
       expect(Date.now() - restartedAt).toBeLessThan(30_000);
       const { rows } = await admin.query(`SELECT count(*)::int AS n, count(DISTINCT uuid)::int AS d FROM ${table}`);
       expect(rows[0]).toEqual({ n: EVENTS, d: EVENTS });
-      const logs = (await json(await api(second.url, `${base}/${exp.id}/runs/${running.id}/logs/`))).results.map((l: { message: string }) => l.message);
+      // The attempt's log lines are appended just after its outcome.
+      let logs: string[] = [];
+      while (!logs.some((m) => m.startsWith('Completed:')) && Date.now() - restartedAt < 30_000) {
+        logs = (await json(await api(second.url, `${base}/${exp.id}/runs/${running.id}/logs/`))).results.map((l: { message: string }) => l.message);
+        if (!logs.some((m) => m.startsWith('Completed:'))) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       expect(logs).toContain('Attempt 1 was left running by an earlier start of this worker; taking the run over');
       expect(logs.some((m: string) => m.includes('(attempt 2)'))).toBe(true);
     } finally {
