@@ -78,6 +78,12 @@ describe.skipIf(USER === null)('Postgres destination', () => {
     });
   });
 
+  it('connects by an allowed name through the address the policy checked', async () => {
+    const result = await postgres.write(config({ host: 'localhost', table_name: 'by_name' }), runContext(), inBatches(makeRecords(5), 5));
+    expect(result.recordsCompleted).toBe(5);
+    expect(await rows('by_name')).toHaveLength(5);
+  });
+
   it('leaves no duplicates when a run is executed again', async () => {
     const records = makeRecords(300);
     await postgres.write(config({ table_name: 'again' }), runContext(), inBatches(records.slice(0, 200), 50));

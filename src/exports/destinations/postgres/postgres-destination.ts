@@ -3,6 +3,7 @@ import pg from 'pg';
 import { policyOf, type Destination, type ExportRecord } from '../destination';
 import { eventFilter } from '../event-filter';
 import { postgresConfigSchema, type PostgresConfig } from './postgres-config';
+import { isTransientNetworkError } from '../network-errors';
 import { toPostgresError } from './postgres-errors';
 import { rowsPayload } from './postgres-rows';
 import {
@@ -51,6 +52,28 @@ function connect(config: PostgresConfig, address: string): pg.Client {
   });
 }
 
+/**
+ * Tries the checked addresses in the resolver's order (`localhost` may answer ::1 first while the
+ * server listens on 127.0.0.1 only) until one connects; the last failure is reported.
+ */
+async function connectToFirst(config: PostgresConfig, addresses: readonly string[]): Promise<pg.Client> {
+  let last: unknown;
+  for (const address of addresses) {
+    const client = connect(config, address);
+    // An idle client whose server goes away emits 'error'; unhandled it would crash the process.
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      return client;
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      last = err;
+      if (!isTransientNetworkError(err)) break;
+    }
+  }
+  throw last;
+}
+
 export const postgresDestination: Destination<PostgresConfig> = {
   type: 'Postgres',
   configSchema: postgresConfigSchema,
@@ -62,20 +85,16 @@ export const postgresDestination: Destination<PostgresConfig> = {
   async write(config, ctx, batches) {
     const target = `${config.host}:${config.port}/${config.database} ${config.schema}.${config.table_name}`;
     const keep = eventFilter(config.include_events, config.exclude_events);
-    let address: string;
+    let client: pg.Client;
     try {
-      [address] = await policyOf(ctx).network.resolve(config.host);
+      client = await connectToFirst(config, await policyOf(ctx).network.resolve(config.host));
     } catch (err) {
       throw toPostgresError(err, target);
     }
-    const client = connect(config, address);
-    // An idle client whose server goes away emits 'error'; unhandled it would crash the process.
-    client.on('error', () => undefined);
     const sql = insertSql(config.schema, config.table_name);
     let records = 0;
     let inserted = 0;
     try {
-      await client.connect();
       await ensureTable(client, config);
       for await (const batch of batches) {
         const rows: ExportRecord[] = batch.filter(keep);
