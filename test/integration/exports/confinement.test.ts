@@ -72,6 +72,10 @@ describe('File destination confined to the export root', () => {
     await s.tick();
     for (const exp of [relative, absolute]) expect((await s.call(`${base}/${exp.id}/runs/`)).results[0]).toMatchObject({ status: 'Completed', records_completed: 3 });
     expect(readdirSync(join(root, 'daily', 'events'))).toEqual([`${HOUR_KEY}.jsonl`]);
+    // Logs name files by the configured path: where the server keeps the root is not shown.
+    const logs = (await s.call(`${base}/${relative.id}/logs/`)).results.map((l: { message: string }) => l.message);
+    expect(logs).toContainEqual(expect.stringMatching(new RegExp(`^Wrote 3 records \\(\\d+ bytes\\) to daily/events/${HOUR_KEY.replace(/[+.]/g, '\\$&')}\\.jsonl$`)));
+    expect(logs.join('\n')).not.toContain(root);
     expect(readdirSync(join(root, 'abs'))).toEqual([`${HOUR_KEY}.jsonl`]);
   });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, relative, resolve, sep } from 'node:path';
+import { basename, dirname, posix, relative, resolve, sep } from 'node:path';
 import { nonRetryableError } from '../destination';
 import type { ObjectStore, ObjectUpload } from '../file-export';
 import { walk } from '../../policy';
@@ -16,14 +16,21 @@ import { walk } from '../../policy';
 export class DirectoryStore implements ObjectStore {
   private readonly root: string;
   private readonly confine: string;
+  private readonly label: string | undefined;
 
-  constructor(root: string, confine: string = root) {
+  /**
+   * `confine`: the directory no link may lead out of (default: `root`). `label`: how logs name
+   * `root` (File exports show the configured path, not where the server keeps its files).
+   */
+  constructor(root: string, confine: string = root, label?: string) {
     this.root = resolve(root);
     this.confine = resolve(confine);
+    this.label = label;
   }
 
   describe(key: string): string {
-    return this.pathOf(key);
+    this.pathOf(key);
+    return this.label === undefined ? this.pathOf(key) : posix.join(this.label, key);
   }
 
   async open(key: string): Promise<ObjectUpload> {

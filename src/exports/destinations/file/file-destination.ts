@@ -19,7 +19,7 @@ export const fileDestination: Destination<FileConfig> = {
   async write(config, ctx, batches) {
     try {
       const { dir, realRoot } = await policyOf(ctx).files.prepare(config.path);
-      return await exportToFiles(config, ctx, batches, new DirectoryStore(dir, realRoot));
+      return await exportToFiles(config, ctx, batches, new DirectoryStore(dir, realRoot, config.path));
     } catch (err) {
       throw toFileError(err, config.path);
     }
