@@ -17,11 +17,17 @@ export const fileDestination: Destination<FileConfig> = {
     await policy.files.check(config.path);
   },
   async write(config, ctx, batches) {
+    const files = policyOf(ctx).files;
+    let realRoot: string | null = null;
     try {
-      const { dir, realRoot } = await policyOf(ctx).files.prepare(config.path);
-      return await exportToFiles(config, ctx, batches, new DirectoryStore(dir, realRoot, config.path));
+      const prepared = await files.prepare(config.path);
+      realRoot = prepared.realRoot;
+      return await exportToFiles(config, ctx, batches, new DirectoryStore(prepared.dir, prepared.realRoot, config.path));
     } catch (err) {
-      throw toFileError(err, config.path);
+      const error = toFileError(err, config.path);
+      // File system errors quote absolute paths: where the server keeps the root is not shown.
+      for (const root of [realRoot, files.root]) if (root) error.message = error.message.split(root).join('<export root>');
+      throw error;
     }
   },
 };
