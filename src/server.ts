@@ -2,8 +2,8 @@ import type { Config } from './config';
 import { bootstrap } from './access';
 import { buildApp } from './http';
 import { geoLookup, openRuntime, writeCredentialsFile } from './app';
-import { exportPolicyFromConfig } from './exports';
 import { startExportProcesses } from './exports/processes';
+import { exportPolicyFromConfig } from './exports';
 
 /** Opens the runtime, catches projections up, bootstraps an empty store, then serves HTTP. */
 export async function startServer(config: Config) {
