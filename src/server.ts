@@ -4,6 +4,7 @@ import { buildApp } from './http';
 import { geoLookup, openRuntime, writeCredentialsFile } from './app';
 import { logDestination } from './app/log-output';
 import { startExportProcesses } from './exports/processes';
+import { exportPolicyFromConfig } from './exports';
 
 /** Opens the runtime, catches projections up, bootstraps an empty store, then serves HTTP. */
 export async function startServer(config: Config) {
@@ -13,6 +14,7 @@ export async function startServer(config: Config) {
     durability: config.DURABILITY,
     projectionsInWorker: config.PROJECTIONS_IN_WORKER,
     projectionsNice: config.PROJECTIONS_NICE,
+    exportPolicy: exportPolicyFromConfig(config),
     onProjectionError: (name, err) => app.log.error({ err, projection: name }, 'projection stopped'),
   });
   await runtime.ready;

@@ -9,7 +9,7 @@ import {
 } from '../../projections';
 import { AccessService } from '../access';
 import { openExperiments } from '../experiments';
-import { openBatchExports } from '../exports';
+import { exportPolicy, openBatchExports, type ExportPolicy } from '../exports';
 import { sqliteExportSource } from '../store/sqlite/export-source';
 import { SecretBox } from '../exports/secrets';
 import { loadSecretKey } from './secret-key';
@@ -50,6 +50,8 @@ export interface RuntimeOptions {
   projectionsNice?: number;
   /** GeoIP for ingestion enrichment and flag evaluation; absent means none. */
   geo?: GeoLookup;
+  /** Export root, allowed hosts, backfill cap; default: `$dataDir/exports`, no private hosts, 10,000 runs. */
+  exportPolicy?: ExportPolicy;
 }
 
 /** The slice of the GeoIP reader the runtime needs. */
@@ -154,6 +156,7 @@ export function openRuntime(options: RuntimeOptions) {
     now: options.now,
     exportSource: sqliteExportSource,
     secrets: new SecretBox(loadSecretKey(options.dataDir)),
+    policy: options.exportPolicy ?? exportPolicy({ dataDir: options.dataDir }),
   });
   return {
     experiments,

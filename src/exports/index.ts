@@ -12,14 +12,18 @@ import type { WorkerSettings } from './worker/attempt';
 import { ExportWorker } from './worker/worker';
 import type { ExportSource } from './worker/export-source';
 import type { SecretBox } from './secrets';
+import type { WorkerInstance } from './worker/instance';
+import type { ExportPolicy } from './policy';
 
 export { BatchExportService } from './service/batch-export-service';
 export { ExportScheduler, type TickResult } from './scheduler/scheduler';
 export { dueIntervals, dueBackfillIntervals } from './scheduler/due';
 export { ExportWorker, DEFAULT_WORKER_SETTINGS } from './worker/worker';
 export type { WorkerSettings } from './worker/attempt';
+export { workerInstance, type WorkerInstance } from './worker/instance';
 export { scheduledRunId, backfillRunId } from './model/ids';
 export { INTERVAL_MS } from './model/intervals';
+export { exportPolicy, exportPolicyFromConfig, type ExportPolicy } from './policy';
 
 export interface BatchExportsDeps {
   log: EventLog;
@@ -31,6 +35,8 @@ export interface BatchExportsDeps {
   exportSource: (readModelsPath: string) => ExportSource;
   /** Seals and opens destination secrets (key from the data directory). */
   secrets: SecretBox;
+  /** Export root, network policy and backfill cap (from the configuration). */
+  policy: ExportPolicy;
 }
 
 /**
@@ -46,7 +52,7 @@ export function openBatchExports(deps: BatchExportsDeps) {
     logs: batchExportLogQueries(deps.readmodels),
   };
   const waitFor = (position: number) => deps.runner.waitFor(position, EXPORT_PROJECTIONS);
-  const service = new BatchExportService({ log: deps.log, exports: queries.exports, runs: queries.runs, waitFor, now, secrets: deps.secrets });
+  const service = new BatchExportService({ log: deps.log, exports: queries.exports, runs: queries.runs, waitFor, now, secrets: deps.secrets, policy: deps.policy });
   return {
     queries,
     service,
@@ -55,7 +61,13 @@ export function openBatchExports(deps: BatchExportsDeps) {
       return new ExportScheduler({ log: deps.log, exports: queries.exports, waitFor, now: options.now ?? now, batchLimit: options.batchLimit, onError: options.onError });
     },
     /** `readModelsPath`: the file behind `readmodels`; each run reads the events on its own connection. */
-    worker(options: { readModelsPath: string; now?: () => Date; settings?: Partial<WorkerSettings>; onError?: (err: Error) => void }) {
+    worker(options: {
+      readModelsPath: string;
+      now?: () => Date;
+      settings?: Partial<WorkerSettings>;
+      onError?: (err: Error) => void;
+      instance?: WorkerInstance;
+    }) {
       return new ExportWorker({
         log: deps.log,
         exports: queries.exports,
@@ -64,9 +76,11 @@ export function openBatchExports(deps: BatchExportsDeps) {
         waitForIngestion: (position) => deps.runner.waitFor(position, ['ingestion']),
         source: deps.exportSource(options.readModelsPath),
         secrets: deps.secrets,
+        policy: deps.policy,
         now: options.now ?? now,
         settings: options.settings,
         onError: options.onError,
+        instance: options.instance,
       });
     },
   };

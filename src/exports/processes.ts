@@ -1,5 +1,6 @@
 import type { Config } from '../config';
 import type { BatchExports } from './index';
+import { workerInstance } from './worker/instance';
 
 interface Logger {
   error(obj: { err: Error }, msg: string): void;
@@ -16,6 +17,8 @@ export function startExportProcesses(exports: BatchExports, options: { config: C
   const scheduler = exports.scheduler({ onError: (err) => logger.error({ err }, 'batch export scheduler tick failed') });
   const worker = exports.worker({
     readModelsPath: options.readModelsPath,
+    // Recorded in each RunStarted; runs an earlier start of this installation left Running are taken over at once.
+    instance: workerInstance(config.DATA_DIR),
     settings: {
       concurrency: config.EXPORT_WORKER_CONCURRENCY,
       maxAttempts: config.EXPORT_MAX_ATTEMPTS,

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { bootstrap } from '../../src/access';
 import { openRuntime } from '../../src/app';
+import { exportPolicy } from '../../src/exports';
 import { openSqlite } from '../../src/store/sqlite/open';
 import { report, timedAsync } from './_report';
 import { reachablePgUser } from '../support/postgres';
@@ -25,7 +26,12 @@ const CASES = (process.argv[3] ?? 'file-jsonl,file-parquet,postgres').split(',')
 const HOUR_START = Date.parse('2024-01-15T10:00:00Z');
 const dir = mkdtempSync(join(tmpdir(), 'bench-export-'));
 let now = HOUR_START - 60_000;
-const runtime = openRuntime({ dataDir: join(dir, 'data'), now: () => new Date(now) });
+// Files go to `<dir>/<case>` and PostgreSQL is local: the export policy allows both.
+const runtime = openRuntime({
+  dataDir: join(dir, 'data'),
+  now: () => new Date(now),
+  exportPolicy: exportPolicy({ dataDir: join(dir, 'data'), fileRoot: dir, allowedHosts: '127.0.0.1' }),
+});
 await runtime.runner.catchUp();
 runtime.runner.start();
 const { credentials } = await bootstrap(runtime.access, runtime.queries.access, { type: 'system' });

@@ -8,7 +8,8 @@ import { json } from '../support/json';
 import { tempDir } from '../support/temp-dir';
 
 const dataDir = tempDir('npm-start-exports-');
-const exportDir = tempDir('npm-start-files-');
+// A relative File path lands under the default export root, `$DATA_DIR/exports`.
+const exportDir = join(dataDir, 'exports', 'sdk-files');
 let server: ReturnType<typeof runTs>;
 let url: string;
 let credentials: { personal_api_key: string; project_api_key: string; project_id: number };
@@ -50,7 +51,7 @@ describe('npm start runs the export scheduler and worker', () => {
     await client.shutdown();
 
     const base = `/api/projects/${credentials.project_id}/batch_exports`;
-    const created = await api(`${base}/`, { name: 'sdk files', destination: { type: 'File', config: { path: exportDir } }, interval: 'hour' });
+    const created = await api(`${base}/`, { name: 'sdk files', destination: { type: 'File', config: { path: 'sdk-files' } }, interval: 'hour' });
     expect(created.status).toBe(201);
     const exp = await json(created);
     const backfill = await api(`${base}/${exp.id}/backfill/`, { start_at: new Date(start).toISOString(), end_at: new Date(start + hour).toISOString() });

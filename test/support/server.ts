@@ -3,6 +3,7 @@ import { loadConfig, type Config } from '../../src/config';
 import { bootstrap, type Credentials } from '../../src/access';
 import { buildApp } from '../../src/http';
 import { geoLookup, openRuntime, type Runtime } from '../../src/app';
+import { exportPolicyFromConfig } from '../../src/exports';
 import { tempDir } from './temp-dir';
 
 export interface TestServer {
@@ -29,7 +30,14 @@ export async function startTestServer(
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ...options.env });
   const geo = await geoLookup(config.GEOIP_DIR, () => {});
   // Tests fold in-thread unless they ask for the worker thread the real server uses.
-  const runtime = openRuntime({ dataDir, durability: config.DURABILITY, geo, projectionsInWorker: options.env?.PROJECTIONS_IN_WORKER === 'true' });
+  const runtime = openRuntime({
+    dataDir,
+    durability: config.DURABILITY,
+    geo,
+    projectionsInWorker: options.env?.PROJECTIONS_IN_WORKER === 'true',
+    // EXPORT_FILE_ROOT / EXPORT_ALLOWED_HOSTS / EXPORT_BACKFILL_MAX_RUNS in `env` reach the exports as in `npm start`.
+    exportPolicy: exportPolicyFromConfig(config),
+  });
   await runtime.ready;
   await runtime.runner.catchUp();
   runtime.runner.start();

@@ -22,6 +22,14 @@ describe('run decider', () => {
     run.given([S, started(1)]).when(start('2024-01-01T11:59:59.000Z')).thenNothing();
     run.given([S, started(1)]).when(start('2024-01-01T12:00:00.000Z')).then([{ type: 'BatchExportRunStarted', data: { ...ref, attempt: 2, workerId: 'w2', leaseUntil: '2024-01-01T13:00:00.000Z' } }]);
   });
+  it('lets a restarted worker take over, before the lease ends, only the attempt of the dead worker it names', () => {
+    const early = '2024-01-01T11:00:05.000Z';
+    const takeOver = (workerId: string) => ({ ...start(early), takeOver: workerId });
+    run.given([S, started(1)]).when(takeOver('w')).then([{ type: 'BatchExportRunStarted', data: { ...ref, attempt: 2, workerId: 'w2', leaseUntil: '2024-01-01T13:00:00.000Z' } }]);
+    run.given([S, started(1)]).when(takeOver('someone-else')).thenNothing();
+    const finished: BatchExportRunEvent = { type: 'BatchExportRunFinished', data: { ...ref, status: 'Completed', recordsCompleted: 1, recordsTotalCount: 1, bytesExported: null, error: null } };
+    run.given([S, started(1), finished]).when(takeOver('w')).thenNothing();
+  });
   it('retries after retryAt only, and accepts outcomes of the current attempt only', () => {
     const failed: BatchExportRunEvent = { type: 'BatchExportRunAttemptFailed', data: { ...ref, attempt: 1, error: 'x', retryAt: '2024-01-01T11:10:00.000Z' } };
     run.given([S, started(1), failed]).when(start('2024-01-01T11:09:00.000Z')).thenNothing();

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { DestinationPolicy } from '../policy';
 
 /** One analytics event as handed to a destination; field names follow PostHog's batch-export rows. */
 export interface ExportRecord {
@@ -63,6 +64,11 @@ export interface RunContext {
   dataIntervalEnd: Date;
   isBackfill: boolean;
   log: (level: LogLevel, message: string) => void;
+  /**
+   * Where the run may write: the File export root and the network policy. Destinations that
+   * touch files or the network refuse to run without it.
+   */
+  policy?: DestinationPolicy;
 }
 
 export interface WriteResult {
@@ -82,6 +88,16 @@ export interface Destination<C> {
    * destination as one run would, because the worker retries and replays runs.
    */
   write(config: C, ctx: RunContext, batches: RecordBatches): Promise<WriteResult>;
+  /**
+   * The create/PATCH check of where a validated config points (File path, network hosts);
+   * throws PathRefusedError or TargetRefusedError. Runs check again when they connect.
+   */
+  checkTarget?(config: C, policy: DestinationPolicy): Promise<void>;
+  /**
+   * The config fields that say where data goes: a PATCH changing one must carry the secret
+   * fields again, so a stored credential cannot be redirected to another server.
+   */
+  targetFields?: readonly string[];
 }
 
 /**
@@ -103,3 +119,9 @@ export const retryableError = (message: string, cause?: unknown) =>
   new DestinationError(message, true, { cause });
 export const nonRetryableError = (message: string, cause?: unknown) =>
   new DestinationError(message, false, { cause });
+
+/** The run's policy; a destination that writes files or connects cannot run without one. */
+export function policyOf(ctx: RunContext): DestinationPolicy {
+  if (!ctx.policy) throw new DestinationError('No export policy was given to this run', false);
+  return ctx.policy;
+}

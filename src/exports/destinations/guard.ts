@@ -2,6 +2,7 @@ import { validateWith } from './config-schema';
 import type { Destination, LogLevel, RecordBatches } from './destination';
 import { DestinationError, nonRetryableError } from './destination';
 import { describeError, isTransientNetworkError } from './network-errors';
+import { PathRefusedError, TargetRefusedError } from '../policy';
 import { scrubSecrets } from './redact';
 
 /** Marks errors raised by the caller's record source as they pass through to the destination. */
@@ -35,6 +36,14 @@ function sourceErrorIn(err: unknown, seen: WeakSet<object>): unknown {
   return undefined;
 }
 
+/** A refusal of the export policy (a path out of the root, a private address), wherever it is wrapped. */
+export function policyRefusalIn(err: unknown): Error | undefined {
+  for (let e = err, depth = 0; typeof e === 'object' && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof PathRefusedError || e instanceof TargetRefusedError) return e;
+  }
+  return undefined;
+}
+
 /**
  * What every registered destination gets: secret values are masked in every log line and error
  * message, and whatever escapes `write` leaves as a DestinationError. The original error is
@@ -57,6 +66,8 @@ export function guarded<C>(destination: Destination<C>): Destination<C> {
       } catch (err) {
         const fromSource = sourceErrorIn(err, seen);
         if (fromSource !== undefined) throw fromSource;
+        const refused = policyRefusalIn(err);
+        if (refused) throw new DestinationError(scrub(`${destination.type} export refused: ${refused.message}`), false);
         const retryable = err instanceof DestinationError ? err.retryable : isTransientNetworkError(err);
         const message = err instanceof DestinationError ? err.message : `${destination.type} export failed: ${describeError(err)}`;
         throw new DestinationError(scrub(message), retryable);

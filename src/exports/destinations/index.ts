@@ -1,7 +1,8 @@
-export { DestinationError, nonRetryableError, retryableError } from './destination';
+export { DestinationError, nonRetryableError, policyOf, retryableError } from './destination';
 export type { Destination, EncodedChunk, ExportRecord, LogLevel, RawJsonFields, RecordBatches, RunContext, WriteResult } from './destination';
 export {
   DESTINATION_TYPES,
+  checkDestinationTarget,
   destinations,
   getDestination,
   parseDestinationConfig,

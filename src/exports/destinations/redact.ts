@@ -49,16 +49,49 @@ export function mergeConfig(old: unknown, patch: unknown): Record<string, unknow
   return merged;
 }
 
-/** Secret values shorter than this are left alone: masking "a" would garble every message. */
-const MIN_SCRUB_LENGTH = 3;
+/**
+ * Values this long or longer are masked wherever they appear; shorter ones only as a whole token
+ * (between characters that are not letters, digits or `_`), so a one-letter password is masked
+ * in "password a rejected" but "a" is not cut out of every word.
+ */
+const MIN_SUBSTRING_LENGTH = 4;
 
-/** Replaces every secret value of `config` found in `message` with `***`. */
+const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+const b64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+
+/**
+ * The forms a secret takes in messages: as is, JSON-escaped, URL-encoded (`%20` and form `+`),
+ * and base64 / base64url (padded and not). Base64 is masked for the value alone and for
+ * `user:password` pairs, as HTTP Basic authentication carries them.
+ */
+export function secretForms(value: string, user?: string): string[] {
+  const forms = new Set<string>([value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2)]);
+  for (const text of user === undefined ? [value] : [value, `${user}:${value}`]) {
+    forms.add(b64(text));
+    forms.add(b64(text).replace(/=+$/, ''));
+    forms.add(b64url(text));
+  }
+  forms.delete('');
+  return [...forms];
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Replaces every secret value of `config`, in each of its encoded forms, found in `message` with `***`. */
 export function scrubSecrets(message: string, type: string, config: unknown, registry?: Registry): string {
   if (!isRecord(config)) return message;
-  let out = message;
+  const user = typeof config.user === 'string' && config.user !== '' ? config.user : undefined;
+  const forms = new Set<string>();
   for (const field of secretFieldsOf(type, registry)) {
     const value = config[field];
-    if (typeof value === 'string' && value.length >= MIN_SCRUB_LENGTH) out = out.split(value).join('***');
+    if (typeof value === 'string' && value !== '') for (const form of secretForms(value, field === 'user' ? undefined : user)) forms.add(form);
+  }
+  // Longest first: a value's longer encoding is masked whole, not around a shorter form inside it.
+  let out = message;
+  for (const form of [...forms].sort((a, b) => b.length - a.length)) {
+    out = form.length >= MIN_SUBSTRING_LENGTH
+      ? out.split(form).join('***')
+      : out.replace(new RegExp(`(?<![A-Za-z0-9_])${escapeRegExp(form)}(?![A-Za-z0-9_])`, 'g'), '***');
   }
   return out;
 }

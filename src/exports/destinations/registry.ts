@@ -1,4 +1,5 @@
 import { validationError } from '../../errors';
+import { PathRefusedError, TargetRefusedError, type DestinationPolicy } from '../policy';
 import { validateWith, type ConfigValidation } from './config-schema';
 import type { Destination } from './destination';
 import { fileDestination } from './file/file-destination';
@@ -45,4 +46,20 @@ export function parseDestinationConfig(type: string, config: unknown): unknown {
 /** `config` without the secret fields of `type`, for responses and logs. */
 export function redactConfig(type: string, config: unknown): Record<string, unknown> | null {
   return redactWith(type, config, destinations);
+}
+
+/**
+ * Where a validated config points, checked against the policy (create and PATCH): a File path out
+ * of the export root or a host on a private network is a 400 on `destination`.
+ */
+export async function checkDestinationTarget(type: string, config: unknown, policy: DestinationPolicy): Promise<void> {
+  const destination = getDestination(type);
+  try {
+    await destination?.checkTarget?.(config, policy);
+  } catch (err) {
+    if (err instanceof PathRefusedError || err instanceof TargetRefusedError) {
+      throw validationError(`Invalid ${type} destination config: ${err.message}.`, 'destination');
+    }
+    throw err;
+  }
 }

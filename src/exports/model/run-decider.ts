@@ -13,11 +13,14 @@ export interface RunState {
   leaseUntil: string | null;
   retryAt: string | null;
   scheduled: RunScheduledData | null;
+  /** Who started the current attempt (RunStarted's workerId). */
+  workerId: string | null;
 }
 
 export type RunCommand =
   | { type: 'Schedule'; data: RunScheduledData }
-  | { type: 'Start'; workerId: string; now: string; leaseUntil: string }
+  /** `takeOver`: the worker id of an attempt known to be dead, claimed before its lease ends. */
+  | { type: 'Start'; workerId: string; now: string; leaseUntil: string; takeOver?: string }
   | { type: 'FailAttempt'; attempt: number; error: string; retryAt: string }
   | {
       type: 'Finish';
@@ -43,6 +46,7 @@ const initialState = (): RunState => ({
   leaseUntil: null,
   retryAt: null,
   scheduled: null,
+  workerId: null,
 });
 
 /** Whether a worker may take the run now: queued, due for a retry, or abandoned by its worker. */
@@ -69,7 +73,7 @@ export const runDecider: Decider<RunCommand, BatchExportRunEvent, RunState> = {
         return { ...s, exists: true, ref: { runId, batchExportId, projectId }, status: 'Starting', scheduled: e.data };
       }
       case 'BatchExportRunStarted':
-        return { ...s, status: 'Running', attempt: e.data.attempt, tries: s.tries + 1, leaseUntil: e.data.leaseUntil, retryAt: null };
+        return { ...s, status: 'Running', attempt: e.data.attempt, tries: s.tries + 1, leaseUntil: e.data.leaseUntil, retryAt: null, workerId: e.data.workerId };
       case 'BatchExportRunAttemptFailed':
         return { ...s, status: 'FailedRetryable', retryAt: e.data.retryAt, leaseUntil: null };
       case 'BatchExportRunFinished':
@@ -86,9 +90,11 @@ export const runDecider: Decider<RunCommand, BatchExportRunEvent, RunState> = {
     const ref = s.ref;
     const own = (attempt: number) => s.status === 'Running' && s.attempt === attempt;
     switch (c.type) {
-      case 'Start':
-        if (!isClaimable(s, c.now)) return [];
+      case 'Start': {
+        const takenOver = c.takeOver !== undefined && s.status === 'Running' && s.workerId === c.takeOver;
+        if (!takenOver && !isClaimable(s, c.now)) return [];
         return [{ type: 'BatchExportRunStarted', data: { ...ref, attempt: s.attempt + 1, workerId: c.workerId, leaseUntil: c.leaseUntil } }];
+      }
       case 'FailAttempt':
         if (!own(c.attempt)) return [];
         return [{ type: 'BatchExportRunAttemptFailed', data: { ...ref, attempt: c.attempt, error: c.error, retryAt: c.retryAt } }];

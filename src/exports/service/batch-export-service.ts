@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { SecretBox } from '../secrets';
+import type { ExportPolicy } from '../policy';
 import { batchExportRunStream, batchExportStream, INTERVAL_MS, type Actor } from '../../../streams';
 import type { BatchExportQueries, BatchExportRow, BatchExportRunQueries, RunRow } from '../../../projections/exports';
 import { notFound } from '../../errors';
 import { handleCommand } from '../../runtime/command-handler';
 import type { EventLog } from '../../store/event-log';
-import { exportDecider, type ExportChanges, type ExportCommand } from '../model/export-decider';
+import { exportDecider, type ExportChanges, type ExportCommand, type ExportState } from '../model/export-decider';
+import { checkBackfillSize, checkUnpauseBackfillSize } from './backfill-size';
 import { writeLogEntries } from '../model/log-entries';
 import { runDecider, type RunCommand } from '../model/run-decider';
 import { checkBackfill } from './backfill-input';
@@ -31,6 +33,8 @@ export interface BatchExportServiceDeps {
   /** Resolves once the exports read models have applied `position` (read-your-writes). */
   waitFor: (position: number) => Promise<void>;
   now: () => Date;
+  /** Export root, network policy (destinations are checked against them) and the backfill cap. */
+  policy: ExportPolicy;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -55,7 +59,7 @@ export class BatchExportService {
 
   async create(projectId: number, body: ExportBody, actor: Actor): Promise<BatchExportRow> {
     const name = checkName(body.name);
-    const destination = checkDestination(body.destination, this.deps.secrets);
+    const destination = await checkDestination(body.destination, this.deps.secrets, this.deps.policy);
     const interval = checkInterval(body.interval);
     const paused = body.paused === undefined || body.paused === null ? false : checkBoolean(body.paused, 'paused');
     const startAt = body.start_at === undefined ? null : checkDateTime(body.start_at, 'start_at');
@@ -87,7 +91,10 @@ export class BatchExportService {
     const p = present(body);
     const changes: ExportChanges = {};
     if (p.name) changes.name = checkName(body.name);
-    if (p.destination) changes.destination = checkDestination(body.destination, this.deps.secrets, { type: row.destination_type, config: row.destination_config });
+    if (p.destination) {
+      const previous = { type: row.destination_type, config: row.destination_config };
+      changes.destination = await checkDestination(body.destination, this.deps.secrets, this.deps.policy, previous);
+    }
     if (p.interval) changes.interval = checkInterval(body.interval);
     if (p.startAt) changes.startAt = checkDateTime(body.start_at, 'start_at');
     if (p.endAt) changes.endAt = checkDateTime(body.end_at, 'end_at');
@@ -100,28 +107,27 @@ export class BatchExportService {
     if (p.lastPausedAt) changes.lastPausedAt = checkDateTime(body.last_paused_at, 'last_paused_at');
     if (p.model) checkModel(body.model);
     const paused = p.paused ? checkBoolean(body.paused, 'paused') : undefined;
-    await this.exec(row.id, row.project_id, { type: 'Update', changes, paused }, actor);
-    return this.deps.exports.byId(row.id)!;
+    return this.answer(row.id, await this.exec(row.id, row.project_id, { type: 'Update', changes, paused }, actor));
   }
 
   async pause(projectIds: readonly number[], id: string, actor: Actor): Promise<BatchExportRow> {
     const row = this.get(projectIds, id);
-    await this.exec(row.id, row.project_id, { type: 'Pause', automatic: false, reason: null }, actor);
-    return this.deps.exports.byId(row.id)!;
+    return this.answer(row.id, await this.exec(row.id, row.project_id, { type: 'Pause', automatic: false, reason: null }, actor));
   }
 
-  /** With `backfill`, the intervals that ended while paused are scheduled after all. */
+  /** With `backfill`, the intervals that ended while paused are scheduled after all (capped). */
   async unpause(projectIds: readonly number[], id: string, body: ExportBody, actor: Actor): Promise<BatchExportRow> {
     const row = this.get(projectIds, id);
     const backfill = body.backfill === undefined || body.backfill === null ? false : checkBoolean(body.backfill, 'backfill');
-    await this.exec(row.id, row.project_id, { type: 'Unpause', backfill }, actor);
-    return this.deps.exports.byId(row.id)!;
+    if (row.paused) checkUnpauseBackfillSize(row, backfill, this.deps.now().getTime(), this.deps.policy.backfillMaxRuns);
+    return this.answer(row.id, await this.exec(row.id, row.project_id, { type: 'Unpause', backfill }, actor));
   }
 
   async backfill(projectIds: readonly number[], id: string, body: ExportBody, actor: Actor): Promise<BatchExportRow> {
     const row = this.get(projectIds, id);
     const now = this.deps.now();
     const range = checkBackfill(body, { now: now.getTime(), step: INTERVAL_MS[row.interval], destinationType: row.destination_type });
+    checkBackfillSize(range, INTERVAL_MS[row.interval], this.deps.policy.backfillMaxRuns);
     const backfillId = randomUUID();
     await this.exec(row.id, row.project_id, { type: 'Backfill', backfillId, ...range }, actor);
     const entry = { runId: null, level: 'INFO' as const, timestamp: now.toISOString(), message: `Backfill ${backfillId} requested from ${range.startAt} to ${range.endAt}` };
@@ -156,9 +162,21 @@ export class BatchExportService {
     return this.deps.runs.byId(run.id)!;
   }
 
-  private async exec(id: string, projectId: number, command: ExportCommand, actor: Actor): Promise<void> {
-    const { result } = await handleCommand(this.deps.log, batchExportStream(id), exportDecider, command, { actor, projectId });
-    if (result) await this.deps.waitFor(result.lastPosition);
+  /** Appends, then waits until the read models hold the append (or, with nothing appended, the log's head). */
+  private async exec(id: string, projectId: number, command: ExportCommand, actor: Actor): Promise<ExportState> {
+    const { result, state } = await handleCommand(this.deps.log, batchExportStream(id), exportDecider, command, { actor, projectId });
+    await this.deps.waitFor(result ? result.lastPosition : await this.deps.log.head());
+    return state;
+  }
+
+  /**
+   * The row to answer with, its `paused` taken from the aggregate state this command produced:
+   * when pauses and unpauses race, the read model may already show a later command's state,
+   * and each caller must see its own action's outcome.
+   */
+  private answer(id: string, state: ExportState): BatchExportRow {
+    const row = this.deps.exports.byId(id)!;
+    return { ...row, paused: state.paused };
   }
 
   private async execRun(run: RunRow, command: RunCommand, actor: Actor): Promise<void> {

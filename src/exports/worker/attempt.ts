@@ -11,6 +11,7 @@ import { executeRun, RunAbandonedError, type AbandonReason } from './execute-run
 import { RunLog } from './run-log';
 import type { ExportSource } from './export-source';
 import type { SecretBox } from '../secrets';
+import type { DestinationPolicy } from '../policy';
 
 export interface WorkerSettings {
   workerId: string;
@@ -36,6 +37,7 @@ export interface AttemptDeps {
   /** The analytics port: opens a run's rows. */
   source: ExportSource;
   secrets: SecretBox;
+  policy: DestinationPolicy;
   now: () => Date;
   settings: WorkerSettings;
   stopping: () => boolean;
@@ -54,7 +56,7 @@ const isRetryable = (err: unknown) => (err instanceof DestinationError ? err.ret
  * FailedRetryable with a retry time; the last allowed failure, or a non-retryable one, fails it
  * and may auto-pause the export. Log lines are appended with the outcome.
  */
-export async function runAttempt(deps: AttemptDeps, candidate: RunRow): Promise<void> {
+export async function runAttempt(deps: AttemptDeps, candidate: RunRow, takeOver?: string): Promise<void> {
   const { settings } = deps;
   const now = deps.now();
   const exec = (command: RunCommand) =>
@@ -64,6 +66,7 @@ export async function runAttempt(deps: AttemptDeps, candidate: RunRow): Promise<
     workerId: settings.workerId,
     now: now.toISOString(),
     leaseUntil: new Date(now.getTime() + settings.leaseMs).toISOString(),
+    ...(takeOver === undefined ? {} : { takeOver }),
   });
   if (!started.result) return;
   await deps.waitFor(started.result.lastPosition);
@@ -74,8 +77,11 @@ export async function runAttempt(deps: AttemptDeps, candidate: RunRow): Promise<
     return;
   }
   const run = deps.runs.byId(candidate.id) ?? candidate;
-  const runLog = new RunLog(deps.log, { batchExportId: exp.id, projectId: exp.project_id, runId: run.id }, { type: exp.destination_type, config: exp.destination_config }, deps.now);
+  // Stored secrets are sealed: messages are scrubbed of the opened values, which are what could leak.
+  const destination = scrubbable(deps, exp);
+  const runLog = new RunLog(deps.log, { batchExportId: exp.id, projectId: exp.project_id, runId: run.id }, destination, deps.now);
   const kind = run.backfill_id ? 'backfill' : 'scheduled';
+  if (takeOver !== undefined) runLog.add('WARNING', `Attempt ${attempt - 1} was left running by an earlier start of this worker; taking the run over`);
   runLog.add('INFO', `Starting ${kind} export of ${run.data_interval_start} to ${run.data_interval_end} to ${exp.destination_type} (attempt ${attempt})`);
 
   let failed = false;
@@ -86,6 +92,7 @@ export async function runAttempt(deps: AttemptDeps, candidate: RunRow): Promise<
       run,
       source: deps.source,
       secrets: deps.secrets,
+      policy: deps.policy,
       batchSize: settings.batchSize,
       log: (level, message) => runLog.add(level, message),
       abandoned: () => abandoned(deps, run.id, attempt),
@@ -98,7 +105,7 @@ export async function runAttempt(deps: AttemptDeps, candidate: RunRow): Promise<
     if (err instanceof RunAbandonedError && err.reason !== 'stopping') {
       runLog.add('INFO', err.message);
     } else {
-      const message = scrubSecrets(err instanceof RunAbandonedError ? err.message : describeError(err), exp.destination_type, exp.destination_config);
+      const message = scrubSecrets(err instanceof RunAbandonedError ? err.message : describeError(err), destination.type, destination.config);
       const retry = err instanceof RunAbandonedError || (isRetryable(err) && tries < settings.maxAttempts);
       if (retry) {
         const retryAt = new Date(deps.now().getTime() + (err instanceof RunAbandonedError ? 0 : backoffMs(settings, tries)));
@@ -119,6 +126,15 @@ export async function runAttempt(deps: AttemptDeps, candidate: RunRow): Promise<
   if (logged !== null) await deps.waitFor(logged);
 }
 
+/** The destination with its secrets opened, for scrubbing; sealed as stored if they cannot be opened (the run then fails on it). */
+function scrubbable(deps: AttemptDeps, exp: BatchExportRow): { type: string; config: Record<string, unknown> } {
+  try {
+    return { type: exp.destination_type, config: deps.secrets.openConfig(exp.destination_type, exp.destination_config) };
+  } catch {
+    return { type: exp.destination_type, config: exp.destination_config };
+  }
+}
+
 function abandoned(deps: AttemptDeps, runId: string, attempt: number): AbandonReason | null {
   if (deps.stopping()) return 'stopping';
   const row = deps.runs.byId(runId);
@@ -136,7 +152,8 @@ async function autoPause(deps: AttemptDeps, exp: BatchExportRow): Promise<void> 
     projectId: exp.project_id,
   });
   if (!paused.result) return;
-  const runLog = new RunLog(deps.log, { batchExportId: exp.id, projectId: exp.project_id, runId: null }, { type: exp.destination_type, config: exp.destination_config }, deps.now);
+  const destination = scrubbable(deps, exp);
+  const runLog = new RunLog(deps.log, { batchExportId: exp.id, projectId: exp.project_id, runId: null }, destination, deps.now);
   runLog.add('WARNING', `Batch export paused automatically: ${reason}`);
   await runLog.flush();
 }

@@ -2,6 +2,7 @@ import type { BatchExportRow, RunRow } from '../../../projections/exports';
 import { getDestination, nonRetryableError, type LogLevel } from '../destinations';
 import type { ExportSource } from './export-source';
 import type { SecretBox } from '../secrets';
+import type { DestinationPolicy } from '../policy';
 
 export type AbandonReason = 'cancelled' | 'superseded' | 'stopping';
 
@@ -27,6 +28,8 @@ export interface ExecuteOptions {
   /** Opens the sealed destination secrets for the write. */
   secrets: SecretBox;
   batchSize: number;
+  /** Where destinations may write (export root, network policy). */
+  policy: DestinationPolicy;
   log: (level: LogLevel, message: string) => void;
   /** Checked between batches; a reason stops the export. */
   abandoned: () => AbandonReason | null;
@@ -63,6 +66,7 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteResult
         dataIntervalEnd: new Date(run.data_interval_end),
         isBackfill: run.backfill_id !== null,
         log: options.log,
+        policy: options.policy,
       },
       Object.assign(rows.batches(options.batchSize, check), {
         encoded: (format: 'JSONLines') => rows.encoded?.(format, options.batchSize, check) ?? null,

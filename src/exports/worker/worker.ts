@@ -1,12 +1,27 @@
 import { randomUUID } from 'node:crypto';
+import { batchExportRunStream } from '../../../streams';
 import type { RunRow } from '../../../projections/exports';
+import { fold } from '../../runtime/decider';
 import { Loop } from '../loop';
+import { runDecider } from '../model/run-decider';
 import { runAttempt, type AttemptDeps, type WorkerSettings } from './attempt';
+import { isAbandonedByEarlierStart, retireInstance, type WorkerInstance } from './instance';
 
 export type WorkerDeps = Omit<AttemptDeps, 'settings' | 'stopping'> & {
   settings?: Partial<WorkerSettings>;
   onError?: (err: Error) => void;
+  /**
+   * This start of the installation's worker (`npm start` passes one): its id is recorded in every
+   * RunStarted, and on its first step it takes over the runs an earlier, dead start left Running.
+   */
+  instance?: WorkerInstance;
 };
+
+interface Orphan {
+  run: RunRow;
+  /** The dead attempt's worker id. */
+  takeOver: string;
+}
 
 export const DEFAULT_WORKER_SETTINGS: Omit<WorkerSettings, 'workerId'> = {
   concurrency: 2,
@@ -32,9 +47,14 @@ export class ExportWorker {
   private readonly loop: Loop;
   private readonly inFlight = new Map<string, { exportId: string; done: Promise<void> }>();
   private stopped = false;
+  private readonly instance: WorkerInstance | undefined;
+  /** Runs left Running by an earlier start, found on the first step; null until then. */
+  private orphans: Orphan[] | null = null;
 
   constructor(deps: WorkerDeps) {
-    const settings: WorkerSettings = { workerId: `worker-${randomUUID()}`, ...DEFAULT_WORKER_SETTINGS, ...deps.settings };
+    this.instance = deps.instance;
+    const workerId = deps.instance?.id ?? `worker-${randomUUID()}`;
+    const settings: WorkerSettings = { workerId, ...DEFAULT_WORKER_SETTINGS, ...deps.settings };
     this.deps = { ...deps, settings, stopping: () => this.stopped };
     this.onError = deps.onError ?? (() => undefined);
     this.loop = new Loop(async () => {
@@ -52,9 +72,17 @@ export class ExportWorker {
     await this.deps.waitFor(await log.head());
     const now = this.deps.now().toISOString();
     let started = 0;
+    this.orphans ??= await this.findOrphans();
+    for (const orphan of [...this.orphans]) {
+      if (this.inFlight.size >= this.deps.settings.concurrency) break;
+      if (this.busyWith(orphan.run)) continue;
+      this.orphans.splice(this.orphans.indexOf(orphan), 1);
+      this.launch(orphan.run, orphan.takeOver);
+      started++;
+    }
     for (const run of runs.claimable(now, 100)) {
       if (this.inFlight.size >= this.deps.settings.concurrency) break;
-      if (this.inFlight.has(run.id) || [...this.inFlight.values()].some((f) => f.exportId === run.batch_export_id)) continue;
+      if (this.busyWith(run)) continue;
       this.launch(run);
       started++;
     }
@@ -80,10 +108,35 @@ export class ExportWorker {
     this.stopped = true;
     await this.loop.stop();
     await Promise.all([...this.inFlight.values()].map((f) => f.done));
+    if (this.instance) retireInstance(this.instance);
   }
 
-  private launch(run: RunRow): void {
-    const done = runAttempt(this.deps, run)
+  private busyWith(run: RunRow): boolean {
+    return this.inFlight.has(run.id) || [...this.inFlight.values()].some((f) => f.exportId === run.batch_export_id);
+  }
+
+  /**
+   * Running runs whose attempt an earlier start of this worker made and left behind (it was
+   * killed): taken over now rather than when their lease ends. Each is re-read from its stream,
+   * where RunStarted names the worker.
+   */
+  private async findOrphans(): Promise<Orphan[]> {
+    const instance = this.instance;
+    if (!instance) return [];
+    const orphans: Orphan[] = [];
+    for (const exp of this.deps.exports.live()) {
+      for (const run of this.deps.runs.unfinished(exp.id)) {
+        if (run.status !== 'Running') continue;
+        const recorded = await this.deps.log.readStream(batchExportRunStream(run.id));
+        const state = fold(runDecider.evolve, runDecider.initialState(), recorded as never);
+        if (state.status === 'Running' && isAbandonedByEarlierStart(instance, state.workerId)) orphans.push({ run, takeOver: state.workerId! });
+      }
+    }
+    return orphans;
+  }
+
+  private launch(run: RunRow, takeOver?: string): void {
+    const done = runAttempt(this.deps, run, takeOver)
       .catch((err: unknown) => this.onError(err instanceof Error ? err : new Error(String(err))))
       .finally(() => {
         this.inFlight.delete(run.id);

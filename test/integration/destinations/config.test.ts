@@ -31,6 +31,18 @@ describe('destination config validation', () => {
     expect(issuesOf('S3', { bucket_name: 'b', prefix: '{year}/{week}' })[0]).toMatch(/^prefix: Unknown placeholder\(s\) \{week\}; allowed: \{year\}/);
   });
 
+  it("S3: a custom endpoint needs its own keys (the server's AWS credentials stay with AWS), the region is a plain name", () => {
+    expect(issuesOf('S3', { bucket_name: 'b', endpoint_url: 'http://s3.example.com' })).toEqual([
+      "aws_access_key_id: Required with endpoint_url: the server's own AWS credentials are only used with AWS's endpoints.",
+    ]);
+    expect(issuesOf('S3', { bucket_name: 'b' })).toEqual([]);
+    expect(issuesOf('S3', { bucket_name: 'b', region: 'evil.example.com/x' })).toEqual(['region: Must be a region name such as us-east-1.']);
+  });
+
+  it('Postgres: host is a name or an address, not a socket path', () => {
+    expect(issuesOf('Postgres', { user: 'u', host: '/var/run/postgresql', database: 'd' })).toEqual(['host: Must be a host name or an IP address.']);
+  });
+
   it('S3: accepts only compressions the file format supports', () => {
     for (const compression of ['zstd', 'lz4', 'snappy']) {
       expect(issuesOf('S3', { bucket_name: 'b', compression })).toEqual([

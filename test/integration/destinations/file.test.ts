@@ -1,4 +1,5 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -87,10 +88,12 @@ describe('File destination', () => {
     expect(await tree(dir)).toEqual([]);
   });
 
-  it('refuses a prefix that climbs out of the directory', async () => {
-    const error = await file.write(config({ prefix: '../../escape' }), runContext(), inBatches(makeRecords(2), 2)).catch((e: unknown) => e);
+  it('refuses a prefix that climbs out of the directory (a stored config is validated again)', async () => {
+    const stored = { path: dir, prefix: 'a/../../escape' } as unknown as FileConfig;
+    const error = await file.write(stored, runContext(), inBatches(makeRecords(2), 2)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DestinationError);
     expect((error as DestinationError).retryable).toBe(false);
-    expect((error as Error).message).toContain('outside the export directory');
+    expect((error as Error).message).toContain("prefix: Must not contain '..' segments");
+    expect(existsSync(join(dir, '..', '..', 'escape'))).toBe(false);
   });
 });

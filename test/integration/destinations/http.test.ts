@@ -93,12 +93,34 @@ describe('HTTP destination', () => {
     expect((error as Error).message).not.toContain(TOKEN);
   });
 
-  it('treats a refused connection as retryable', async () => {
-    const down = `http://127.0.0.1:${await closedPort()}/batch/`;
+  it('treats a refused connection as retryable, without saying how it failed', async () => {
+    const port = await closedPort();
+    const down = `http://127.0.0.1:${port}/batch/`;
     const error = await http.write(config({ url: down }), runContext(), inBatches(makeRecords(5), 5)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DestinationError);
     expect((error as DestinationError).retryable).toBe(true);
-    expect((error as Error).message).toContain('ECONNREFUSED');
+    expect((error as Error).message).toBe(`Could not connect to http://127.0.0.1:${port}/batch/`);
+  });
+
+  it('reports a reset connection exactly like a refused one (no port scanning through run errors)', async () => {
+    const { createServer: createTcpServer } = await import('node:net');
+    const resetting = createTcpServer((socket) => socket.resetAndDestroy());
+    await new Promise<void>((resolve) => resetting.listen(0, '127.0.0.1', resolve));
+    const port = (resetting.address() as AddressInfo).port;
+    try {
+      const error = await http.write(config({ url: `http://127.0.0.1:${port}/batch/` }), runContext(), inBatches(makeRecords(5), 5)).catch((e: unknown) => e);
+      expect((error as DestinationError).retryable).toBe(true);
+      expect((error as Error).message).toBe(`Could not connect to http://127.0.0.1:${port}/batch/`);
+    } finally {
+      await new Promise<void>((resolve) => resetting.close(() => resolve()));
+    }
+  });
+
+  it("never repeats the receiver's response body in the error", async () => {
+    respond = (res) => res.writeHead(500, { 'Content-Type': 'text/plain' }).end('internal: db password is hunter2-internal');
+    const error = await http.write(config(), runContext(), inBatches(makeRecords(5), 5)).catch((e: unknown) => e);
+    expect((error as DestinationError).retryable).toBe(true);
+    expect((error as Error).message).toBe(`${url} answered HTTP 500 (the receiver failed)`);
   });
 
   it('accepts a stored config as it is and refuses an invalid one without retry', async () => {

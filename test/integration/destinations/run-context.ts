@@ -1,4 +1,9 @@
+import { tmpdir } from 'node:os';
 import type { LogLevel, RunContext } from '../../../src/exports/destinations';
+import { exportPolicy } from '../../../src/exports/policy';
+
+/** Files anywhere under the temp directory; the local servers (PostgreSQL, s3rver, receivers) on loopback. */
+export const TEST_POLICY = exportPolicy({ dataDir: tmpdir(), fileRoot: tmpdir(), allowedHosts: '127.0.0.0/8,::1' });
 
 export interface TestRunContext extends RunContext {
   logs: { level: LogLevel; message: string }[];
@@ -15,6 +20,7 @@ export function runContext(overrides: Partial<RunContext> = {}): TestRunContext 
     dataIntervalEnd: new Date('2024-01-15T11:00:00Z'),
     isBackfill: false,
     log: (level, message) => logs.push({ level, message }),
+    policy: TEST_POLICY,
     ...overrides,
     logs,
   };

@@ -135,9 +135,10 @@ describe('File destination, end to end through the scheduler and the worker', ()
 
   it('fails non-retryable errors at once and pauses the export after 10 failures in 50 runs', async () => {
     const notADirectory = join(tempDir('blocked-'), 'file');
-    await writeFile(notADirectory, 'x');
     s.clock.set('2024-06-03T10:05:00Z');
     const exp = await s.call(`${base}/`, post({ name: 'broken', destination: { type: 'File', config: { path: notADirectory } }, interval: 'every 5 minutes' }));
+    // Created after the export (the API refuses such a path up front): the runs find a file there.
+    await writeFile(notADirectory, 'x');
     for (let i = 0; i < 12; i++) {
       await s.capture(makeEvents(1, { prefix: `broken-${i}` }));
       s.clock.advance(5 * 60_000);
@@ -146,7 +147,7 @@ describe('File destination, end to end through the scheduler and the worker', ()
     const runs = (await s.call(`${base}/${exp.id}/runs/`)).results;
     expect(runs).toHaveLength(10);
     expect(runs.every((r: { status: string }) => r.status === 'Failed')).toBe(true);
-    expect(runs[0].latest_error).toMatch(/Could not write export files/);
+    expect(runs[0].latest_error).toMatch(/File export refused: 'file' on the path is not a directory/);
     const after = await s.call(`${base}/${exp.id}/`);
     expect(after.paused).toBe(true);
     const warnings = await s.call(`${base}/${exp.id}/logs/?level=WARNING`);

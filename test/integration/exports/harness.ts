@@ -1,7 +1,9 @@
 import { gzipSync } from 'node:zlib';
 import { expect } from 'vitest';
 import { bootstrap } from '../../../src/access';
+import { tmpdir } from 'node:os';
 import { loadConfig } from '../../../src/config';
+import { exportPolicyFromConfig } from '../../../src/exports';
 import type { ExportScheduler, ExportWorker, WorkerSettings } from '../../../src/exports';
 import { buildApp } from '../../../src/http';
 import { openRuntime } from '../../../src/app';
@@ -38,6 +40,12 @@ export interface ExportServer extends TestServer {
   call(path: string, init?: RequestInit & { status?: number }): Promise<Json>;
 }
 
+/**
+ * The tests' export policy: File exports anywhere under the temp directory (each test writes into
+ * its own temp dir), and the local servers (PostgreSQL, s3rver, HTTP receivers) on loopback.
+ */
+export const TEST_EXPORT_ENV = { EXPORT_FILE_ROOT: tmpdir(), EXPORT_ALLOWED_HOSTS: '127.0.0.0/8,::1' };
+
 export const FAST_RETRIES: Partial<WorkerSettings> = { retryBaseMs: 1000, retryMaxMs: 8000, maxAttempts: 3 };
 
 /**
@@ -45,11 +53,17 @@ export const FAST_RETRIES: Partial<WorkerSettings> = { retryBaseMs: 1000, retryM
  * clock, with the export scheduler and worker wired to the same runtime but not looping: tests
  * call tick() after moving the clock.
  */
-export async function startExportServer(options: { start: string; dataDir?: string; worker?: Partial<WorkerSettings> }): Promise<ExportServer> {
+export async function startExportServer(options: {
+  start: string;
+  dataDir?: string;
+  worker?: Partial<WorkerSettings>;
+  /** Configuration on top of the test defaults (EXPORT_FILE_ROOT, EXPORT_ALLOWED_HOSTS, ...). */
+  env?: Record<string, string>;
+}): Promise<ExportServer> {
   const clock = new DrivenClock(options.start);
   const dataDir = options.dataDir ?? tempDir('exports-');
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', PRINT_CREDENTIALS: 'false' });
-  const runtime = openRuntime({ dataDir, durability: config.DURABILITY, now: clock.now });
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', PRINT_CREDENTIALS: 'false', ...TEST_EXPORT_ENV, ...options.env });
+  const runtime = openRuntime({ dataDir, durability: config.DURABILITY, now: clock.now, exportPolicy: exportPolicyFromConfig(config) });
   await runtime.runner.catchUp();
   runtime.runner.start();
   const app = await buildApp(runtime, config, { logger: false });

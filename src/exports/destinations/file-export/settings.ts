@@ -18,8 +18,12 @@ export interface FileExportSettings {
   max_file_size_mb: number | null;
 }
 
+/** A key prefix must not climb out of the bucket or directory: no `..` segment, no NUL. */
+const climbs = (value: string) => value.includes('\0') || value.split(/[\\/]+/).includes('..');
+
 const prefix = z
   .preprocess(nullToUndefined, z.string().default(''))
+  .refine((value) => !climbs(value), { error: "Must not contain '..' segments or NUL bytes." })
   .refine((value) => unknownPlaceholders(value).length === 0, {
     error: (issue) =>
       `Unknown placeholder(s) ${unknownPlaceholders(String(issue.input)).join(', ')}; ` +

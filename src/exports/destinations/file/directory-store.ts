@@ -1,33 +1,44 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, relative, resolve, sep } from 'node:path';
+import { readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, posix, relative, resolve, sep } from 'node:path';
 import { nonRetryableError } from '../destination';
 import type { ObjectStore, ObjectUpload } from '../file-export';
+import { walk } from '../../policy';
 
 /**
  * Keys as files under a root directory. Each file is written to a hidden temp file beside its
  * target and renamed into place, so readers never see a partial file and a crashed attempt
- * leaves only a temp file behind.
+ * leaves only a temp file behind. Key directories are created one level at a time and a link
+ * is followed only when it stays inside `confine` (the export root); temp files are created
+ * exclusively, and a rename replaces a link at the target rather than writing through it.
  */
 export class DirectoryStore implements ObjectStore {
   private readonly root: string;
+  private readonly confine: string;
+  private readonly label: string | undefined;
 
-  constructor(root: string) {
+  /**
+   * `confine`: the directory no link may lead out of (default: `root`). `label`: how logs name
+   * `root` (File exports show the configured path, not where the server keeps its files).
+   */
+  constructor(root: string, confine: string = root, label?: string) {
     this.root = resolve(root);
+    this.confine = resolve(confine);
+    this.label = label;
   }
 
   describe(key: string): string {
-    return this.pathOf(key);
+    this.pathOf(key);
+    return this.label === undefined ? this.pathOf(key) : posix.join(this.label, key);
   }
 
   async open(key: string): Promise<ObjectUpload> {
-    const target = this.pathOf(key);
-    await mkdir(dirname(target), { recursive: true });
+    const target = await this.prepare(key);
     const temp = tempPathFor(target);
     // A deep buffer lets the writer serialise the next rows while the previous ones are written
     // (the default 16 KB made every chunk wait for its write: the export ran one core at a time).
-    const stream = createWriteStream(temp, { highWaterMark: 8 * 1024 * 1024 });
+    const stream = createWriteStream(temp, { highWaterMark: 8 * 1024 * 1024, flags: 'wx' });
     return {
       stream,
       commit: () => rename(temp, target),
@@ -40,17 +51,17 @@ export class DirectoryStore implements ObjectStore {
   }
 
   async put(key: string, body: string): Promise<void> {
-    const target = this.pathOf(key);
-    await mkdir(dirname(target), { recursive: true });
+    const target = await this.prepare(key);
     const temp = tempPathFor(target);
-    await writeFile(temp, body);
+    await writeFile(temp, body, { flag: 'wx' });
     await rename(temp, target);
   }
 
   async list(prefix: string): Promise<string[]> {
     const dir = dirname(this.pathOf(prefix + '_'));
     const namePrefix = basename(prefix + '_').slice(0, -1);
-    const entries = await readdir(dir, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+    const real = await walk(this.confine, relative(this.root, dir).split(sep).filter(Boolean), { create: false, from: this.root });
+    const entries = await readdir(real, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'ENOENT') return [];
       throw err;
     });
@@ -60,7 +71,14 @@ export class DirectoryStore implements ObjectStore {
   }
 
   async remove(keys: readonly string[]): Promise<void> {
-    await Promise.all(keys.map((key) => rm(this.pathOf(key), { force: true })));
+    await Promise.all(keys.map(async (key) => rm(await this.prepare(key, false), { force: true })));
+  }
+
+  /** The key's real directory (created unless `create` is false, links checked) joined with its file name. */
+  private async prepare(key: string, create = true): Promise<string> {
+    const target = this.pathOf(key);
+    const dir = await walk(this.confine, relative(this.root, dirname(target)).split(sep).filter(Boolean), { create, from: this.root });
+    return resolve(dir, basename(target));
   }
 
   /** The prefix is user-supplied, so a key must not climb out of the root with `..`. */

@@ -1,9 +1,11 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
+import type { NetworkPolicy } from '../../policy';
 import type { Destination, ExportRecord } from '../destination';
-import { nonRetryableError, retryableError } from '../destination';
-import { describeError, isTransientNetworkError } from '../network-errors';
+import { nonRetryableError, policyOf, retryableError } from '../destination';
+import { isTransientNetworkError } from '../network-errors';
 import { httpConfigSchema, type HttpConfig } from './http-config';
+import { postBytes } from './http-post';
 import { batchBody } from './posthog-batch';
 
 const gzipAsync = promisify(gzip);
@@ -12,30 +14,38 @@ const gzipAsync = promisify(gzip);
 const EVENTS_PER_REQUEST = 1000;
 const REQUEST_TIMEOUT_MS = 60_000;
 
-async function post(config: HttpConfig, records: readonly ExportRecord[]): Promise<number> {
+/** A fixed reason per status class: the receiver's body is never repeated. */
+function reasonFor(status: number): string {
+  if (status === 401 || status === 403) return 'the receiver refused the token';
+  if (status === 408 || status === 429) return 'the receiver asked to retry later';
+  if (status >= 300 && status < 400) return 'redirects are not followed';
+  if (status >= 500) return 'the receiver failed';
+  return 'the receiver refused the request';
+}
+
+/** The URL without credentials, query or fragment: what messages may show. */
+const shown = (url: URL) => `${url.protocol}//${url.host}${url.pathname}`;
+
+async function post(config: HttpConfig, network: NetworkPolicy, records: readonly ExportRecord[]): Promise<number> {
   const body = await gzipAsync(batchBody(config.token, records));
-  let response: Response;
+  const url = new URL(config.url);
+  let status: number;
   try {
-    response = await fetch(config.url, {
-      method: 'POST',
+    status = await postBytes(url, body, {
       headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
-      body,
-      // Following a redirect would turn the POST into a GET and drop the events.
-      redirect: 'manual',
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      timeoutMs: REQUEST_TIMEOUT_MS,
+      network,
     });
   } catch (err) {
-    if (isTransientNetworkError(err)) throw retryableError(`Could not reach ${config.url}: ${describeError(err)}`, err);
-    throw nonRetryableError(`Request to ${config.url} failed: ${describeError(err)}`, err);
+    if ((err as { code?: string }).code === 'EXPORT_TARGET_REFUSED') throw err;
+    // Refused, reset and timed out read the same: a run must not tell which ports are open.
+    const message = `Could not connect to ${shown(url)}`;
+    throw isTransientNetworkError(err) ? retryableError(message, err) : nonRetryableError(message, err);
   }
-  if (response.ok) {
-    await response.body?.cancel();
-    return body.length;
-  }
-  const text = (await response.text().catch(() => '')).slice(0, 300);
-  const message = `${config.url} answered HTTP ${response.status}${text ? `: ${text}` : ''}`;
+  if (status >= 200 && status < 300) return body.length;
+  const message = `${shown(url)} answered HTTP ${status} (${reasonFor(status)})`;
   // 408 and 429 are the receiver asking us to come back later.
-  const retryable = response.status >= 500 || response.status === 408 || response.status === 429;
+  const retryable = status >= 500 || status === 408 || status === 429;
   throw retryable ? retryableError(message) : nonRetryableError(message);
 }
 
@@ -44,12 +54,17 @@ export const httpDestination: Destination<HttpConfig> = {
   type: 'HTTP',
   configSchema: httpConfigSchema,
   secretFields: ['token'],
+  targetFields: ['url'],
+  async checkTarget(config, policy) {
+    await policy.network.checkHost(new URL(config.url).hostname);
+  },
   async write(config, ctx, batches) {
+    const { network } = policyOf(ctx);
     let records = 0;
     let bytes = 0;
     let pending: ExportRecord[] = [];
     const flush = async () => {
-      bytes += await post(config, pending);
+      bytes += await post(config, network, pending);
       records += pending.length;
       pending = [];
     };
@@ -60,7 +75,7 @@ export const httpDestination: Destination<HttpConfig> = {
       }
     }
     if (pending.length > 0) await flush();
-    ctx.log('INFO', `Posted ${records} events to ${config.url}`);
+    ctx.log('INFO', `Posted ${records} events to ${shown(new URL(config.url))}`);
     return { recordsCompleted: records, bytesExported: bytes };
   },
 };

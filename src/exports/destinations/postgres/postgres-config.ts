@@ -8,7 +8,8 @@ export const postgresConfigSchema = z.object({
   user: requiredString(),
   /** May be empty for trust or peer authentication. */
   password: z.preprocess(nullToUndefined, z.string().default('')),
-  host: requiredString(),
+  // A host name or address: pg would read a path as a local socket directory, which no policy covers.
+  host: requiredString().refine((host) => !/[/\\\s,]/.test(host), 'Must be a host name or an IP address.'),
   port: z.preprocess(
     blankToUndefined,
     z.coerce.number({ error: 'Must be a port number.' }).int('Must be a port number.').min(1).max(65535).default(5432),

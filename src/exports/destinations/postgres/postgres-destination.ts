@@ -1,7 +1,9 @@
+import { isIP } from 'node:net';
 import pg from 'pg';
-import type { Destination, ExportRecord } from '../destination';
+import { policyOf, type Destination, type ExportRecord } from '../destination';
 import { eventFilter } from '../event-filter';
 import { postgresConfigSchema, type PostgresConfig } from './postgres-config';
+import { isTransientNetworkError } from '../network-errors';
 import { toPostgresError } from './postgres-errors';
 import { rowsPayload } from './postgres-rows';
 import {
@@ -33,34 +35,66 @@ async function ensureTable(client: pg.Client, config: PostgresConfig, attempt = 
   }
 }
 
-function connect(config: PostgresConfig): pg.Client {
+/**
+ * Connects to the address the policy checked, not to the name (pg has no lookup hook): DNS
+ * cannot answer differently between the check and the connect. TLS still names the host.
+ */
+function connect(config: PostgresConfig, address: string): pg.Client {
   return new pg.Client({
-    host: config.host,
+    host: address,
     port: config.port,
     user: config.user,
     password: config.password,
     database: config.database,
-    ssl: config.has_self_signed_cert ? { rejectUnauthorized: false } : false,
+    ssl: config.has_self_signed_cert ? { rejectUnauthorized: false, servername: isIP(config.host) ? undefined : config.host } : false,
     connectionTimeoutMillis: 10_000,
     application_name: 'eventful-analytics batch export',
   });
+}
+
+/**
+ * Tries the checked addresses in the resolver's order (`localhost` may answer ::1 first while the
+ * server listens on 127.0.0.1 only) until one connects; the last failure is reported.
+ */
+async function connectToFirst(config: PostgresConfig, addresses: readonly string[]): Promise<pg.Client> {
+  let last: unknown;
+  for (const address of addresses) {
+    const client = connect(config, address);
+    // An idle client whose server goes away emits 'error'; unhandled it would crash the process.
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      return client;
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      last = err;
+      if (!isTransientNetworkError(err)) break;
+    }
+  }
+  throw last;
 }
 
 export const postgresDestination: Destination<PostgresConfig> = {
   type: 'Postgres',
   configSchema: postgresConfigSchema,
   secretFields: ['user', 'password'],
+  targetFields: ['host', 'port', 'database'],
+  async checkTarget(config, policy) {
+    await policy.network.checkHost(config.host);
+  },
   async write(config, ctx, batches) {
     const target = `${config.host}:${config.port}/${config.database} ${config.schema}.${config.table_name}`;
     const keep = eventFilter(config.include_events, config.exclude_events);
-    const client = connect(config);
-    // An idle client whose server goes away emits 'error'; unhandled it would crash the process.
-    client.on('error', () => undefined);
+    let client: pg.Client;
+    try {
+      client = await connectToFirst(config, await policyOf(ctx).network.resolve(config.host));
+    } catch (err) {
+      throw toPostgresError(err, target);
+    }
     const sql = insertSql(config.schema, config.table_name);
     let records = 0;
     let inserted = 0;
     try {
-      await client.connect();
       await ensureTable(client, config);
       for await (const batch of batches) {
         const rows: ExportRecord[] = batch.filter(keep);

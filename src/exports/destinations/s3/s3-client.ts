@@ -1,11 +1,21 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import { S3Client } from '@aws-sdk/client-s3';
+import type { NetworkPolicy } from '../../policy';
 import type { S3Config } from './s3-config';
 
 /** Bounded so a dead endpoint fails the attempt quickly; the run itself is retried by the worker. */
 const CONNECTION_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 120_000;
 
-export function createS3Client(config: S3Config): S3Client {
+/** The host `endpoint_url` names, or null for AWS's own endpoints. */
+export const endpointHost = (config: S3Config): string | null => (config.endpoint_url ? new URL(config.endpoint_url).hostname : null);
+
+/**
+ * Every socket of the client resolves its host through the network policy's lookup, so the
+ * address it connects to is the one that was checked (AWS's endpoints included).
+ */
+export function createS3Client(config: S3Config, network: NetworkPolicy): S3Client {
   const custom = config.endpoint_url !== null;
   return new S3Client({
     region: config.region,
@@ -20,6 +30,11 @@ export function createS3Client(config: S3Config): S3Client {
     requestChecksumCalculation: custom ? 'WHEN_REQUIRED' : 'WHEN_SUPPORTED',
     responseChecksumValidation: custom ? 'WHEN_REQUIRED' : 'WHEN_SUPPORTED',
     maxAttempts: 3,
-    requestHandler: { connectionTimeout: CONNECTION_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS },
+    requestHandler: {
+      connectionTimeout: CONNECTION_TIMEOUT_MS,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      httpAgent: new HttpAgent({ keepAlive: true, lookup: network.lookup as never }),
+      httpsAgent: new HttpsAgent({ keepAlive: true, lookup: network.lookup as never }),
+    },
   });
 }

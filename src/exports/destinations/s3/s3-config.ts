@@ -7,7 +7,8 @@ export const S3_ENCRYPTIONS = ['AES256', 'aws:kms'] as const;
 export const s3ConfigSchema = z
   .object({
     bucket_name: requiredString(),
-    region: z.preprocess(blankToUndefined, z.string().default('us-east-1')),
+    // The region becomes part of the AWS host name: letters, digits and dashes only.
+    region: z.preprocess(blankToUndefined, z.string().regex(/^[a-z0-9-]{1,40}$/i, 'Must be a region name such as us-east-1.').default('us-east-1')),
     aws_access_key_id: optionalString(),
     aws_secret_access_key: optionalString(),
     /** Any S3-compatible service (MinIO, R2, s3rver, ...); path-style addressing is used then. */
@@ -28,6 +29,15 @@ export const s3ConfigSchema = z
         code: 'custom',
         path: [config.aws_access_key_id ? 'aws_secret_access_key' : 'aws_access_key_id'],
         message: 'aws_access_key_id and aws_secret_access_key must be given together.',
+      });
+    }
+    // Without keys the SDK signs with the server's own credentials (environment, instance role):
+    // their key id and session token must never go to an endpoint someone else chose.
+    if (config.endpoint_url !== null && !config.aws_access_key_id && !config.aws_secret_access_key) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['aws_access_key_id'],
+        message: "Required with endpoint_url: the server's own AWS credentials are only used with AWS's endpoints.",
       });
     }
   });

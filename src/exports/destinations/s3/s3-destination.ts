@@ -1,6 +1,6 @@
-import type { Destination } from '../destination';
+import { policyOf, type Destination } from '../destination';
 import { exportToFiles } from '../file-export';
-import { createS3Client } from './s3-client';
+import { createS3Client, endpointHost } from './s3-client';
 import { s3ConfigSchema, type S3Config } from './s3-config';
 import { toS3Error } from './s3-errors';
 import { S3Store } from './s3-store';
@@ -9,8 +9,16 @@ export const s3Destination: Destination<S3Config> = {
   type: 'S3',
   configSchema: s3ConfigSchema,
   secretFields: ['aws_access_key_id', 'aws_secret_access_key'],
+  targetFields: ['bucket_name', 'endpoint_url', 'region'],
+  async checkTarget(config, policy) {
+    const host = endpointHost(config);
+    if (host) await policy.network.checkHost(host);
+  },
   async write(config, ctx, batches) {
-    const client = createS3Client(config);
+    const { network } = policyOf(ctx);
+    const host = endpointHost(config);
+    if (host) network.checkLiteral(host);
+    const client = createS3Client(config, network);
     try {
       return await exportToFiles(config, ctx, batches, new S3Store(client, config));
     } catch (err) {

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { nonRetryableError } from '../destination';
 import type { ObjectStore, ObjectUpload } from '../file-export';
 import { S3ObjectWritable, type S3ObjectTarget } from './s3-object-writable';
 import type { S3Config } from './s3-config';
@@ -56,6 +57,8 @@ export class S3Store implements ObjectStore {
   }
 
   private target(key: string): S3ObjectTarget {
+    // Validation refuses such prefixes; a key that still climbs is never sent.
+    if (key.split('/').includes('..') || key.includes('\0')) throw nonRetryableError(`S3 key '${key}' contains a '..' segment`);
     const { bucket_name, encryption, kms_key_id } = this.config;
     return {
       Bucket: bucket_name,
