@@ -1,0 +1,129 @@
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PostgresEventLog } from '../../../src/adapters/postgres/event-log';
+import { PG_DATABASE, PG_HOST, PG_PORT, reachablePgUser } from '../../support/postgres';
+import { pgSchemas } from '../../support/postgres-schema';
+import { eventLogContract } from './contract';
+
+const USER = await reachablePgUser();
+
+describe('PostgreSQL availability', () => {
+  // Locally a missing server skips the suite; in CI it must fail, never skip silently.
+  it.runIf(process.env.CI === 'true')('is reachable in CI', () => {
+    expect(USER, `PostgreSQL at ${PG_HOST}:${PG_PORT}/${PG_DATABASE} is unreachable`).not.toBeNull();
+  });
+});
+
+if (USER !== null) {
+  const schemas = pgSchemas(USER, 'evlog_test');
+  afterAll(() => schemas.dropAll());
+  const open = (schema: string, maxConnections?: number) =>
+    PostgresEventLog.open({ connection: schemas.connection, schema, pollIntervalMs: 50, maxConnections });
+
+  eventLogContract('PostgreSQL', async () => {
+    const schema = schemas.fresh();
+    return { log: await open(schema), reopen: () => open(schema) };
+  });
+
+  describe('PostgreSQL event log under concurrent writers', () => {
+    it('never lets a reader skip an event: 8 writers × 200 appends, followed by readAll and subscribe', async () => {
+      const schema = schemas.fresh();
+      const WRITERS = 8;
+      const APPENDS = 200;
+      const total = WRITERS * APPENDS;
+      // Each writer is its own handle with one connection: separate sessions, as separate processes.
+      const writers = await Promise.all(Array.from({ length: WRITERS }, () => open(schema, 1)));
+      const reader = await open(schema, 1);
+      const follower = await open(schema, 1);
+      await follower.listening();
+      const ctx = { actor: { type: 'system' as const } };
+
+      // The follower subscribes from the start, the reader polls readAll from its last position as
+      // fast as it can: both race the writers' commits.
+      const subscribed: { position: number; key: string }[] = [];
+      const subscription = new Promise<void>((resolve, reject) => {
+        const sub = follower.subscribe({ fromPosition: 1, batchSize: 50 }).subscribe({
+          next: (e) => {
+            subscribed.push({ position: e.position, key: `${e.streamId}/${e.revision}` });
+            if (subscribed.length === total) {
+              sub.unsubscribe();
+              resolve();
+            }
+          },
+          error: reject,
+        });
+      });
+      let writing = true;
+      const polled: { position: number; key: string }[] = [];
+      const polling = (async () => {
+        let last = 0;
+        while (writing || polled.length < total) {
+          const batch = await reader.readAll({ fromPosition: last + 1, maxCount: 37 });
+          for (const e of batch) polled.push({ position: e.position, key: `${e.streamId}/${e.revision}` });
+          if (batch.length) last = batch[batch.length - 1].position;
+          if (!writing && batch.length === 0) break;
+        }
+      })();
+
+      const appended = new Map<string, number>();
+      await Promise.all(
+        writers.map(async (log, w) => {
+          for (let i = 0; i < APPENDS; i++) {
+            // Half the appends share one stream with 'any', so writers also contend per stream.
+            const stream = i % 2 ? `shared` : `writer-${w}`;
+            const r = await log.append(stream, [{ type: 'Tested', data: { w, i } }], { expectedRevision: 'any', context: ctx });
+            appended.set(`${stream}/${r.nextExpectedRevision}`, r.lastPosition);
+          }
+        }),
+      );
+      writing = false;
+      await Promise.all([polling, subscription]);
+
+      expect(appended.size).toBe(total);
+      for (const seen of [polled, subscribed]) {
+        expect(seen).toHaveLength(total);
+        // Strictly increasing: no repeat, no reordering.
+        for (let k = 1; k < seen.length; k++) expect(seen[k].position).toBeGreaterThan(seen[k - 1].position);
+        // Every acknowledged append, at the position its writer was told: nothing skipped.
+        expect(new Map(seen.map((s) => [s.key, s.position]))).toEqual(appended);
+      }
+      expect(await reader.head()).toBe(Math.max(...appended.values()));
+      await Promise.all([...writers, reader, follower].map((l) => l.close()));
+    }, 60_000);
+
+    it('lets exactly one of many writers on separate connections win each expected revision', async () => {
+      const schema = schemas.fresh();
+      const logs = await Promise.all(Array.from({ length: 6 }, () => open(schema, 1)));
+      const ctx = { actor: { type: 'system' as const } };
+      for (let revision = -1; revision < 9; revision++) {
+        const expectedRevision = revision < 0 ? ('no_stream' as const) : revision;
+        const results = await Promise.allSettled(
+          logs.map((log, n) => log.append('contended', [{ type: 'Tested', data: { n } }], { expectedRevision, context: ctx })),
+        );
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      }
+      expect((await logs[0].readStream('contended')).map((e) => e.revision)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      await Promise.all(logs.map((l) => l.close()));
+    });
+
+    it('closes cleanly: live subscriptions complete and no connection is left', async () => {
+      const schema = schemas.fresh();
+      const application_name = `evlog-close-${schema}`;
+      const log = await PostgresEventLog.open({ connection: { ...schemas.connection, application_name }, schema });
+      const admin = new pg.Client(schemas.connection);
+      await admin.connect();
+      const sessions = async () =>
+        (await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [application_name])).rows[0].n;
+      const completed = new Promise<void>((resolve) => log.subscribe({}).subscribe({ complete: resolve }));
+      await log.listening();
+      await log.append('s', [{ type: 'Tested', data: {} }], { context: { actor: { type: 'system' } } });
+      expect(await sessions()).toBeGreaterThanOrEqual(2); // the pool and the LISTEN connection
+      await log.close();
+      await completed;
+      // A backend leaves pg_stat_activity a moment after its client hangs up.
+      for (let i = 0; i < 50 && (await sessions()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(await sessions()).toBe(0);
+      await admin.end();
+    });
+  });
+}
