@@ -41,17 +41,24 @@ if (USER !== null) {
       // The follower subscribes from the start, the reader polls readAll from its last position as
       // fast as it can: both race the writers' commits.
       const subscribed: { position: number; key: string }[] = [];
+      // Known once the writers are done: the subscriber stops at the last acknowledged position, so
+      // a design that skips events fails on the comparison below, not on a timeout.
+      let lastPosition = Infinity;
+      let caughtUp = () => undefined as void;
       const subscription = new Promise<void>((resolve, reject) => {
         const sub = follower.subscribe({ fromPosition: 1, batchSize: 50 }).subscribe({
           next: (e) => {
             subscribed.push({ position: e.position, key: `${e.streamId}/${e.revision}` });
-            if (subscribed.length === total) {
-              sub.unsubscribe();
-              resolve();
-            }
+            caughtUp();
           },
           error: reject,
         });
+        caughtUp = () => {
+          if ((subscribed.at(-1)?.position ?? 0) >= lastPosition) {
+            sub.unsubscribe();
+            resolve();
+          }
+        };
       });
       let writing = true;
       const polled: { position: number; key: string }[] = [];
@@ -77,6 +84,8 @@ if (USER !== null) {
         }),
       );
       writing = false;
+      lastPosition = Math.max(...appended.values());
+      caughtUp();
       await Promise.all([polling, subscription]);
 
       expect(appended.size).toBe(total);
