@@ -134,6 +134,9 @@ export function eventLogContract(name: string, open: () => Promise<{ log: EventL
       expect(await positions({ fromPosition: p[11], maxBytes: 100 })).toEqual([p[11]]);
       expect(await positions({ fromPosition: p[1], maxBytes: 1 })).toEqual([p[1]]);
       expect(await positions({ fromPosition: p[10], toPosition: p[10], maxBytes: 1 })).toEqual([p[10]]);
+      expect(await positions({ fromPosition: p[1], toPosition: p[2], maxBytes: 1_000_000 })).toEqual([p[1], p[2]]);
+      expect(await positions({ fromPosition: p[3], toPosition: p[3] - 1, maxBytes: 1 })).toEqual([]);
+      expect(await positions({ fromPosition: p[11] + 1, maxBytes: 1 })).toEqual([]);
 
       const batches = await firstValueFrom(log.subscribeBatches({ fromPosition: p[1], batchSize: 100, maxBytes: 25_000 }).pipe(take(6), toArray()));
       expect(batches.map((b) => b.map((e) => e.position))).toEqual([[1, 2], [3, 4], [5, 6], [7, 8], [9, 10], [11]].map((b) => b.map((k) => p[k])));
