@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PostgresEventLog } from '../../../src/adapters/postgres/event-log';
+import { logNames } from '../../../src/adapters/postgres/event-log/schema';
 import { PG_DATABASE, PG_HOST, PG_PORT, reachablePgUser } from '../../support/postgres';
 import { pgSchemas } from '../../support/postgres-schema';
 import { eventLogContract } from './contract';
@@ -113,6 +114,72 @@ if (USER !== null) {
       }
       expect((await logs[0].readStream('contended')).map((e) => e.revision)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
       await Promise.all(logs.map((l) => l.close()));
+    });
+
+    it('wakes live subscriptions by NOTIFY, and listens again after its connection is killed', async () => {
+      const schema = schemas.fresh();
+      const application_name = `evlog-listen-${schema}`;
+      // A one-minute poll: within this test only a notification can deliver an event.
+      const log = await PostgresEventLog.open({ connection: { ...schemas.connection, application_name }, schema, pollIntervalMs: 60_000 });
+      const writer = await open(schema);
+      const ctx = { context: { actor: { type: 'system' as const } } };
+      const seen: number[] = [];
+      let arrived = () => undefined as void;
+      const sub = log.subscribe({}).subscribe((e) => {
+        seen.push((e.data as { n: number }).n);
+        arrived();
+      });
+      const next = (n: number) => new Promise<void>((resolve) => (arrived = () => seen.includes(n) && resolve()));
+      await log.listening();
+      let got = next(1);
+      await writer.append('s', [{ type: 'Tested', data: { n: 1 } }], ctx);
+      await got;
+
+      const admin = new pg.Client(schemas.connection);
+      await admin.connect();
+      const killed = await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND query LIKE 'LISTEN%'`,
+        [application_name],
+      );
+      expect(killed.rowCount).toBe(1);
+      await admin.end();
+      // Appended while nobody listens: the reconnect (about a second later) reads it.
+      got = next(2);
+      await writer.append('s', [{ type: 'Tested', data: { n: 2 } }], ctx);
+      await got;
+      got = next(3);
+      await writer.append('s', [{ type: 'Tested', data: { n: 3 } }], ctx);
+      await got;
+      expect(seen).toEqual([1, 2, 3]);
+      sub.unsubscribe();
+      await Promise.all([log.close(), writer.close()]);
+    });
+
+    it('is not wedged by a dead session holding the append lock, and readers never wait for it', async () => {
+      const schema = schemas.fresh();
+      const log = await open(schema);
+      const ctx = { context: { actor: { type: 'system' as const } } };
+      await log.append('s', [{ type: 'Tested', data: { n: 1 } }], ctx);
+      const stuck = new pg.Client(schemas.connection);
+      await stuck.connect();
+      stuck.on('error', () => undefined);
+      await stuck.query('BEGIN');
+      await stuck.query(`SELECT pg_advisory_xact_lock(${logNames(schema).lockKey})`);
+      const blocked = log.append('s', [{ type: 'Tested', data: { n: 2 } }], ctx);
+      let done = false;
+      void blocked.then(() => (done = true));
+      // Readers take no lock: an open transaction elsewhere does not stall them.
+      expect((await log.readAll()).map((e) => (e.data as { n: number }).n)).toEqual([1]);
+      expect(await log.head()).toBe(1);
+      expect(done).toBe(false);
+      const admin = new pg.Client(schemas.connection);
+      await admin.connect();
+      await admin.query('SELECT pg_terminate_backend($1)', [(stuck as unknown as { processID: number }).processID]);
+      await admin.end();
+      await expect(blocked).resolves.toMatchObject({ nextExpectedRevision: 1 });
+      expect((await log.readAll()).map((e) => (e.data as { n: number }).n)).toEqual([1, 2]);
+      await stuck.end().catch(() => undefined);
+      await log.close();
     });
 
     it('closes cleanly: live subscriptions complete and no connection is left', async () => {

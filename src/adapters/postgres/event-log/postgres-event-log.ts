@@ -57,8 +57,9 @@ export class PostgresEventLog implements EventLog {
       await pool.end();
       throw err;
     }
-    const listener = new AppendListener(config, names.channel);
-    return new PostgresEventLog(pool, listener, names, options.now ?? (() => new Date()), options.pollIntervalMs ?? 100);
+    const pollIntervalMs = options.pollIntervalMs ?? 100;
+    const listener = new AppendListener(config, names.channel, 1000);
+    return new PostgresEventLog(pool, listener, names, options.now ?? (() => new Date()), pollIntervalMs);
   }
 
   append(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {
