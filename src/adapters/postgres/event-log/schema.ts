@@ -47,7 +47,8 @@ export function logNames(schema: string): LogNames {
  *
  * The function must run in READ COMMITTED, where each statement takes a fresh snapshot: the
  * max(position) read after the lock must see the previous appender's commit. The adapter's
- * connections pin default_transaction_isolation for that reason.
+ * connections pin default_transaction_isolation for that reason, and the function refuses to run
+ * under another level rather than hand out a position twice.
  */
 function ddl(n: LogNames): string {
   return `
@@ -76,6 +77,9 @@ LANGUAGE plpgsql AS $fn$
 DECLARE
   n integer := cardinality(p_types);
 BEGIN
+  IF current_setting('transaction_isolation') <> 'read committed' THEN
+    RAISE EXCEPTION 'event log appends need READ COMMITTED, not %', current_setting('transaction_isolation');
+  END IF;
   PERFORM pg_advisory_xact_lock(${n.lockKey});
   SELECT max(revision) INTO current_revision FROM ${n.events} WHERE stream_id = p_stream;
   conflict := NOT CASE
