@@ -25,7 +25,7 @@ export interface AppendResult {
 }
 
 export interface ReadAllOptions {
-  /** Inclusive; positions start at 1. */
+  /** Inclusive; positions start at 1 (the first event may have a higher one). */
   fromPosition?: number;
   /** Inclusive upper bound. */
   toPosition?: number;
@@ -45,8 +45,12 @@ export interface SubscribeOptions {
 }
 
 /**
- * The event log port: the only source of truth. Adapters: SQLite (embedded), EventStoreDB (scale-out).
- * Positions are global, dense and start at 1; revisions are per stream and start at 0.
+ * The event log port: the only source of truth. Adapters: SQLite (embedded), PostgreSQL and
+ * EventStoreDB (scale-out).
+ * Positions are global integers from 1, strictly increasing in commit order, but not dense: compare
+ * them, never count with them. A reader that has seen `p` never later finds an event below `p`, and
+ * reading from `p + 1` is reading what follows `p` (how the runtime resumes today). Revisions are
+ * per stream, dense, and start at 0.
  */
 export interface EventLog {
   append(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult>;
@@ -56,7 +60,7 @@ export interface EventLog {
   subscribeBatches(options?: SubscribeOptions): Observable<RecordedEvent[]>;
   /** Catch-up then live, in order, one event per emission. */
   subscribe(options?: SubscribeOptions): Observable<RecordedEvent>;
-  /** Position of the last event, 0 when the log is empty. */
+  /** Position of the last event readers can see without a gap below it; 0 when the log is empty. */
   head(): Promise<number>;
   close(): Promise<void>;
 }

@@ -8,11 +8,16 @@ import { contracts } from '../../streams';
 import { ContractedEventLog } from '../../src/store/contracted-log';
 import { SqliteEventLog } from '../../src/store/sqlite/event-log';
 import { openSqlite } from '../../src/store/sqlite/open';
+import { postgresLogRows } from './_log-postgres';
 import { report, timed, timedAsync } from './_report';
 
+// `--store postgres` adds the PostgreSQL adapter's figures after the SQLite ones (same workload).
+const storeAt = process.argv.indexOf('--store');
+const withPostgres = storeAt > 0 && process.argv[storeAt + 1] === 'postgres';
+const args = process.argv.slice(2).filter((_, i) => storeAt < 0 || (i + 2 !== storeAt && i + 2 !== storeAt + 1));
 const dir = mkdtempSync(join(tmpdir(), 'bench-log-'));
-const BATCHES = Number(process.argv[2] ?? 200);
-const SINGLE = Number(process.argv[3] ?? 20_000);
+const BATCHES = Number(args[0] ?? 200);
+const SINGLE = Number(args[1] ?? 20_000);
 const ctx = { actor: { type: 'system' as const }, projectId: 1 };
 const payload = (i: number) => ({
   uuid: randomUUID(),
@@ -96,3 +101,9 @@ report(`event log (${total.toLocaleString()} events, ${new Date().toISOString()}
 const ratio = rows[1]['ratio to raw'] as number;
 console.log(`\nbatched append / raw insert = ${ratio.toFixed(2)} (target >= 0.60): ${ratio >= 0.6 ? 'MET' : 'NOT MET'}`);
 rmSync(dir, { recursive: true, force: true });
+
+if (withPostgres) {
+  const pgRows = await postgresLogRows(batches, Math.min(SINGLE, 5_000), payload);
+  if (pgRows) report(`event log on PostgreSQL (same ${total.toLocaleString()} events, ${new Date().toISOString()})`, pgRows);
+  else console.log('\npostgres: no PostgreSQL at 127.0.0.1:5432/test, skipped');
+}

@@ -20,19 +20,24 @@ export function eventLogContract(name: string, open: () => Promise<{ log: EventL
       await log.close();
     });
 
-    it('appends atomically with dense positions and revisions, and full metadata', async () => {
+    it('appends atomically with increasing positions, dense revisions, and full metadata', async () => {
       const { log } = await open();
       const r1 = await log.append('s-1', [ev(1), ev(2), ev(3)], { expectedRevision: 'no_stream', context: ctx });
-      expect(r1).toEqual({ nextExpectedRevision: 2, firstPosition: 1, lastPosition: 3 });
+      expect(r1.nextExpectedRevision).toBe(2);
       const r2 = await log.append('s-2', [ev(4)], { expectedRevision: 'no_stream', context: ctx });
-      expect(r2.lastPosition).toBe(4);
       const all = await log.readAll();
-      expect(all.map((e) => [e.position, e.streamId, e.revision])).toEqual([
-        [1, 's-1', 0],
-        [2, 's-1', 1],
-        [3, 's-1', 2],
-        [4, 's-2', 0],
+      expect(all.map((e) => [e.streamId, e.revision])).toEqual([
+        ['s-1', 0],
+        ['s-1', 1],
+        ['s-1', 2],
+        ['s-2', 0],
       ]);
+      // Positions are integers from 1, increasing in commit order; density is not promised.
+      const positions = all.map((e) => e.position);
+      expect(positions.every((p) => Number.isInteger(p) && p >= 1)).toBe(true);
+      expect(positions).toEqual([...positions].sort((a, b) => a - b));
+      expect(new Set(positions).size).toBe(4);
+      expect([r1.firstPosition, r1.lastPosition, r2.firstPosition, r2.lastPosition]).toEqual([positions[0], positions[2], positions[3], positions[3]]);
       const e = all[0];
       expect(e.type).toBe('Tested');
       expect(e.data).toEqual({ n: 1 });
@@ -44,7 +49,18 @@ export function eventLogContract(name: string, open: () => Promise<{ log: EventL
       expect(e.metadata.correlationId).toBe('corr-1');
       expect(e.metadata.causationId).toBeNull();
       expect(new Set(all.map((x) => x.metadata.eventId)).size).toBe(4);
-      expect(await log.head()).toBe(4);
+      expect(await log.head()).toBe(r2.lastPosition);
+      await log.close();
+    });
+
+    it('round-trips data exactly: key order, unicode, numbers, nesting', async () => {
+      const { log } = await open();
+      const data = { z: 1, a: [1.5, -0, 1e21, null, true], 'ü\u2028': { nested: 'é😀\u0000', empty: {} }, s: '' };
+      await log.append('exact', [{ type: 'Tested', data }], { context: { ...ctx, projectId: null, causationId: 'c-1' } });
+      const [e] = await log.readAll();
+      expect(JSON.stringify(e.data)).toBe(JSON.stringify(data));
+      expect(e.metadata.projectId).toBeNull();
+      expect(e.metadata.causationId).toBe('c-1');
       await log.close();
     });
 
@@ -73,7 +89,7 @@ export function eventLogContract(name: string, open: () => Promise<{ log: EventL
       expect(err).toMatchObject({ streamId: 's', expected: 1, actual: 3 });
       // A refused append writes nothing.
       expect((await log.readStream('s')).map((e) => (e.data as { n: number }).n)).toEqual([1, 2, 3, 4]);
-      expect(await log.head()).toBe(4);
+      expect(await log.head()).toBe((await log.readAll()).at(-1)!.position);
       await log.close();
     });
 
@@ -93,9 +109,12 @@ export function eventLogContract(name: string, open: () => Promise<{ log: EventL
       for (let i = 0; i < 10; i++) await log.append(i % 2 ? 'odd' : 'even', [ev(i)], { context: ctx });
       expect((await log.readStream('odd', { fromRevision: 2 })).map((e) => e.revision)).toEqual([2, 3, 4]);
       expect((await log.readStream('odd', { fromRevision: 1, maxCount: 2 })).map((e) => e.revision)).toEqual([1, 2]);
-      expect((await log.readAll({ fromPosition: 4, maxCount: 3 })).map((e) => e.position)).toEqual([4, 5, 6]);
-      expect((await log.readAll({ fromPosition: 8, toPosition: 9 })).map((e) => e.position)).toEqual([8, 9]);
-      expect(await log.readAll({ fromPosition: 11 })).toEqual([]);
+      const p = (await log.readAll()).map((e) => e.position);
+      expect((await log.readAll({ fromPosition: p[3], maxCount: 3 })).map((e) => e.position)).toEqual(p.slice(3, 6));
+      expect((await log.readAll({ fromPosition: p[7], toPosition: p[8] })).map((e) => e.position)).toEqual([p[7], p[8]]);
+      // Resuming from `last + 1` reads exactly the events after `last` (how the runtime resumes today).
+      expect((await log.readAll({ fromPosition: p[4] + 1 })).map((e) => e.position)).toEqual(p.slice(5));
+      expect(await log.readAll({ fromPosition: p[9] + 1 })).toEqual([]);
       await log.close();
     });
 
@@ -105,26 +124,34 @@ export function eventLogContract(name: string, open: () => Promise<{ log: EventL
       const big = (n: number, size: number) => ({ type: 'Tested', data: { n, pad: 'x'.repeat(size) } });
       for (let i = 1; i <= 10; i++) await log.append('sized', [big(i, 10_000)], { context: ctx });
       await log.append('sized', [big(11, 50_000)], { context: ctx });
+      // p[k - 1] is the position of the k-th event.
+      const p = [0, ...(await log.readAll()).map((e) => e.position)];
       const positions = async (o: Parameters<EventLog['readAll']>[0]) => (await log.readAll(o)).map((e) => e.position);
-      expect(await positions({ fromPosition: 1, maxBytes: 35_000 })).toEqual([1, 2, 3]);
-      expect(await positions({ fromPosition: 4, maxCount: 2, maxBytes: 35_000 })).toEqual([4, 5]);
-      expect(await positions({ fromPosition: 9, maxBytes: 1_000_000 })).toEqual([9, 10, 11]);
+      expect(await positions({ fromPosition: p[1], maxBytes: 35_000 })).toEqual([p[1], p[2], p[3]]);
+      expect(await positions({ fromPosition: p[4], maxCount: 2, maxBytes: 35_000 })).toEqual([p[4], p[5]]);
+      expect(await positions({ fromPosition: p[9], maxBytes: 1_000_000 })).toEqual([p[9], p[10], p[11]]);
       // An event larger than the bound still comes back alone, so a reader always advances.
-      expect(await positions({ fromPosition: 11, maxBytes: 100 })).toEqual([11]);
-      expect(await positions({ fromPosition: 1, maxBytes: 1 })).toEqual([1]);
+      expect(await positions({ fromPosition: p[11], maxBytes: 100 })).toEqual([p[11]]);
+      expect(await positions({ fromPosition: p[1], maxBytes: 1 })).toEqual([p[1]]);
+      expect(await positions({ fromPosition: p[10], toPosition: p[10], maxBytes: 1 })).toEqual([p[10]]);
+      expect(await positions({ fromPosition: p[1], toPosition: p[2], maxBytes: 1_000_000 })).toEqual([p[1], p[2]]);
+      expect(await positions({ fromPosition: p[3], toPosition: p[3] - 1, maxBytes: 1 })).toEqual([]);
+      expect(await positions({ fromPosition: p[11] + 1, maxBytes: 1 })).toEqual([]);
 
-      const batches = await firstValueFrom(log.subscribeBatches({ fromPosition: 1, batchSize: 100, maxBytes: 25_000 }).pipe(take(6), toArray()));
-      expect(batches.map((b) => b.map((e) => e.position))).toEqual([[1, 2], [3, 4], [5, 6], [7, 8], [9, 10], [11]]);
+      const batches = await firstValueFrom(log.subscribeBatches({ fromPosition: p[1], batchSize: 100, maxBytes: 25_000 }).pipe(take(6), toArray()));
+      expect(batches.map((b) => b.map((e) => e.position))).toEqual([[1, 2], [3, 4], [5, 6], [7, 8], [9, 10], [11]].map((b) => b.map((k) => p[k])));
       await log.close();
     });
 
     it('subscribes: catch-up first, then live, in order, without gaps or repeats', async () => {
       const { log } = await open();
       for (let i = 1; i <= 25; i++) await log.append('a', [ev(i)], { context: ctx });
-      const received = firstValueFrom(log.subscribe({ fromPosition: 11, batchSize: 4 }).pipe(take(30), toArray()));
+      const from11 = (await log.readAll())[10].position;
+      const received = firstValueFrom(log.subscribe({ fromPosition: from11, batchSize: 4 }).pipe(take(30), toArray()));
       for (let i = 26; i <= 40; i++) await log.append('b', [ev(i)], { context: ctx });
       const got = await received;
-      expect(got.map((e) => e.position)).toEqual(Array.from({ length: 30 }, (_, i) => i + 11));
+      expect(got.map((e) => (e.data as { n: number }).n)).toEqual(Array.from({ length: 30 }, (_, i) => i + 11));
+      expect(got.map((e) => e.position)).toEqual((await log.readAll()).slice(10).map((e) => e.position));
       await log.close();
     });
 
@@ -147,7 +174,7 @@ export function eventLogContract(name: string, open: () => Promise<{ log: EventL
         WrongExpectedRevisionError,
       );
       await log.append('x', [ev(2)], { expectedRevision: 0, context: ctx });
-      expect((await received).map((e) => e.position)).toEqual([1, 2]);
+      expect((await received).map((e) => [e.revision, e.position])).toEqual((await other.readAll()).map((e) => [e.revision, e.position]));
       await other.close();
       await log.close();
     });

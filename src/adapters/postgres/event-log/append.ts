@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import type { NewEvent } from '../../../../streams';
+import { WrongExpectedRevisionError, type AppendOptions, type AppendResult } from '../../../store/event-log';
+import type { LogNames } from './schema';
+
+interface AppendRow {
+  current_revision: string | null;
+  conflict: boolean;
+  first_position: string | null;
+  last_position: string | null;
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+/** One round trip: the append function checks the revision, takes positions and inserts, atomically. */
+export async function appendEvents(
+  pool: pg.Pool,
+  names: LogNames,
+  streamId: string,
+  events: readonly NewEvent[],
+  options: AppendOptions,
+  recordedAt: string,
+): Promise<AppendResult> {
+  if (events.length === 0) throw new Error('append needs at least one event');
+  const expected = options.expectedRevision ?? 'any';
+  const ctx = options.context;
+  let row: AppendRow;
+  try {
+    const result = await pool.query<AppendRow>(
+      `SELECT current_revision, conflict, first_position, last_position
+       FROM ${names.appendFn}($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [
+        streamId,
+        String(expected),
+        events.map((e) => e.type),
+        events.map((e) => e.schemaVersion ?? 1),
+        events.map((e) => JSON.stringify(e.data)),
+        events.map((e) => e.eventId ?? randomUUID()),
+        recordedAt,
+        ctx.projectId ?? null,
+        JSON.stringify(ctx.actor),
+        ctx.causationId ?? null,
+        ctx.correlationId ?? null,
+      ],
+    );
+    row = result.rows[0];
+  } catch (err) {
+    // Only reachable if appends stop being serialised: a concurrent writer took the same revision.
+    const { code, constraint } = err as { code?: string; constraint?: string };
+    if (code === UNIQUE_VIOLATION && constraint === 'events_stream_revision') {
+      const current = await pool.query<{ r: string | null }>(`SELECT max(revision) AS r FROM ${names.events} WHERE stream_id = $1`, [streamId]);
+      const r = current.rows[0].r;
+      throw new WrongExpectedRevisionError(streamId, expected, r === null ? 'no_stream' : Number(r));
+    }
+    throw err;
+  }
+  if (row.conflict) {
+    throw new WrongExpectedRevisionError(streamId, expected, row.current_revision === null ? 'no_stream' : Number(row.current_revision));
+  }
+  return {
+    nextExpectedRevision: Number(row.current_revision),
+    firstPosition: Number(row.first_position),
+    lastPosition: Number(row.last_position),
+  };
+}

@@ -1,0 +1,1 @@
+export { PostgresEventLog, type PostgresEventLogOptions } from './postgres-event-log';

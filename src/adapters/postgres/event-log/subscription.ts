@@ -1,0 +1,62 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { Observable } from 'rxjs';
+import type { RecordedEvent } from '../../../../streams';
+import type { ReadAllOptions, SubscribeOptions } from '../../../store/event-log';
+
+export interface SubscriptionSource {
+  readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Registers a wake-up for appends (a hint); returns the unregister function. */
+  onAppend(wake: () => void): () => void;
+  pollIntervalMs: number;
+  /** Lets the log end every subscription on close(). */
+  closers: Set<() => void>;
+}
+
+/** Catch-up then live: reads from the last delivered position, and sleeps until a hint or the poll. */
+export function subscribeBatches(source: SubscriptionSource, options: SubscribeOptions = {}): Observable<RecordedEvent[]> {
+  const batchSize = options.batchSize ?? 1000;
+  return new Observable<RecordedEvent[]>((subscriber) => {
+    // Positions are integers: `last + 1` reads exactly what follows `last`.
+    let position = options.fromPosition ?? 1;
+    let closed = false;
+    let dirty = true;
+    let wake: (() => void) | null = null;
+    const notify = () => {
+      dirty = true;
+      const w = wake;
+      wake = null;
+      w?.();
+    };
+    const stopListening = source.onAppend(notify);
+    const timer = setInterval(notify, source.pollIntervalMs);
+    timer.unref();
+    const close = () => {
+      closed = true;
+      stopListening();
+      clearInterval(timer);
+      notify();
+    };
+    source.closers.add(close);
+    (async () => {
+      while (!closed) {
+        dirty = false;
+        const batch = await source.readAll({ fromPosition: position, maxCount: batchSize, maxBytes: options.maxBytes });
+        if (closed) break;
+        if (batch.length > 0) {
+          position = batch[batch.length - 1].position + 1;
+          subscriber.next(batch);
+          await yieldToLoop();
+        } else if (!dirty) {
+          await new Promise<void>((resolve) => (wake = resolve));
+        }
+      }
+      subscriber.complete();
+    })().catch((err) => {
+      if (!closed) subscriber.error(err);
+    });
+    return () => {
+      source.closers.delete(close);
+      close();
+    };
+  });
+}
