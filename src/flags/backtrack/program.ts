@@ -1,0 +1,275 @@
+import type { CharTest } from './classes';
+import { PatternError, type AssertKind, type Node, type Parsed } from './syntax';
+
+/**
+ * Compiles a parsed pattern to a program for the backtracking machine (machine.ts). Counted
+ * repetitions are unrolled, so the program's size is bounded (MAX_PROGRAM) and a pattern that would
+ * exceed it is refused like an invalid one. Extra slots after the capture slots hold lookaround
+ * marks and loop-progress positions.
+ */
+export enum Op {
+  Match,
+  Char,
+  CharFold,
+  Any,
+  AnyNewline,
+  Class,
+  Split,
+  Jump,
+  Save,
+  Assert,
+  Backref,
+  Mark,
+  RestoreCut,
+  Cut,
+  FailCut,
+  GoBack,
+  CheckProgress,
+}
+
+export interface Instruction {
+  op: Op;
+  a: number;
+  b: number;
+  test?: CharTest;
+  kind?: AssertKind;
+}
+
+export interface Program {
+  code: Instruction[];
+  slots: number;
+}
+
+export const MAX_PROGRAM = 20_000;
+
+class Compiler {
+  readonly code: Instruction[] = [];
+  slots: number;
+
+  constructor(groups: number) {
+    this.slots = (groups + 1) * 2;
+  }
+
+  private emit(op: Op, a = 0, b = 0, extra: Partial<Instruction> = {}): number {
+    if (this.code.length >= MAX_PROGRAM) throw new PatternError('pattern too large');
+    this.code.push({ op, a, b, ...extra });
+    return this.code.length - 1;
+  }
+
+  private slot(): number {
+    return this.slots++;
+  }
+
+  node(n: Node): void {
+    switch (n.t) {
+      case 'empty':
+        return;
+      case 'char':
+        this.emit(n.ci ? Op.CharFold : Op.Char, n.cp);
+        return;
+      case 'any':
+        this.emit(n.newline ? Op.AnyNewline : Op.Any);
+        return;
+      case 'class':
+        this.emit(Op.Class, 0, 0, { test: n.test });
+        return;
+      case 'assert':
+        this.emit(Op.Assert, 0, 0, { kind: n.kind });
+        return;
+      case 'group':
+        if (n.index === null) return this.node(n.body);
+        this.emit(Op.Save, n.index * 2);
+        this.node(n.body);
+        this.emit(Op.Save, n.index * 2 + 1);
+        return;
+      case 'concat':
+        for (const item of n.items) this.node(item);
+        return;
+      case 'alt':
+        return this.alternation(n.items);
+      case 'repeat':
+        return this.repeat(n.body, n.min, n.max, n.greedy);
+      case 'look':
+        return this.look(n.body, n.behind, n.negate);
+      case 'atomic': {
+        const mark = this.slot();
+        this.emit(Op.Mark, mark);
+        this.node(n.body);
+        this.emit(Op.Cut, mark);
+        return;
+      }
+      case 'backref':
+        this.emit(Op.Backref, n.group, n.ci ? 1 : 0);
+        return;
+    }
+  }
+
+  private alternation(items: Node[]): void {
+    const exits: number[] = [];
+    for (let i = 0; i < items.length - 1; i++) {
+      const split = this.emit(Op.Split, this.code.length + 1);
+      this.node(items[i]);
+      exits.push(this.emit(Op.Jump));
+      this.code[split].b = this.code.length;
+    }
+    this.node(items[items.length - 1]);
+    for (const exit of exits) this.code[exit].a = this.code.length;
+  }
+
+  /** One optional iteration: greedy tries the body first, lazy skips it first. */
+  private optional(body: Node, greedy: boolean, guard: boolean): number {
+    const split = this.emit(Op.Split);
+    const progress = guard ? this.slot() : -1;
+    const start = this.code.length;
+    if (guard) this.emit(Op.Save, progress);
+    this.node(body);
+    if (guard) this.emit(Op.CheckProgress, progress);
+    return this.patchable(split, start, greedy);
+  }
+
+  private patchable(split: number, start: number, greedy: boolean): number {
+    // The other branch is patched by the caller once the exit is known.
+    if (greedy) this.code[split].a = start;
+    else this.code[split].b = start;
+    return split;
+  }
+
+  private repeat(body: Node, min: number, max: number, greedy: boolean): void {
+    for (let i = 0; i < min; i++) this.node(body);
+    // An iteration that matched nothing is refused (as JS and Rust do), so loops always advance.
+    const guard = nullable(body);
+    if (max === Infinity) {
+      const loop = this.code.length;
+      const split = this.optional(body, greedy, guard);
+      this.emit(Op.Jump, loop);
+      this.exit(split, greedy);
+      return;
+    }
+    const splits: number[] = [];
+    for (let i = min; i < max; i++) splits.push(this.optional(body, greedy, guard));
+    for (const split of splits) this.exit(split, greedy);
+  }
+
+  private exit(split: number, greedy: boolean): void {
+    if (greedy) this.code[split].b = this.code.length;
+    else this.code[split].a = this.code.length;
+  }
+
+  private look(body: Node, behind: boolean, negate: boolean): void {
+    let back = 0;
+    if (behind) {
+      const size = constantSize(body);
+      if (size === null) throw new PatternError('lookbehind of variable length');
+      back = size;
+    }
+    const mark = this.slot();
+    this.emit(Op.Mark, mark);
+    if (!negate) {
+      const at = this.slot();
+      this.emit(Op.Save, at);
+      if (behind) this.emit(Op.GoBack, back);
+      this.node(body);
+      this.emit(Op.RestoreCut, mark, at);
+      return;
+    }
+    const split = this.emit(Op.Split, this.code.length + 1);
+    if (behind) this.emit(Op.GoBack, back);
+    this.node(body);
+    this.emit(Op.FailCut, mark);
+    this.code[split].b = this.code.length;
+  }
+
+  /**
+   * The unanchored search: a lazy any-character loop before the pattern, as fancy-regex does, so
+   * moving to the next start position is a backtrack too. A pattern that can only match at the
+   * start of the text (`^…`, `\A…`) skips it: those retries could never succeed.
+   */
+  search(root: Node): void {
+    if (!startAnchored(root)) {
+      this.emit(Op.Split, 3, 1);
+      this.emit(Op.AnyNewline);
+      this.emit(Op.Jump, 0);
+    }
+    this.node(root);
+    this.emit(Op.Match);
+  }
+}
+
+function startAnchored(n: Node): boolean {
+  switch (n.t) {
+    case 'assert':
+      return n.kind === 'textStart';
+    case 'group':
+    case 'atomic':
+      return startAnchored(n.body);
+    case 'concat':
+      return n.items.length > 0 && startAnchored(n.items[0]);
+    case 'alt':
+      return n.items.every(startAnchored);
+    default:
+      return false;
+  }
+}
+
+function nullable(n: Node): boolean {
+  switch (n.t) {
+    case 'char':
+    case 'any':
+    case 'class':
+      return false;
+    case 'group':
+    case 'atomic':
+      return nullable(n.body);
+    case 'concat':
+      return n.items.every(nullable);
+    case 'alt':
+      return n.items.some(nullable);
+    case 'repeat':
+      return n.min === 0 || nullable(n.body);
+    default:
+      return true;
+  }
+}
+
+/** The number of code points every match of `n` spans, or null when it varies. */
+export function constantSize(n: Node): number | null {
+  switch (n.t) {
+    case 'empty':
+    case 'assert':
+    case 'look':
+      return 0;
+    case 'char':
+    case 'any':
+    case 'class':
+      return 1;
+    case 'group':
+    case 'atomic':
+      return constantSize(n.body);
+    case 'concat': {
+      let total = 0;
+      for (const item of n.items) {
+        const size = constantSize(item);
+        if (size === null) return null;
+        total += size;
+      }
+      return total;
+    }
+    case 'alt': {
+      const first = constantSize(n.items[0]);
+      for (const item of n.items) if (constantSize(item) !== first) return null;
+      return first;
+    }
+    case 'repeat': {
+      const size = constantSize(n.body);
+      return n.min === n.max && size !== null ? size * n.min : size === 0 ? 0 : null;
+    }
+    case 'backref':
+      return null;
+  }
+}
+
+export function compileProgram(parsed: Parsed): Program {
+  const compiler = new Compiler(parsed.groups);
+  compiler.search(parsed.root);
+  return { code: compiler.code, slots: compiler.slots };
+}
