@@ -20,6 +20,8 @@ export const isDigit: CharTest = (cp) => (cp < 128 ? cp >= 48 && cp <= 57 : DIGI
 export const isSpace: CharTest = (cp) =>
   cp < 128 ? cp === 32 || (cp >= 9 && cp <= 13) : SPACE.test(String.fromCodePoint(cp));
 
+export const isHex: CharTest = (cp) => (cp >= 48 && cp <= 57) || (cp >= 65 && cp <= 70) || (cp >= 97 && cp <= 102);
+
 function ascii(re: RegExp): CharTest {
   return (cp) => cp < 128 && re.test(String.fromCharCode(cp));
 }

@@ -127,6 +127,9 @@ export function run(program: Program, subject: string): Run {
         if (pos !== slots[ins.a]) pc++;
         else ok = false;
         break;
+      case Op.IfGroup:
+        pc = slots[ins.a * 2] >= 0 && slots[ins.a * 2 + 1] >= 0 ? pc + 1 : ins.b;
+        break;
     }
     if (ok) continue;
     if (branchPc.length === 0) return { found: false, backtracks, steps };
@@ -151,6 +154,10 @@ function holds(kind: string, text: number[], pos: number): boolean {
       return pos === 0;
     case 'textEnd':
       return pos === text.length;
+    case 'textEndNewlines': {
+      for (let i = pos; i < text.length; i++) if (text[i] !== 10) return false;
+      return true;
+    }
     case 'lineStart':
       return pos === 0 || text[pos - 1] === 10;
     case 'lineEnd':

@@ -25,6 +25,7 @@ export enum Op {
   FailCut,
   GoBack,
   CheckProgress,
+  IfGroup,
 }
 
 export interface Instruction {
@@ -101,6 +102,15 @@ class Compiler {
       case 'backref':
         this.emit(Op.Backref, n.group, n.ci ? 1 : 0);
         return;
+      case 'cond': {
+        const test = this.emit(Op.IfGroup, n.group);
+        this.node(n.yes);
+        const exit = this.emit(Op.Jump);
+        this.code[test].b = this.code.length;
+        this.node(n.no);
+        this.code[exit].a = this.code.length;
+        return;
+      }
     }
   }
 
@@ -159,7 +169,12 @@ class Compiler {
     let back = 0;
     if (behind) {
       const size = constantSize(body);
-      if (size === null) throw new PatternError('lookbehind of variable length');
+      if (size === null) {
+        // As fancy-regex: `(?<=a|bb)` is `(?<=a)|(?<=bb)`, and `(?<!a|bb)` is `(?<!a)(?<!bb)`.
+        if (body.t !== 'alt') throw new PatternError('lookbehind of variable length');
+        const parts: Node[] = body.items.map((item) => ({ t: 'look', behind, negate, body: item }));
+        return this.node(negate ? { t: 'concat', items: parts } : { t: 'alt', items: parts });
+      }
       back = size;
     }
     const mark = this.slot();
@@ -226,6 +241,8 @@ function nullable(n: Node): boolean {
       return n.items.some(nullable);
     case 'repeat':
       return n.min === 0 || nullable(n.body);
+    case 'cond':
+      return nullable(n.yes) || nullable(n.no);
     default:
       return true;
   }
@@ -262,6 +279,10 @@ export function constantSize(n: Node): number | null {
     case 'repeat': {
       const size = constantSize(n.body);
       return n.min === n.max && size !== null ? size * n.min : size === 0 ? 0 : null;
+    }
+    case 'cond': {
+      const size = constantSize(n.yes);
+      return size === constantSize(n.no) ? size : null;
     }
     case 'backref':
       return null;

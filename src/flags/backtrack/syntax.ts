@@ -1,11 +1,14 @@
-import { POSIX, caseless, fold, isDigit, isSpace, isWord, unicodeProperty, type CharTest } from './classes';
+import { POSIX, caseless, fold, isDigit, isHex, isSpace, isWord, unicodeProperty, type CharTest } from './classes';
 
 /**
  * Parser for the pattern syntax of PostHog's flags service (Rust `fancy-regex`): the ordinary
- * Rust regex syntax plus lookahead `(?=…)` `(?!…)`, lookbehind `(?<=…)` `(?<!…)` (constant
- * length), atomic groups `(?>…)` and backreferences `\1`, `\k<name>`. Inline flags `i`, `m`, `s`.
- * Anything else (other flags, class set operations, nested classes, possessive quantifiers,
- * conditionals) is refused: an unsupported pattern is an invalid one, which matches nothing.
+ * Rust regex syntax (nested classes and class set operations included) plus lookahead `(?=…)`
+ * `(?!…)`, lookbehind `(?<=…)` `(?<!…)` (constant length, or an alternation of constant-length
+ * branches), atomic groups `(?>…)` and possessive quantifiers `a++`, backreferences `\1`,
+ * `\k<name>`, `\k<-1>`, `(?P=name)`, conditionals `(?(1)yes|no)`, comments `(?#…)` and the escapes
+ * `\h \H \e \O \Z \K \G`. Inline flags `i`, `m`, `s`. Anything else (other flags, subroutine
+ * calls, conditions other than a group) is refused: an unsupported pattern is an invalid one,
+ * which matches nothing.
  */
 export type Node =
   | { t: 'empty' }
@@ -19,9 +22,10 @@ export type Node =
   | { t: 'repeat'; body: Node; min: number; max: number; greedy: boolean }
   | { t: 'look'; behind: boolean; negate: boolean; body: Node }
   | { t: 'atomic'; body: Node }
-  | { t: 'backref'; group: number; ci: boolean };
+  | { t: 'backref'; group: number; ci: boolean }
+  | { t: 'cond'; group: number; yes: Node; no: Node };
 
-export type AssertKind = 'textStart' | 'textEnd' | 'lineStart' | 'lineEnd' | 'word' | 'notWord';
+export type AssertKind = 'textStart' | 'textEnd' | 'textEndNewlines' | 'lineStart' | 'lineEnd' | 'word' | 'notWord';
 
 export interface Parsed {
   root: Node;
@@ -109,9 +113,12 @@ class Parser {
     if (c !== 0x7b) this.pos++;
     if (atom.t === 'assert' || atom.t === 'look') throw new PatternError('nothing to repeat');
     const greedy = !this.eat('?');
+    // Possessive (`a++`, `a*+`, `a?+`): an atomic group around the repetition.
+    const possessive = greedy && this.eat('+');
     const next = this.peek();
     if (next === 0x2a || next === 0x2b || next === 0x3f || next === 0x7b) throw new PatternError('stacked quantifier');
-    return { t: 'repeat', body: atom, min, max, greedy };
+    const repeat: Node = { t: 'repeat', body: atom, min, max, greedy };
+    return possessive ? { t: 'atomic', body: repeat } : repeat;
   }
 
   private counted(): [number, number] {
@@ -156,7 +163,6 @@ class Parser {
       case 0x2a:
       case 0x2b:
       case 0x3f:
-      case 0x7b:
         throw new PatternError('nothing to repeat');
       default:
         return literal(c, flags);
@@ -175,11 +181,45 @@ class Parser {
       return this.inner({ ...flags }, (body) => ({ t: 'look', behind: true, negate, body }));
     }
     if (this.eat('P')) {
+      if (this.eat('=')) return this.namedRef(this.name(')'), flags);
       if (!this.eat('<')) throw new PatternError('bad group');
       return this.capture(this.name('>'), flags);
     }
+    if (this.eat('#')) {
+      this.until(')', Infinity);
+      return null;
+    }
+    if (this.peek() === 0x28 /* ( */) {
+      this.pos++;
+      return this.conditional(flags);
+    }
     if (this.eat('<')) return this.capture(this.name('>'), flags);
     return this.flagGroup(flags);
+  }
+
+  /** `(?(1)yes|no)` or `(?(<name>)yes|no)`: which branch runs depends on whether the group matched. */
+  private conditional(flags: Flags): Node {
+    const node: Node & { t: 'cond' } = { t: 'cond', group: 0, yes: { t: 'empty' }, no: { t: 'empty' } };
+    if (this.eat('<')) this.namedRefs.push({ node, name: this.name('>') });
+    else {
+      const group = this.number();
+      if (group === null) throw new PatternError('unsupported condition');
+      node.group = group;
+    }
+    this.expect(')');
+    const body = this.alternation({ ...flags });
+    this.expect(')');
+    if (body.t === 'alt') {
+      if (body.items.length > 2) throw new PatternError('conditional with more than two branches');
+      [node.yes, node.no] = body.items;
+    } else node.yes = body;
+    return node;
+  }
+
+  private namedRef(name: string, flags: Flags): Node {
+    const node = { t: 'backref' as const, group: 0, ci: flags.i };
+    this.namedRefs.push({ node, name });
+    return node;
   }
 
   private capture(name: string | null, flags: Flags): Node {
@@ -252,11 +292,25 @@ class Parser {
         return { t: 'assert', kind: 'word' };
       case 'B':
         return { t: 'assert', kind: 'notWord' };
+      case 'Z':
+        return { t: 'assert', kind: 'textEndNewlines' };
+      // `\G` (where the previous match ended) is the start of the text for a single search.
+      case 'G':
+        return { t: 'assert', kind: 'textStart' };
+      // `\K` moves the start of the reported match, which does not change whether there is one.
+      case 'K':
+        return { t: 'empty' };
+      case 'O':
+        return { t: 'any', newline: true };
       case 'k': {
         if (!this.eat('<')) throw new PatternError('bad \\k');
-        const node = { t: 'backref' as const, group: 0, ci: flags.i };
-        this.namedRefs.push({ node, name: this.name('>') });
-        return node;
+        const reference = this.until('>');
+        if (/^-?[0-9]+$/.test(reference)) {
+          const n = Number(reference);
+          // `\k<-1>` is the group opened last before the reference.
+          return { t: 'backref', group: n < 0 ? this.groups + n + 1 : n, ci: flags.i };
+        }
+        return this.namedRef(reference, flags);
       }
     }
     if (c >= 0x31 && c <= 0x39) {
@@ -283,6 +337,10 @@ class Parser {
         return isSpace;
       case 'S':
         return (cp) => !isSpace(cp);
+      case 'h':
+        return isHex;
+      case 'H':
+        return (cp) => !isHex(cp);
       case 'p':
       case 'P': {
         let name: string;
@@ -301,14 +359,14 @@ class Parser {
     }
   }
 
-  private until(close: string): string {
+  private until(close: string, limit = 64): string {
     let text = '';
     for (;;) {
       const c = this.src[this.pos++];
       if (c === undefined) throw new PatternError('unclosed');
       if (c === close.codePointAt(0)) return text;
       text += String.fromCodePoint(c);
-      if (text.length > 64) throw new PatternError('too long');
+      if (text.length > limit) throw new PatternError('too long');
     }
   }
 
@@ -327,6 +385,8 @@ class Parser {
         return 11;
       case 'a':
         return 7;
+      case 'e':
+        return 0x1b;
       case 'x':
         return this.hex(2);
       case 'u':
@@ -349,23 +409,55 @@ class Parser {
     return cp;
   }
 
-  /** `[…]`: ranges, escapes and `[:posix:]` names; nested classes and set operations are refused. */
+  /** `[…]`: ranges, escapes, `[:posix:]` names, nested classes and `&&` `--` `~~` set operations. */
   private bracket(flags: Flags): Node {
+    const test = this.classBody();
+    return { t: 'class', test: flags.i ? caseless(test) : test };
+  }
+
+  /** After `[`: an optional `^`, unions joined by set operators (equal precedence, left to right), `]`. */
+  private classBody(): CharTest {
+    if (++this.depth > MAX_DEPTH) throw new PatternError('nested too deeply');
     const negate = this.eat('^');
+    let set = this.classUnion(true);
+    for (;;) {
+      const c = this.peek();
+      if (c === 0x5d /* ] */) break;
+      const [left, right] = [set, this.classOperator(c)];
+      const rhs = this.classUnion(false);
+      if (right === '&&') set = (cp) => left(cp) && rhs(cp);
+      else if (right === '--') set = (cp) => left(cp) && !rhs(cp);
+      else set = (cp) => left(cp) !== rhs(cp);
+    }
+    this.pos++;
+    this.depth--;
+    return negate ? (cp) => !set(cp) : set;
+  }
+
+  private classOperator(c: number | undefined): string {
+    if (c === undefined) throw new PatternError('unclosed class');
+    const op = String.fromCodePoint(c).repeat(2);
+    if ((op !== '&&' && op !== '--' && op !== '~~') || this.peek(1) !== c) throw new PatternError('bad class');
+    this.pos += 2;
+    return op;
+  }
+
+  /** Members up to `]` or a set operator; a `]` first in the class is a literal. */
+  private classUnion(first: boolean): CharTest {
     const ranges: number[] = [];
     const tests: CharTest[] = [];
-    let first = true;
-    for (;;) {
+    for (;; first = false) {
       const c = this.src[this.pos];
       if (c === undefined) throw new PatternError('unclosed class');
-      if (c === 0x5d /* ] */ && !first) {
-        this.pos++;
-        break;
-      }
-      first = false;
+      if (c === 0x5d /* ] */ && !first) break;
+      if ((c === 0x26 || c === 0x7e || c === 0x2d) && this.peek(1) === c) break;
       if (c === 0x5b /* [ */) {
-        if (this.peek(1) !== 0x3a /* : */) throw new PatternError('nested class');
-        this.pos += 2;
+        this.pos++;
+        if (this.peek() !== 0x3a /* : */) {
+          tests.push(this.classBody());
+          continue;
+        }
+        this.pos++;
         const posixNegate = this.eat('^');
         const name = this.until(':');
         this.expect(']');
@@ -374,23 +466,20 @@ class Parser {
         tests.push(posixNegate ? (cp) => !test(cp) : test);
         continue;
       }
-      if ((c === 0x26 || c === 0x7e || c === 0x2d) && this.peek(1) === c) throw new PatternError('class set operation');
       const lo = this.classAtom(tests);
       if (lo === null) continue;
-      if (this.peek() === 0x2d /* - */ && this.peek(1) !== 0x5d && this.peek(1) !== undefined) {
+      if (this.peek() === 0x2d /* - */ && this.peek(1) !== 0x5d && this.peek(1) !== undefined && this.peek(1) !== 0x2d) {
         this.pos++;
         const hi = this.classAtom(tests);
         if (hi === null || hi < lo) throw new PatternError('bad class range');
         ranges.push(lo, hi);
       } else ranges.push(lo, lo);
     }
-    const inClass: CharTest = (cp) => {
+    return (cp) => {
       for (let i = 0; i < ranges.length; i += 2) if (cp >= ranges[i] && cp <= ranges[i + 1]) return true;
       for (const test of tests) if (test(cp)) return true;
       return false;
     };
-    const matchCase = flags.i ? caseless(inClass) : inClass;
-    return { t: 'class', test: negate ? (cp) => !matchCase(cp) : matchCase };
   }
 
   /** One class member: its code point, or null after adding a class escape such as `\d` to `tests`. */
@@ -405,7 +494,7 @@ class Parser {
       tests.push(test);
       return null;
     }
-    if (ch === 'b' || ch === 'B' || ch === 'A' || ch === 'z' || ch === 'k' || /[0-9]/.test(ch)) {
+    if (/^[bBAzZkKGO0-9]$/.test(ch)) {
       throw new PatternError('escape not allowed in a class');
     }
     return this.literalEscape(ch);
@@ -437,6 +526,11 @@ function checkBackrefs(node: Node, groups: number): void {
     case 'concat':
     case 'alt':
       for (const item of node.items) checkBackrefs(item, groups);
+      return;
+    case 'cond':
+      if (node.group < 1 || node.group > groups) throw new PatternError('condition on a missing group');
+      checkBackrefs(node.yes, groups);
+      checkBackrefs(node.no, groups);
       return;
     default:
       return;

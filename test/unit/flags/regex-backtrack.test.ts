@@ -58,6 +58,40 @@ describe('lookaround, backreferences and atomic groups', () => {
     ['x{2,3}(?!x)', 'xxxx', true],
     ['^(?:ab){2}(?!ab)', 'ababab', false],
     ['\\x41\\u{1F600}(?=z)', 'A😀z', true],
+    // possessive quantifiers are atomic
+    ['a++b', 'aab', true],
+    ['a++a', 'aaa', false],
+    ['^(?:ab)*+ab', 'abab', false],
+    // lookbehind over an alternation of constant-length branches
+    ['(?<=a|bb)c', 'xac', true],
+    ['(?<=a|bb)c', 'abc', false],
+    ['(?<!a|bb)c', 'bbc', false],
+    ['(?<!a|bb)c', 'xbc', true],
+    // conditionals on a group
+    ['(\\d)?x(?(1)y|z)', '1xy', true],
+    ['(\\d)?x(?(1)y|z)', 'xz', true],
+    ['(\\d)?x(?(1)y|z)', 'xy', false],
+    ['(?<n>a)?b(?(<n>)c)', 'abc', true],
+    // other reference forms
+    ['(a)(b)\\k<-1>', 'abb', true],
+    ['(a)(b)\\k<-1>', 'aba', false],
+    ['(?P<x>a)(?P=x)', 'aa', true],
+    // nested classes and class set operations (Rust syntax)
+    ['^[a-z&&[^aeiou]]+(?=!)', 'xyz!', true],
+    ['^[a-z&&[^aeiou]]+(?=!)', 'aei!', false],
+    ['^[[ab]c]{3}(?=d)', 'abcd', true],
+    ['^[a-c--b]x(?=y)', 'bxy', false],
+    ['^[a-c--b]x(?=y)', 'cxy', true],
+    // fancy-regex escapes, comments and literal braces
+    ['\\h+$(?<=e)', 'cafe', true],
+    ['a\\Z(?<=a)', 'a\n\n', true],
+    ['a\\Z(?<=a)', 'a\nb', false],
+    ['\\Ga(?=b)', 'ab', true],
+    ['\\Ga(?=b)', 'cab', false],
+    ['a\\Kb(?=c)', 'abc', true],
+    ['a\\Ob(?=c)', 'a\nbc', true],
+    ['{a}(?=b)', 'x{a}b', true],
+    ['(?#a comment)a(?=b)', 'ab', true],
   ];
   for (const [pattern, subject, expected] of cases) {
     it(`${pattern} on ${JSON.stringify(subject)} is ${expected}`, () => {
@@ -79,11 +113,12 @@ describe('patterns the engine refuses are invalid: neither regex nor not_regex m
     '(a)\\2', // reference to a missing group
     '\\k<nope>(?<x>a)',
     '(?x)a b(?=c)', // unsupported flag
-    '[a&&b](?=c)', // class set operation
-    '[[a]](?=c)', // nested class
-    'a++(?=b)', // possessive quantifier
     '(?=a)*', // repeated lookaround
-    '(?(1)a|b)', // conditional
+    '(?(1)a|b)', // condition on a missing group
+    '(?(?=a)a|b)', // condition other than a group
+    '(?(1)a|b|c)(x)',
+    '(?P>x)(?<x>a)', // subroutine call
+    '(?<=a|b+)c', // a variable-length branch in a lookbehind alternation
     '(?=a',
     'a{2,1}(?=b)',
     '\\q(?=a)',
