@@ -3,13 +3,14 @@ import { Op, type Program } from './program';
 
 /**
  * The backtracking machine, bounded the way PostHog's flags service bounds fancy-regex: at most
- * BACKTRACK_LIMIT backtracks (taking a saved branch, moving the search to the next start included),
+ * BACKTRACK_LIMIT backtracks (taking a saved branch, moving the search to the next start included;
+ * branches inside the parts fancy-regex runs on its linear engine are free, see program.ts),
  * after which the search is abandoned with no verdict. On top of that, MAX_STEPS bounds all the
  * work (instructions run plus characters compared by backreferences), so time and memory stay
  * small whatever the pattern; the branch stack and the slot log grow by at most one entry a step.
  */
 export const BACKTRACK_LIMIT = 10_000;
-export const MAX_STEPS = 1_000_000;
+export const MAX_STEPS = 500_000;
 
 export interface Run {
   /** true/false, or null when a limit was reached. */
@@ -65,11 +66,12 @@ export function run(program: Program, subject: string): Run {
         else ok = false;
         break;
       case Op.Class:
-        if (pos < n && ins.test!(text[pos])) pos++, pc++;
+        if (pos < n && ins.test(text[pos])) pos++, pc++;
         else ok = false;
         break;
       case Op.Split:
-        branchPc.push(ins.b);
+        // A free branch is stored complemented (negative): taking it is not counted.
+        branchPc.push(ins.free ? ~ins.b : ins.b);
         branchPos.push(pos);
         branchLog.push(logSlot.length);
         pc = ins.a;
@@ -82,7 +84,7 @@ export function run(program: Program, subject: string): Run {
         pc++;
         break;
       case Op.Assert:
-        if (holds(ins.kind!, text, pos)) pc++;
+        if (holds(ins.kind, text, pos)) pc++;
         else ok = false;
         break;
       case Op.Backref: {
@@ -133,8 +135,9 @@ export function run(program: Program, subject: string): Run {
     }
     if (ok) continue;
     if (branchPc.length === 0) return { found: false, backtracks, steps };
-    if (++backtracks > BACKTRACK_LIMIT) return { found: null, backtracks, steps };
     pc = branchPc.pop()!;
+    if (pc < 0) pc = ~pc;
+    else if (++backtracks > BACKTRACK_LIMIT) return { found: null, backtracks, steps };
     pos = branchPos.pop()!;
     const keep = branchLog.pop()!;
     while (logSlot.length > keep) slots[logSlot.pop()!] = logValue.pop()!;

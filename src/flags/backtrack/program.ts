@@ -28,13 +28,18 @@ export enum Op {
   IfGroup,
 }
 
+// Every instruction has the same shape, so the machine's reads of it stay monomorphic (fast).
 export interface Instruction {
   op: Op;
   a: number;
   b: number;
-  test?: CharTest;
-  kind?: AssertKind;
+  /** A Split inside a part fancy-regex hands to its linear engine: taking its branch is no backtrack. */
+  free: boolean;
+  test: CharTest;
+  kind: AssertKind;
 }
+
+const NO_TEST: CharTest = () => false;
 
 export interface Program {
   code: Instruction[];
@@ -46,14 +51,16 @@ export const MAX_PROGRAM = 20_000;
 class Compiler {
   readonly code: Instruction[] = [];
   slots: number;
+  /** > 0 while compiling a lookaround or atomic body without fancy features. */
+  private linear = 0;
 
   constructor(groups: number) {
     this.slots = (groups + 1) * 2;
   }
 
-  private emit(op: Op, a = 0, b = 0, extra: Partial<Instruction> = {}): number {
+  private emit(op: Op, a = 0, b = 0, test: CharTest = NO_TEST, kind: AssertKind = 'textStart'): number {
     if (this.code.length >= MAX_PROGRAM) throw new PatternError('pattern too large');
-    this.code.push({ op, a, b, ...extra });
+    this.code.push({ op, a, b, free: op === Op.Split && this.linear > 0, test, kind });
     return this.code.length - 1;
   }
 
@@ -72,10 +79,10 @@ class Compiler {
         this.emit(n.newline ? Op.AnyNewline : Op.Any);
         return;
       case 'class':
-        this.emit(Op.Class, 0, 0, { test: n.test });
+        this.emit(Op.Class, 0, 0, n.test);
         return;
       case 'assert':
-        this.emit(Op.Assert, 0, 0, { kind: n.kind });
+        this.emit(Op.Assert, 0, 0, NO_TEST, n.kind);
         return;
       case 'group':
         if (n.index === null) return this.node(n.body);
@@ -95,7 +102,7 @@ class Compiler {
       case 'atomic': {
         const mark = this.slot();
         this.emit(Op.Mark, mark);
-        this.node(n.body);
+        this.body(n.body);
         this.emit(Op.Cut, mark);
         return;
       }
@@ -112,6 +119,18 @@ class Compiler {
         return;
       }
     }
+  }
+
+  /**
+   * The body of a lookaround or atomic group. fancy-regex runs such a body, when it has no fancy
+   * feature itself, on Rust's linear engine, where it costs no backtracks; its branches here are
+   * marked free so that they count towards MAX_STEPS only, not towards the backtrack limit.
+   */
+  private body(n: Node): void {
+    const linear = !fancy(n);
+    if (linear) this.linear++;
+    this.node(n);
+    if (linear) this.linear--;
   }
 
   private alternation(items: Node[]): void {
@@ -183,13 +202,13 @@ class Compiler {
       const at = this.slot();
       this.emit(Op.Save, at);
       if (behind) this.emit(Op.GoBack, back);
-      this.node(body);
+      this.body(body);
       this.emit(Op.RestoreCut, mark, at);
       return;
     }
     const split = this.emit(Op.Split, this.code.length + 1);
     if (behind) this.emit(Op.GoBack, back);
-    this.node(body);
+    this.body(body);
     this.emit(Op.FailCut, mark);
     this.code[split].b = this.code.length;
   }
@@ -207,6 +226,25 @@ class Compiler {
     }
     this.node(root);
     this.emit(Op.Match);
+  }
+}
+
+/** Whether a part uses what only the backtracking engine offers (fancy-regex's "hard" parts). */
+function fancy(n: Node): boolean {
+  switch (n.t) {
+    case 'look':
+    case 'backref':
+    case 'cond':
+    case 'atomic':
+      return true;
+    case 'group':
+    case 'repeat':
+      return fancy(n.body);
+    case 'concat':
+    case 'alt':
+      return n.items.some(fancy);
+    default:
+      return false;
   }
 }
 

@@ -165,6 +165,25 @@ describe('the step limit', () => {
     expect(find('(?!x)b', long).found).toBeNull();
   });
 
+  it('branches inside plain lookaround and atomic bodies are not backtracks (fancy-regex runs them linearly)', () => {
+    // Without that, `.*` in the lookahead would give back 9,999 characters one backtrack at a time.
+    const long = 'a'.repeat(9_999);
+    const r = find('^(?!.*test).*$', long);
+    expect(r.found).toBe(true);
+    expect(r.backtracks).toBeLessThan(10);
+    expect(m('regex', '^(?!.*test).*$', long)).toBe(true);
+    expect(m('not_regex', '^(?!.*test).*$', `${long.slice(1)}test`.slice(-9_999))).toBe(true);
+    expect(find('^(?>a*)a', long)).toMatchObject({ found: false, backtracks: 0 });
+    // A body with fancy features of its own counts as usual.
+    expect(find('^(?=(a+)+\\1c)', `${'a'.repeat(30)}b`).found).toBeNull();
+  });
+
+  it('free branches are still bounded by the step limit', () => {
+    const r = limited('(?=(a*)*b)', 'a'.repeat(30));
+    expect(r.backtracks).toBe(0);
+    expect(r.steps).toBe(MAX_STEPS + 1);
+  });
+
   it('a value that needs few backtracks is answered', () => {
     const r = find('^(a+)+(?=b)', `${'a'.repeat(30)}b`);
     expect(r.found).toBe(true);
