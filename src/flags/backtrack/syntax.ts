@@ -6,7 +6,7 @@ import { POSIX, caseless, fold, isDigit, isHex, isSpace, isWord, unicodeProperty
  * `(?!…)`, lookbehind `(?<=…)` `(?<!…)` (constant length, or an alternation of constant-length
  * branches), atomic groups `(?>…)` and possessive quantifiers `a++`, backreferences `\1`,
  * `\k<name>`, `\k<-1>`, `(?P=name)`, conditionals `(?(1)yes|no)`, comments `(?#…)` and the escapes
- * `\h \H \e \O \Z \K \G`. Inline flags `i`, `m`, `s`. Anything else (other flags, subroutine
+ * `\h \H \e \O \Z \K \G`. Inline flags `i`, `m`, `s`, `x`, `U`. Anything else (other flags, subroutine
  * calls, conditions other than a group) is refused: an unsupported pattern is an invalid one,
  * which matches nothing.
  */
@@ -38,6 +38,10 @@ interface Flags {
   i: boolean;
   m: boolean;
   s: boolean;
+  /** Verbose: whitespace and `#` comments outside classes are ignored. */
+  x: boolean;
+  /** Swap greed: `*` is lazy and `*?` greedy. */
+  U: boolean;
 }
 
 const MAX_COUNT = 10_000;
@@ -53,7 +57,7 @@ class Parser {
   constructor(private readonly src: number[]) {}
 
   parse(): Parsed {
-    const root = this.alternation({ i: false, m: false, s: false });
+    const root = this.alternation({ i: false, m: false, s: false, x: false, U: false });
     if (this.pos < this.src.length) throw new PatternError('unbalanced )');
     for (const ref of this.namedRefs) {
       const group = this.names.get(ref.name);
@@ -91,17 +95,27 @@ class Parser {
   private sequence(flags: Flags): Node {
     const items: Node[] = [];
     for (;;) {
+      if (flags.x) this.skipVerbose();
       const c = this.peek();
       if (c === undefined || c === 0x7c /* | */ || c === 0x29 /* ) */) break;
       const atom = this.atom(flags);
       if (atom === null) continue;
-      items.push(this.quantified(atom));
+      if (flags.x) this.skipVerbose();
+      items.push(this.quantified(atom, flags));
     }
     if (items.length === 0) return { t: 'empty' };
     return items.length === 1 ? items[0] : { t: 'concat', items };
   }
 
-  private quantified(atom: Node): Node {
+  private skipVerbose(): void {
+    for (let c = this.peek(); c !== undefined; c = this.peek()) {
+      if (c === 0x23 /* # */) while (this.peek() !== undefined && this.peek() !== 10) this.pos++;
+      else if (c === 32 || (c >= 9 && c <= 13)) this.pos++;
+      else return;
+    }
+  }
+
+  private quantified(atom: Node, flags: Flags): Node {
     let min: number;
     let max: number;
     const c = this.peek();
@@ -112,9 +126,10 @@ class Parser {
     else return atom;
     if (c !== 0x7b) this.pos++;
     if (atom.t === 'assert' || atom.t === 'look') throw new PatternError('nothing to repeat');
-    const greedy = !this.eat('?');
+    const marked = this.eat('?');
     // Possessive (`a++`, `a*+`, `a?+`): an atomic group around the repetition.
-    const possessive = greedy && this.eat('+');
+    const possessive = !marked && this.eat('+');
+    const greedy = marked === flags.U;
     const next = this.peek();
     if (next === 0x2a || next === 0x2b || next === 0x3f || next === 0x7b) throw new PatternError('stacked quantifier');
     const repeat: Node = { t: 'repeat', body: atom, min, max, greedy };
@@ -273,7 +288,7 @@ class Parser {
         negate = true;
         continue;
       }
-      if (ch !== 'i' && ch !== 'm' && ch !== 's') throw new PatternError('unsupported flag');
+      if (ch !== 'i' && ch !== 'm' && ch !== 's' && ch !== 'x' && ch !== 'U') throw new PatternError('unsupported flag');
       next[ch] = !negate;
       any = true;
     }

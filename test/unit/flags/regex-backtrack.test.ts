@@ -92,6 +92,12 @@ describe('lookaround, backreferences and atomic groups', () => {
     ['a\\Ob(?=c)', 'a\nbc', true],
     ['{a}(?=b)', 'x{a}b', true],
     ['(?#a comment)a(?=b)', 'ab', true],
+    // verbose mode and swapped greed
+    ['(?x) a \\  b (?= c ) # a comment', 'a bc', true],
+    ['(?x)a b(?=c)', 'abc', true],
+    ['(?U)^(?>a+)b', 'aab', false], // lazy inside an atomic group: one `a`, never more
+    ['(?U)^(?>a+?)b', 'aab', true],
+    ['^(?>a+)b', 'aab', true],
   ];
   for (const [pattern, subject, expected] of cases) {
     it(`${pattern} on ${JSON.stringify(subject)} is ${expected}`, () => {
@@ -112,7 +118,7 @@ describe('patterns the engine refuses are invalid: neither regex nor not_regex m
     '(?<=a+)b', // variable-length lookbehind
     '(a)\\2', // reference to a missing group
     '\\k<nope>(?<x>a)',
-    '(?x)a b(?=c)', // unsupported flag
+    '(?u)a(?=c)', // unsupported flag
     '(?=a)*', // repeated lookaround
     '(?(1)a|b)', // condition on a missing group
     '(?(?=a)a|b)', // condition other than a group
