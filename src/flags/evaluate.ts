@@ -123,6 +123,10 @@ function evaluateOn(flag: FlagDefinition, subject: Subject): FlagEvaluation {
       const variant = variantFor(flag.key, filters, set.variant, bucket);
       return result(flag, true, variant, reason(code, index));
     }
+    // `early_exit`: targeted but outside this set's rollout is final; later sets are not tried.
+    if (code === 'out_of_rollout_bound' && filters.early_exit === true) {
+      return result(flag, false, null, reason(code, index));
+    }
     // Ties go to the later set, matching the flags service's report.
     if (bestIndex < 0 || PRIORITY[code] >= PRIORITY[bestCode]) {
       bestCode = code;

@@ -1,42 +1,52 @@
 import { RE2JS } from 're2js';
+import { backtrackSearch, compileBacktracking, type Program } from './backtrack';
 
 /**
  * Safe regex matching for the `regex` / `not_regex` operators.
  *
- * The rule: patterns run on RE2 (re2js), whose matching time is linear in the input, so nested
- * quantifiers such as `(a+)+` or stacked `.*` cannot backtrack catastrophically. RE2 syntax is
- * also what PostHog's flags service accepts (Rust `regex`), minus lookaround and backreferences,
- * which RE2 rejects. On top of that, as a plain cost bound:
- *   - patterns longer than MAX_PATTERN_LENGTH are refused;
- *   - values longer than MAX_SUBJECT_LENGTH are not tested.
- * A refused, unparsable or untested case is "no verdict": both `regex` and `not_regex` then fail
- * to match, like an invalid pattern on the flags service.
+ * PostHog's flags service compiles the filter value with fancy-regex (backtrack limit 10,000):
+ * plain patterns run on Rust's linear `regex` engine, and lookaround or backreferences on a
+ * backtracking VM that gives up (an error, so no match) past the limit. The same split here:
+ *   - patterns RE2 (re2js) accepts run on it, in time linear in the input, so nested quantifiers
+ *     such as `(a+)+` cannot backtrack catastrophically;
+ *   - the others (lookahead, lookbehind, backreferences, atomic groups) run on the small
+ *     backtracking engine in ./backtrack, stopped after BACKTRACK_LIMIT backtracks and MAX_STEPS
+ *     steps, so they are bounded too; a pattern neither engine accepts is invalid.
+ * As a plain cost bound on both: patterns longer than MAX_PATTERN_LENGTH are refused and values
+ * longer than MAX_SUBJECT_LENGTH are not tested.
+ * A refused, invalid, untested or abandoned case is "no verdict": both `regex` and `not_regex`
+ * then fail to match, as on the flags service (whose property match error counts as no match).
  */
 export const MAX_PATTERN_LENGTH = 1_000;
 export const MAX_SUBJECT_LENGTH = 10_000;
 
 const CACHE_LIMIT = 500;
 // Flags are evaluated for every request with the same few patterns; compiling once matters.
-const compiled = new Map<string, RE2JS | null>();
+const compiled = new Map<string, RE2JS | Program | null>();
 
-function compile(pattern: string): RE2JS | null {
+function compile(pattern: string): RE2JS | Program | null {
   const cached = compiled.get(pattern);
   if (cached !== undefined) return cached;
-  let result: RE2JS | null;
+  let result: RE2JS | Program | null;
   try {
     result = RE2JS.compile(pattern);
   } catch {
-    result = null;
+    try {
+      result = compileBacktracking(pattern);
+    } catch {
+      result = null;
+    }
   }
   if (compiled.size >= CACHE_LIMIT) compiled.clear();
   compiled.set(pattern, result);
   return result;
 }
 
-/** true/false when the pattern was tested, null when it was refused or invalid. */
+/** true/false when the pattern was tested, null when it was refused, invalid or gave up. */
 export function regexSearch(pattern: string, subject: string): boolean | null {
   if (pattern.length > MAX_PATTERN_LENGTH || subject.length > MAX_SUBJECT_LENGTH) return null;
   const re = compile(pattern);
   if (re === null) return null;
-  return re.matcher(subject).find();
+  if (re instanceof RE2JS) return re.matcher(subject).find();
+  return backtrackSearch(re, subject).found;
 }

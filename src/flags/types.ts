@@ -37,6 +37,11 @@ export interface FlagFilters {
   super_groups?: ConditionSet[] | null;
   /** Early-access enrollment (newer form): reads `$feature_enrollment/<key>` directly. */
   feature_enrollment?: boolean | null;
+  /**
+   * When a set's properties match but its rollout leaves the id out, the flag is false at once
+   * (reason `out_of_rollout_bound`, that set's index) instead of trying the later sets.
+   */
+  early_exit?: boolean | null;
 }
 
 export interface FlagDefinition {

@@ -37,6 +37,7 @@ const FiltersSchema = z.looseObject({
   payloads: z.record(z.string(), z.unknown()).nullish(),
   aggregation_group_type_index: z.number().int().min(0).max(4).nullish(),
   super_groups: z.array(ConditionSet).nullish(),
+  early_exit: z.boolean().nullish(),
 });
 
 /** Payloads are stored as JSON-encoded strings; an object given by the client is encoded here. */

@@ -1,0 +1,174 @@
+import { fold, isWord } from './classes';
+import { Op, type Program } from './program';
+
+/**
+ * The backtracking machine, bounded the way PostHog's flags service bounds fancy-regex: at most
+ * BACKTRACK_LIMIT backtracks (taking a saved branch, moving the search to the next start included;
+ * branches inside the parts fancy-regex runs on its linear engine are free, see program.ts),
+ * after which the search is abandoned with no verdict. On top of that, MAX_STEPS bounds all the
+ * work (instructions run plus characters compared by backreferences), so time and memory stay
+ * small whatever the pattern; the branch stack and the slot log grow by at most one entry a step.
+ */
+export const BACKTRACK_LIMIT = 10_000;
+export const MAX_STEPS = 500_000;
+
+export interface Run {
+  /** true/false, or null when a limit was reached. */
+  found: boolean | null;
+  backtracks: number;
+  steps: number;
+}
+
+export function run(program: Program, subject: string): Run {
+  const text = Array.from(subject, (ch) => ch.codePointAt(0)!);
+  const n = text.length;
+  const code = program.code;
+  const slots = new Array<number>(program.slots).fill(-1);
+  // Saved branches: program counter, position, slot-log length to unwind to.
+  const branchPc: number[] = [];
+  const branchPos: number[] = [];
+  const branchLog: number[] = [];
+  // Slot writes, so that backtracking restores earlier values.
+  const logSlot: number[] = [];
+  const logValue: number[] = [];
+  let pc = 0;
+  let pos = 0;
+  let steps = 0;
+  let backtracks = 0;
+
+  const write = (slot: number, value: number) => {
+    logSlot.push(slot);
+    logValue.push(slots[slot]);
+    slots[slot] = value;
+  };
+
+  for (;;) {
+    let ok = true;
+    if (++steps > MAX_STEPS) return { found: null, backtracks, steps };
+    const ins = code[pc];
+    switch (ins.op) {
+      case Op.Match:
+        return { found: true, backtracks, steps };
+      case Op.Char:
+        if (pos < n && text[pos] === ins.a) pos++, pc++;
+        else ok = false;
+        break;
+      case Op.CharFold:
+        if (pos < n && fold(text[pos]) === ins.a) pos++, pc++;
+        else ok = false;
+        break;
+      case Op.Any:
+        if (pos < n && text[pos] !== 10) pos++, pc++;
+        else ok = false;
+        break;
+      case Op.AnyNewline:
+        if (pos < n) pos++, pc++;
+        else ok = false;
+        break;
+      case Op.Class:
+        if (pos < n && ins.test(text[pos])) pos++, pc++;
+        else ok = false;
+        break;
+      case Op.Split:
+        // A free branch is stored complemented (negative): taking it is not counted.
+        branchPc.push(ins.free ? ~ins.b : ins.b);
+        branchPos.push(pos);
+        branchLog.push(logSlot.length);
+        pc = ins.a;
+        break;
+      case Op.Jump:
+        pc = ins.a;
+        break;
+      case Op.Save:
+        write(ins.a, pos);
+        pc++;
+        break;
+      case Op.Assert:
+        if (holds(ins.kind, text, pos)) pc++;
+        else ok = false;
+        break;
+      case Op.Backref: {
+        const start = slots[ins.a * 2];
+        const end = slots[ins.a * 2 + 1];
+        // A group that took no part in the match fails the reference (fancy-regex), unlike JS.
+        if (start < 0 || end < 0 || pos + (end - start) > n) {
+          ok = false;
+          break;
+        }
+        // Comparing is work too: a reference that would pass the step bound is not compared.
+        if ((steps += end - start) > MAX_STEPS) return { found: null, backtracks, steps: MAX_STEPS + 1 };
+        for (let i = 0; i < end - start && ok; i++) {
+          const [x, y] = [text[start + i], text[pos + i]];
+          ok = x === y || (ins.b === 1 && fold(x) === fold(y));
+        }
+        if (ok) (pos += end - start), pc++;
+        break;
+      }
+      case Op.Mark:
+        write(ins.a, branchPc.length);
+        pc++;
+        break;
+      case Op.RestoreCut:
+        pos = slots[ins.b];
+        cut(slots[ins.a]);
+        pc++;
+        break;
+      case Op.Cut:
+        cut(slots[ins.a]);
+        pc++;
+        break;
+      case Op.FailCut:
+        cut(slots[ins.a]);
+        ok = false;
+        break;
+      case Op.GoBack:
+        if (pos >= ins.a) (pos -= ins.a), pc++;
+        else ok = false;
+        break;
+      case Op.CheckProgress:
+        if (pos !== slots[ins.a]) pc++;
+        else ok = false;
+        break;
+      case Op.IfGroup:
+        pc = slots[ins.a * 2] >= 0 && slots[ins.a * 2 + 1] >= 0 ? pc + 1 : ins.b;
+        break;
+    }
+    if (ok) continue;
+    if (branchPc.length === 0) return { found: false, backtracks, steps };
+    pc = branchPc.pop()!;
+    if (pc < 0) pc = ~pc;
+    else if (++backtracks > BACKTRACK_LIMIT) return { found: null, backtracks, steps };
+    pos = branchPos.pop()!;
+    const keep = branchLog.pop()!;
+    while (logSlot.length > keep) slots[logSlot.pop()!] = logValue.pop()!;
+  }
+
+  /** Drops the branches saved since a mark: what matched since then can no longer be retried. */
+  function cut(depth: number): void {
+    branchPc.length = depth;
+    branchPos.length = depth;
+    branchLog.length = depth;
+  }
+}
+
+function holds(kind: string, text: number[], pos: number): boolean {
+  switch (kind) {
+    case 'textStart':
+      return pos === 0;
+    case 'textEnd':
+      return pos === text.length;
+    case 'textEndNewlines': {
+      for (let i = pos; i < text.length; i++) if (text[i] !== 10) return false;
+      return true;
+    }
+    case 'lineStart':
+      return pos === 0 || text[pos - 1] === 10;
+    case 'lineEnd':
+      return pos === text.length || text[pos] === 10;
+    default: {
+      const before = pos > 0 && isWord(text[pos - 1]);
+      const after = pos < text.length && isWord(text[pos]);
+      return kind === 'word' ? before !== after : before === after;
+    }
+  }
+}
