@@ -57,12 +57,12 @@ const CAMPAIGN_KEYS = [
   'sccid',
 ] as const;
 
-export const LIFTED_PROPERTY_KEYS: readonly string[] = [...DEVICE_AND_PAGE_KEYS, ...CAMPAIGN_KEYS];
+const LIFTED_PROPERTY_KEYS: readonly string[] = [...DEVICE_AND_PAGE_KEYS, ...CAMPAIGN_KEYS];
 
 const initialKeyOf = (key: string) => `$initial_${key.replace('$', '')}`;
 
-/** Each lifted key with its `$initial_` twin, computed once so the per-event pass builds no strings. */
-const LIFTED: readonly (readonly [string, string])[] = LIFTED_PROPERTY_KEYS.map((key) => [key, initialKeyOf(key)]);
+/** The `$initial_` twin of each lifted key, at the same index, so the per-event pass builds no strings. */
+const LIFTED_INITIAL_KEYS: readonly string[] = LIFTED_PROPERTY_KEYS.map(initialKeyOf);
 
 /**
  * What PostHog's GeoIP transformation writes to the person when a lookup succeeded: every one of
@@ -87,7 +87,8 @@ const GEOIP_KEYS = [
   'time_zone',
 ] as const;
 
-const GEOIP: readonly (readonly [string, string])[] = GEOIP_KEYS.map((k) => [`$geoip_${k}`, `$initial_geoip_${k}`]);
+const GEOIP_EVENT_KEYS: readonly string[] = GEOIP_KEYS.map((k) => `$geoip_${k}`);
+const GEOIP_INITIAL_KEYS: readonly string[] = GEOIP_KEYS.map((k) => `$initial_geoip_${k}`);
 
 /** PostHog lifts nothing from these (normalizeEvent). */
 const NOT_LIFTED_EVENTS = new Set(['$snapshot', '$performance_event']);
@@ -100,13 +101,26 @@ const GROUP_IDENTIFY_EVENTS = new Set(['$groupidentify', '$group_identify']);
 
 const hasOwn = (obj: Properties, key: string) => Object.prototype.hasOwnProperty.call(obj, key);
 
+/** The updates being built for one event; allocated only once it has something to add. */
+interface Draft {
+  set: Properties;
+  setOnce: Properties;
+  unset: readonly string[];
+}
+
+const draftFrom = (explicit: PropertyUpdates | null): Draft => ({
+  set: { ...explicit?.set },
+  setOnce: { ...explicit?.setOnce },
+  unset: explicit?.unset ?? [],
+});
+
 /**
  * The events this service stores carry the `$geoip_*` properties the capture endpoint looked up from
  * the client address; PostHog's transformation ran only with an `$ip` and no `$geoip_disable`.
  */
 function geoIpFound(properties: Properties): boolean {
   if (properties.$geoip_disable === true || !properties.$ip) return false;
-  for (const [key] of GEOIP) if (hasOwn(properties, key)) return true;
+  for (let i = 0; i < GEOIP_EVENT_KEYS.length; i++) if (hasOwn(properties, GEOIP_EVENT_KEYS[i])) return true;
   return false;
 }
 
@@ -121,48 +135,44 @@ function geoIpFound(properties: Properties): boolean {
 export function personUpdatesOf(event: string, properties: Properties): PropertyUpdates | null {
   if (NO_PERSON_UPDATE_EVENTS.has(event) || GROUP_IDENTIFY_EVENTS.has(event)) return null;
   const explicit = propertyUpdatesOf(properties);
-  let set: Properties | null = null;
-  let setOnce: Properties | null = null;
-  const writable = () => {
-    set ??= { ...explicit?.set };
-    setOnce ??= { ...explicit?.setOnce };
-    return { set, setOnce };
-  };
+  let draft: Draft | null = null;
 
   if (geoIpFound(properties)) {
-    const w = writable();
-    for (const [key, initialKey] of GEOIP) {
+    draft = draftFrom(explicit);
+    for (let i = 0; i < GEOIP_EVENT_KEYS.length; i++) {
+      const key = GEOIP_EVENT_KEYS[i];
       const value = hasOwn(properties, key) ? properties[key] : null;
-      w.set[key] = value;
-      w.setOnce[initialKey] = value;
+      draft.set[key] = value;
+      draft.setOnce[GEOIP_INITIAL_KEYS[i]] = value;
     }
   }
-
-  if (!NOT_LIFTED_EVENTS.has(event)) liftInto(properties, writable);
-  if (set === null) return explicit;
-  return { set, setOnce, unset: explicit?.unset ?? [] };
+  if (!NOT_LIFTED_EVENTS.has(event)) draft = lift(properties, explicit, draft);
+  return draft ?? explicit;
 }
 
-function liftInto(properties: Properties, writable: () => { set: Properties; setOnce: Properties }): void {
+function lift(properties: Properties, explicit: PropertyUpdates | null, found: Draft | null): Draft | null {
+  let draft = found;
   // Server-side SDKs describe their host, not the user's device: PostHog keeps that OS off the person.
   const server = properties.$is_server === true;
   const osName = hasOwn(properties, '$os_name') ? properties.$os_name : undefined;
-  let lifted: { set: Properties; setOnce: Properties } | null = null;
-  for (const [key, initialKey] of LIFTED) {
+  for (let i = 0; i < LIFTED_PROPERTY_KEYS.length; i++) {
+    const key = LIFTED_PROPERTY_KEYS[i];
     let value: unknown;
     if (hasOwn(properties, key)) value = properties[key];
     // Some SDKs send `$os_name` instead of `$os`; PostHog fills `$os` from it.
     else if (key === '$os' && osName !== undefined) value = osName;
     else continue;
     if (server && (key === '$os' || key === '$os_version')) continue;
-    lifted ??= writable();
-    if (!hasOwn(lifted.set, key)) lifted.set[key] = value;
-    if (value != null && !hasOwn(lifted.setOnce, initialKey)) lifted.setOnce[initialKey] = value;
+    draft ??= draftFrom(explicit);
+    if (!hasOwn(draft.set, key)) draft.set[key] = value;
+    const initialKey = LIFTED_INITIAL_KEYS[i];
+    if (value != null && !hasOwn(draft.setOnce, initialKey)) draft.setOnce[initialKey] = value;
   }
   // `$os_name` only stands in for `$os` on the person (PostHog, since August 2024).
-  if (lifted && osName !== undefined && !server) {
-    if (osName !== null && !hasOwn(lifted.setOnce, '$initial_os')) lifted.setOnce.$initial_os = osName;
-    delete lifted.set.$os_name;
-    delete lifted.setOnce.$initial_os_name;
+  if (draft && osName !== undefined && !server) {
+    if (osName !== null && !hasOwn(draft.setOnce, '$initial_os')) draft.setOnce.$initial_os = osName;
+    delete draft.set.$os_name;
+    delete draft.setOnce.$initial_os_name;
   }
+  return draft;
 }
