@@ -51,15 +51,20 @@ const FILTERED_PERSON_UPDATE_PROPERTIES = new Set([
  */
 export function updatesTriggerWrite(event: string, before: Properties, updates: PropertyUpdates): boolean {
   if (PERSON_EVENTS.has(event)) return true;
-  const has = (key: string) => Object.prototype.hasOwnProperty.call(before, key);
-  if (updates.setOnce) {
-    for (const key in updates.setOnce) if (!has(key)) return true;
+  const { setOnce, set, unset } = updates;
+  if (setOnce) {
+    for (const key of Object.keys(setOnce)) if (!Object.hasOwn(before, key)) return true;
   }
-  if (updates.set) {
-    for (const key in updates.set) {
-      if (!has(key)) return true;
-      if (!FILTERED_PERSON_UPDATE_PROPERTIES.has(key) && !sameValue(before[key], updates.set[key])) return true;
+  if (set) {
+    for (const key of Object.keys(set)) {
+      // Checked first: most keys of a browser event are filtered ones that already exist.
+      if (FILTERED_PERSON_UPDATE_PROPERTIES.has(key)) {
+        if (!Object.hasOwn(before, key)) return true;
+      } else if (!Object.hasOwn(before, key) || !sameValue(before[key], set[key])) {
+        return true;
+      }
     }
   }
-  return updates.unset.some(has);
+  for (const key of unset) if (Object.hasOwn(before, key)) return true;
+  return false;
 }
