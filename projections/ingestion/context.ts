@@ -1,5 +1,5 @@
 import type { SqlStore } from '../projection';
-import type { Properties } from './properties';
+import type { Properties, PropertyUpdates } from './properties';
 
 /** What every step of the fold knows about the event being folded. */
 export interface FoldContext {
@@ -11,6 +11,11 @@ export interface FoldContext {
   event: string;
   distinctId: string;
   properties: Properties;
+  /**
+   * What the event does to its person's properties: its own `$set`/`$set_once`/`$unset` plus the
+   * GeoIP and lifted device, page and campaign properties (null when nothing; see `personUpdatesOf`).
+   */
+  personUpdates: PropertyUpdates | null;
   /** The event's timestamp, normalised to `toISOString()` form. */
   timestamp: string;
   /** When the log recorded the event: the time stamped on warnings, since the fold has no clock. */

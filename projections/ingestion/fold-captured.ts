@@ -5,6 +5,7 @@ import { warn } from './context';
 import { canonicalIso, insertEvent, lookupBeforeFold } from './events-table';
 import { foldGroupIdentify, groupColumnsOf, isGroupIdentify } from './groups';
 import { personUuid } from './ids';
+import { personUpdatesOf } from './lifted-properties';
 import { foldPerson } from './person-state';
 import { asObject, withoutPersonOperations } from './properties';
 
@@ -38,6 +39,8 @@ export function foldCaptured(recorded: RecordedEvent, data: CapturedEventData, i
   const recordedAt = recorded.metadata.recordedAt;
   const original = asObject(data.properties) ?? {};
   const personless = original.$process_person_profile === false;
+  // PostHog strips person operations from personless events before anything else sees them.
+  const properties = personless ? withoutPersonOperations(original) : original;
   const ctx: FoldContext = {
     db,
     ordinal: ordinalOf(recorded.position, index),
@@ -45,8 +48,9 @@ export function foldCaptured(recorded: RecordedEvent, data: CapturedEventData, i
     uuid: data.uuid,
     event: data.event,
     distinctId,
-    // PostHog strips person operations from personless events before anything else sees them.
-    properties: personless ? withoutPersonOperations(original) : original,
+    properties,
+    // A personless event lifts nothing onto a person either.
+    personUpdates: personless ? null : personUpdatesOf(data.event, properties),
     timestamp: canonicalIso(data.timestamp, recordedAt),
     recordedAt,
     personIdBefore: before.personId,

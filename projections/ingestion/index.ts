@@ -14,7 +14,8 @@ type WarningData = { type: string; source: string; details: Record<string, unkno
 export const ingestionProjection: Projection = {
   name: INGESTION,
   // 2: distinct ids ordered by event ordinal (position and index in an EventsCaptured record).
-  version: 2,
+  // 3: device, page, campaign and GeoIP properties lifted from events onto persons (compat §10).
+  version: 3,
   store: 'readmodels',
   handles: ['EventCaptured', 'EventsCaptured', 'IngestionWarningRaised'],
   tables: INGESTION_TABLES,

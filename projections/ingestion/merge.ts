@@ -4,7 +4,7 @@ import { moveHashKeyOverride } from './hash-key-overrides';
 import { isDistinctIdIllegal, personUuid } from './ids';
 import { absorbPerson, addDistinctId, distinctIdSeq, insertPerson, loadPerson, personIdOf, savePerson } from './persons';
 import type { Properties } from './properties';
-import { applyPropertyUpdates, propertyUpdatesOf } from './properties';
+import { applyPropertyUpdates } from './properties';
 
 /** The outcome of an identify/alias/merge event for the event's own distinct id. */
 export interface MergeOutcome {
@@ -79,7 +79,7 @@ export function mergeIntoEventPerson(ctx: FoldContext, otherId: string): MergeOu
   // Neither id is known: one identified person holding both, its uuid derived from the event's id.
   // Like PostHog's createPerson it starts from $set_once/$set only; the caller's update step then
   // applies the event in full (so an $unset still counts there).
-  const updates = propertyUpdatesOf(ctx.properties);
+  const updates = ctx.personUpdates;
   const { properties } = applyPropertyUpdates({}, updates && { ...updates, unset: [] });
   const uuid = personUuid(projectId, intoId);
   insertPerson(
@@ -108,7 +108,7 @@ function mergePersons(ctx: FoldContext, intoPersonId: string, otherPersonId: str
   }
 
   // The surviving person's values win on conflicts; the event's own updates apply on top.
-  const merged = applyPropertyUpdates({ ...other.properties, ...into.properties }, propertyUpdatesOf(ctx.properties));
+  const merged = applyPropertyUpdates({ ...other.properties, ...into.properties }, ctx.personUpdates);
   savePerson(db, {
     ...into,
     properties: merged.properties,

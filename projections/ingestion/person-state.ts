@@ -4,7 +4,8 @@ import { personUuid } from './ids';
 import { mergeIntoEventPerson, mergeSourceOf } from './merge';
 import type { MergeOutcome } from './merge';
 import { insertPerson, loadPerson, savePerson } from './persons';
-import { applyPropertyUpdates, propertyUpdatesOf } from './properties';
+import { updatesTriggerWrite } from './person-write-filter';
+import { applyPropertyUpdates } from './properties';
 
 /**
  * Runs the person side of one event (merge, create, property updates) and returns the person the
@@ -12,7 +13,7 @@ import { applyPropertyUpdates, propertyUpdatesOf } from './properties';
  */
 export function foldPerson(ctx: FoldContext): string {
   const { db, projectId, distinctId } = ctx;
-  const updates = propertyUpdatesOf(ctx.properties);
+  const updates = ctx.personUpdates;
   const source = mergeSourceOf(ctx.event, ctx.properties);
   const merge: MergeOutcome | null = source === null ? null : mergeIntoEventPerson(ctx, source);
 
@@ -36,8 +37,10 @@ export function foldPerson(ctx: FoldContext): string {
   if ((updates || markIdentified) && !merge?.propertiesApplied) {
     const person = loadPerson(db, personId);
     if (!person) throw new Error(`ingestion: distinct id ${distinctId} points at missing person ${personId}`);
-    const next = applyPropertyUpdates(person.properties, updates);
     const identify = markIdentified && !person.isIdentified;
+    // Frequently changing properties alone (a new $current_url, say) are not worth a write in PostHog.
+    const written = updates !== null && (identify || updatesTriggerWrite(ctx.event, person.properties, updates));
+    const next = applyPropertyUpdates(person.properties, written ? updates : null);
     if (next.changed || identify) {
       savePerson(db, {
         ...person,

@@ -41,7 +41,7 @@ function setOwn(obj: Properties, key: string, value: unknown): void {
  * PostHog compares with `!==`, so re-sending an equal object counts as a change there; comparing by
  * value instead keeps versions from moving when nothing did.
  */
-function sameValue(a: unknown, b: unknown): boolean {
+export function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   return JSON.stringify(a) === JSON.stringify(b);

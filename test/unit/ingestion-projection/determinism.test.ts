@@ -7,7 +7,20 @@ import { cachedStore } from '../../../src/runtime/cached-store';
 import { digestProjection } from '../../../src/runtime/digest';
 import { freshStore, LogBuilder, rowsOf } from './helpers';
 
-/** A seeded mixed log: merges of every kind, groups past the type limit, personless events, re-sends. */
+/**
+ * What a browser event carries for PostHog's person-property lifting (compat §10), varied by the
+ * event's index only, so the seeded sequence below is the same as without it.
+ */
+const browserProperties = (i: number) => ({
+  $browser: ['Chrome', 'Safari', 'Firefox'][i % 3],
+  $current_url: `https://example.com/${i % 7}`,
+  utm_source: i % 5 === 0 ? null : `src-${i % 4}`,
+  $ip: '81.2.69.142',
+  $geoip_country_code: ['GB', 'SE'][i % 2],
+  ...(i % 11 === 0 ? { $geoip_city_name: 'London' } : {}),
+});
+
+/** A seeded mixed log: merges of every kind, groups past the type limit, personless events, re-sends, lifted properties. */
 function mixedLog(size: number): RecordedEvent[] {
   let seed = 42;
   const rand = (n: number) => {
@@ -22,7 +35,7 @@ function mixedLog(size: number): RecordedEvent[] {
     const opts = { projectId, timestamp: new Date(Date.UTC(2024, 0, 1) + rand(10_000) * 1000).toISOString() };
     switch (rand(9)) {
       case 0:
-        events.push(log.capture('$identify', id(), { $anon_distinct_id: id(), $set: { n: rand(3) } }, opts));
+        events.push(log.capture('$identify', id(), { $anon_distinct_id: id(), $set: { n: rand(3) }, ...browserProperties(i) }, opts));
         break;
       case 1:
         events.push(log.capture('$create_alias', id(), { alias: id() }, opts));
@@ -47,6 +60,7 @@ function mixedLog(size: number): RecordedEvent[] {
       default:
         events.push(
           log.capture('$pageview', id(), {
+            ...browserProperties(i),
             $set: { [`p${rand(4)}`]: rand(5) },
             $set_once: { first: i },
             $unset: rand(4) === 0 ? ['p0'] : [],
@@ -97,6 +111,8 @@ describe('ingestion projection: determinism', () => {
       ]),
     );
     expect(rowsOf(a.db, 'groups').length).toBeGreaterThan(0);
+    const persons = (rowsOf(a.db, 'persons') as { properties: string }[]).map((r) => JSON.parse(r.properties));
+    expect(persons.some((p) => p.$initial_browser && p.$initial_geoip_country_code && p.$geoip_city_name === null)).toBe(true);
   });
 
   it('events batched into EventsCaptured records (as /batch/ appends them) fold as if recorded one by one', () => {
