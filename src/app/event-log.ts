@@ -1,5 +1,6 @@
-import { PostgresEventLog } from '../adapters/postgres/event-log';
-import type { EventLogChoice } from '../config/event-log';
+import { isUnreachable, PostgresEventLog } from '../adapters/postgres/event-log';
+import { ConfigError } from '../config';
+import { redactedUrl, type EventLogChoice } from '../config/event-log';
 import { inProcessAppendNotifications, type AppendNotifications } from '../store/append-notifications';
 import type { EventLog } from '../store/event-log';
 import { SqliteEventLog } from '../store/sqlite/event-log';
@@ -38,7 +39,14 @@ export function openSqliteLog(path: string, options: SqliteLogOptions = {}): Ope
 
 /** The PostgreSQL log named by EVENT_LOG (connects, creates its schema when missing). */
 export async function openPostgresLog(choice: Extract<EventLogChoice, { kind: 'postgres' }>, options: { now?: () => Date } = {}): Promise<OpenedEventLog> {
-  const log = await PostgresEventLog.open({ connection: choice.url, schema: choice.schema, now: options.now });
+  let log: PostgresEventLog;
+  try {
+    log = await PostgresEventLog.open({ connection: choice.url, schema: choice.schema, now: options.now });
+  } catch (err) {
+    // At start-up, a server out of reach is the operator's to fix: one line (exit 2), no stack.
+    if (isUnreachable(err)) throw new ConfigError(`EVENT_LOG ${redactedUrl(choice.url)}: cannot reach PostgreSQL (${(err as Error).message})`);
+    throw err;
+  }
   return {
     log,
     // The server's NOTIFY wakes every handle's subscriptions, in any process; these in-process
