@@ -19,6 +19,7 @@ import { IngestPipeline } from '../ingest/pipeline';
 import { ContractedEventLog } from '../store/contracted-log';
 import { openSqlite, type Durability, type SqliteDatabase } from '../store/sqlite/open';
 import { openSqliteLog, type OpenedEventLog } from './event-log';
+import { claimDataDir } from './log-identity';
 import type { ProjectionWorkerData } from './projection-worker';
 import { cachedStore } from '../runtime/cached-store';
 import { ProjectionRunner, type Runner } from '../runtime/projection-runner';
@@ -68,8 +69,13 @@ export { storeFiles };
 /** The runtime: the event log (SQLite by default), SQLite read-model stores, the projection runner and the services. */
 export function openRuntime(options: RuntimeOptions) {
   const files = storeFiles(options.dataDir);
+  const spec = options.eventLog?.spec ?? { kind: 'sqlite' as const, path: files.log };
+  // The log a DATA_DIR belongs to is checked first (a more precise refusal than a missing log file);
+  // a PostgreSQL log's claim is written once the directory is known to be usable.
+  if (spec.kind === 'sqlite') claimDataDir(options.dataDir, spec);
   // With a log elsewhere, DATA_DIR holds only read models and keys: there is no log file to miss.
-  prepareDataDir(options.dataDir, options.eventLog ? options.dataDir : files.log);
+  prepareDataDir(options.dataDir, spec.kind === 'sqlite' ? files.log : options.dataDir);
+  if (spec.kind === 'postgres') claimDataDir(options.dataDir, spec);
   const modelFiles = storeFiles(options.readModelDir ?? options.dataDir);
   // With a projection thread, a checkpointer thread copies the WALs back: the request and fold
   // threads only do so past their backstops, far beyond the usual 4000 pages.
