@@ -18,6 +18,16 @@ function identityOf(spec: Extract<EventLogSpec, { kind: 'postgres' }>): LogIdent
   return { kind: 'postgres', server: `${url.hostname}:${url.port || '5432'}${url.pathname}`, schema: spec.schema };
 }
 
+function readIdentity(path: string): LogIdentity {
+  try {
+    const id = JSON.parse(readFileSync(path, 'utf8')) as LogIdentity;
+    if (id?.kind === 'postgres' && typeof id.server === 'string' && typeof id.schema === 'string') return id;
+  } catch {
+    // reported below
+  }
+  throw new DataDirError(`${path} does not name an event log; restore it or move the data directory away`);
+}
+
 const describe = (id: LogIdentity) => `the PostgreSQL log ${id.server} schema ${id.schema}`;
 
 /**
@@ -27,7 +37,7 @@ const describe = (id: LogIdentity) => `the PostgreSQL log ${id.server} schema ${
  */
 export function claimDataDir(dataDir: string, spec: EventLogSpec): void {
   const path = join(dataDir, FILE);
-  const recorded = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as LogIdentity) : null;
+  const recorded = existsSync(path) ? readIdentity(path) : null;
   if (spec.kind === 'sqlite') {
     if (recorded) throw new DataDirError(`DATA_DIR ${dataDir} holds read models of ${describe(recorded)}, not of an SQLite log: set EVENT_LOG to that log, or use another DATA_DIR`);
     return;
