@@ -1,14 +1,14 @@
 import type { Config } from './config';
 import { bootstrap } from './access';
 import { buildApp } from './http';
-import { geoLookup, openRuntime, writeCredentialsFile } from './app';
+import { geoLookup, openRuntimeOn, writeCredentialsFile } from './app';
 import { logDestination } from './app/log-output';
 import { startExportProcesses } from './exports/processes';
 import { exportPolicyFromConfig } from './exports';
 
 /** Opens the runtime, catches projections up, bootstraps an empty store, then serves HTTP. */
 export async function startServer(config: Config) {
-  const runtime = openRuntime({
+  const runtime = await openRuntimeOn(config.EVENT_LOG, {
     dataDir: config.DATA_DIR,
     geo: await geoLookup(config.GEOIP_DIR, (msg) => process.stderr.write(`warning: ${msg}\n`)),
     durability: config.DURABILITY,

@@ -2,3 +2,4 @@ export { openRuntime, storeFiles, type Runtime, type RuntimeOptions, type GeoLoo
 export { writeCredentialsFile } from './credentials-file';
 export { geoLookup } from './geo';
 export { rebuild, verify, liveDigests } from './replay';
+export { openRuntimeOn } from './open-configured-runtime';

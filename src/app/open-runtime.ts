@@ -17,8 +17,10 @@ import { FlagService } from '../flags/management';
 import { FlagDefinitionCache, ProjectCache, type FlagDataSource } from '../flags/serving';
 import { IngestPipeline } from '../ingest/pipeline';
 import { ContractedEventLog } from '../store/contracted-log';
-import { SqliteEventLog } from '../store/sqlite/event-log';
 import { openSqlite, type Durability, type SqliteDatabase } from '../store/sqlite/open';
+import { openSqliteLog, type OpenedEventLog } from './event-log';
+import { claimDataDir } from './log-identity';
+import type { ProjectionWorkerData } from './projection-worker';
 import { cachedStore } from '../runtime/cached-store';
 import { ProjectionRunner, type Runner } from '../runtime/projection-runner';
 import { RemoteProjectionRunner } from '../runtime/worker/remote-runner';
@@ -38,6 +40,8 @@ export const MODEL_BACKSTOP_CHECKPOINT_PAGES = 16_000;
 
 export interface RuntimeOptions {
   dataDir: string;
+  /** An event log opened by the caller (EVENT_LOG=postgres://…); default: the SQLite log in dataDir. */
+  eventLog?: OpenedEventLog;
   durability?: Durability;
   /** Where read models live; defaults to dataDir (replay points this at a fresh directory). */
   readModelDir?: string;
@@ -62,18 +66,27 @@ export interface GeoLookup {
 
 export { storeFiles };
 
-/** The embedded runtime: one SQLite log, SQLite read-model stores, the projection runner and the services. */
+/** The runtime: the event log (SQLite by default), SQLite read-model stores, the projection runner and the services. */
 export function openRuntime(options: RuntimeOptions) {
   const files = storeFiles(options.dataDir);
-  prepareDataDir(options.dataDir, files.log);
+  const spec = options.eventLog?.spec ?? { kind: 'sqlite' as const, path: files.log };
+  // The log a DATA_DIR belongs to is checked first (a more precise refusal than a missing log file);
+  // a PostgreSQL log's claim is written once the directory is known to be usable.
+  if (spec.kind === 'sqlite') claimDataDir(options.dataDir, spec);
+  // With a log elsewhere, DATA_DIR holds only read models and keys: there is no log file to miss.
+  prepareDataDir(options.dataDir, spec.kind === 'sqlite' ? files.log : options.dataDir);
+  if (spec.kind === 'postgres') claimDataDir(options.dataDir, spec);
   const modelFiles = storeFiles(options.readModelDir ?? options.dataDir);
   // With a projection thread, a checkpointer thread copies the WALs back: the request and fold
   // threads only do so past their backstops, far beyond the usual 4000 pages.
-  const rawLog = new SqliteEventLog(files.log, {
-    durability: options.durability,
-    now: options.now,
-    backstopCheckpointPages: options.projectionsInWorker ? LOG_BACKSTOP_CHECKPOINT_PAGES : undefined,
-  });
+  const opened =
+    options.eventLog ??
+    openSqliteLog(files.log, {
+      durability: options.durability,
+      now: options.now,
+      backstopCheckpointPages: options.projectionsInWorker ? LOG_BACKSTOP_CHECKPOINT_PAGES : undefined,
+    });
+  const rawLog = opened.log;
   const log = new ContractedEventLog(rawLog, contracts);
   const stores: Record<StoreName, SqliteDatabase> = {
     readmodels: openSqlite(modelFiles.readmodels, { durability: options.durability }),
@@ -85,17 +98,19 @@ export function openRuntime(options: RuntimeOptions) {
   let stopThreads: () => Promise<void> = async () => {};
   let sub0 = { unsubscribe() {} };
   if (options.projectionsInWorker) {
-    const remote = new RemoteProjectionRunner(projections, log, {
-      dataDir: options.dataDir,
-      readModelDir: options.readModelDir,
+    const data: ProjectionWorkerData = {
+      log: opened.spec,
+      stores: { readmodels: modelFiles.readmodels, analytics: modelFiles.analytics },
       durability: options.durability,
       nice: options.projectionsNice,
       backstopCheckpointPages: MODEL_BACKSTOP_CHECKPOINT_PAGES,
-    });
-    sub0 = rawLog.appends.subscribe((position) => remote.appended(position));
+    };
+    const remote = new RemoteProjectionRunner(projections, log, { entry: new URL('./projection-worker.ts', import.meta.url), data });
+    sub0 = opened.notifications.appended$.subscribe((position) => remote.appended(position));
     runner = remote;
     ready = remote.ready;
-    const checkpointer = startCheckpointer({ files: [files.log, modelFiles.readmodels, modelFiles.analytics], periodMs: CHECKPOINT_MS, nice: CHECKPOINT_NICE });
+    const walFiles = [...(opened.spec.kind === 'sqlite' ? [opened.spec.path] : []), modelFiles.readmodels, modelFiles.analytics];
+    const checkpointer = startCheckpointer({ files: walFiles, periodMs: CHECKPOINT_MS, nice: CHECKPOINT_NICE });
     stopThreads = async () => {
       await remote.close();
       await checkpointer.close();
@@ -164,8 +179,10 @@ export function openRuntime(options: RuntimeOptions) {
     files,
     log,
     rawLog,
-    /** Whether writes can be made durable (log file present and the same, disk not full, writable). */
-    storage: rawLog.storage,
+    /** Where the log lives, as a worker thread or a replay reopens it. */
+    logSpec: opened.spec,
+    /** Whether writes can be made durable (log file present and the same, disk not full, writable; log server reachable). */
+    storage: opened.storage,
     stores,
     runner,
     queries,

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import type { Projection } from '../../projections';
 import { digestProjection } from '../runtime/digest';
 import { quarantineRows } from '../runtime/quarantine';
-import { openRuntime, type Runtime } from './open-runtime';
+import type { EventLogChoice } from '../config/event-log';
+import { openRuntimeOn } from './open-configured-runtime';
+import type { Runtime } from './open-runtime';
 
 export interface DigestReport {
   projection: string;
@@ -35,10 +37,10 @@ export function liveDigests(runtime: Runtime): DigestReport[] {
  */
 export async function rebuild(
   dataDir: string,
-  options: { outDir?: string; until?: Record<string, number>; onProgress?: Progress; keep?: boolean } = {},
+  options: { outDir?: string; until?: Record<string, number>; onProgress?: Progress; keep?: boolean; eventLog?: EventLogChoice } = {},
 ): Promise<{ dir: string; digests: DigestReport[]; quarantined: number }> {
   const dir = options.outDir ?? mkdtempSync(join(tmpdir(), 'replay-'));
-  const fresh = openRuntime({ dataDir, readModelDir: dir });
+  const fresh = await openRuntimeOn(options.eventLog ?? { kind: 'sqlite' }, { dataDir, readModelDir: dir });
   try {
     const head = options.until ? Math.max(0, ...Object.values(options.until)) : await fresh.log.head();
     await fresh.runner.catchUp({ toPosition: head, until: options.until, onProgress: options.onProgress });
@@ -81,7 +83,9 @@ export async function verify(runtime: Runtime, dataDir: string, onProgress?: Pro
   const failures = runtime.runner.failures();
   const live = liveDigests(runtime);
   const until = Object.fromEntries(live.map((d) => [d.projection, d.position]));
-  const { digests } = await rebuild(dataDir, { until, onProgress });
+  // The same log the live runtime reads (a PostgreSQL log's spec is its EVENT_LOG choice).
+  const eventLog: EventLogChoice = runtime.logSpec.kind === 'postgres' ? runtime.logSpec : { kind: 'sqlite' };
+  const { digests } = await rebuild(dataDir, { until, onProgress, eventLog });
   const rows = live.map((l) => {
     const r = digests.find((d) => d.projection === l.projection)!;
     return {

@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from '../config';
-import { openRuntime } from '../app';
+import { openRuntimeOn } from '../app';
 import { UsageError } from './args';
 import { bootstrapCommand } from './bootstrap';
 import { keysCommand } from './keys';
@@ -14,7 +14,7 @@ const HELP = `usage: npm run cli -- <command>
   import FILE.jsonl|-       historical migration, in order, resumable (progress on stderr)
   replay [--out DIR]        rebuild every read model from the log, print digests
   verify                    replay and compare with the live read models (exit 1 on a difference)
-Environment: DATA_DIR (default ./data), DURABILITY.`;
+Environment: DATA_DIR (default ./data), DURABILITY, EVENT_LOG (sqlite or a postgres:// URL; read models stay in DATA_DIR).`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -25,10 +25,10 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const dataDir = config.DATA_DIR;
   if (command === 'replay') {
-    await replayCommand(dataDir, rest);
+    await replayCommand(dataDir, rest, config.EVENT_LOG);
     return 0;
   }
-  const runtime = openRuntime({ dataDir, durability: config.DURABILITY });
+  const runtime = await openRuntimeOn(config.EVENT_LOG, { dataDir, durability: config.DURABILITY });
   try {
     await runtime.runner.catchUp();
     runtime.runner.start();

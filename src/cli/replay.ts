@@ -1,16 +1,18 @@
 import { rebuild, verify } from '../app';
 import type { Runtime } from '../app';
+import type { EventLogChoice } from '../config';
 import { parse } from './args';
 import { progressBar } from './progress';
 
 /** replay [--out DIR]: rebuild every read model from the log into a fresh store; one digest per read model. */
-export async function replayCommand(dataDir: string, argv: string[]) {
+export async function replayCommand(dataDir: string, argv: string[], eventLog?: EventLogChoice) {
   const { values } = parse(argv, { out: { type: 'string' } });
   const bar = progressBar('replay');
   let last = { p: 0, h: 0 };
   const { dir, digests, quarantined } = await rebuild(dataDir, {
     outDir: values.out,
     keep: !!values.out,
+    eventLog,
     onProgress: (p, h) => {
       last = { p, h };
       bar.update(p, h);

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { parseEventLog, redactedUrl, type EventLogChoice } from './event-log';
+
+export type { EventLogChoice } from './event-log';
 
 const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
@@ -6,6 +9,22 @@ export const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
+  /**
+   * Where the event log lives: `sqlite` (default, `events.sqlite` in DATA_DIR) or a PostgreSQL URL,
+   * `postgres://user@host:5432/db?schema=name` (schema default `event_log`, created when missing).
+   * Read models stay SQLite files in DATA_DIR either way.
+   */
+  EVENT_LOG: z
+    .string()
+    .default('sqlite')
+    .transform((value, ctx): EventLogChoice => {
+      const parsed = parseEventLog(value);
+      if ('error' in parsed) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: parsed.error });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
   LOG_LEVEL: LogLevel.default('info'),
   /** normal: survives a process crash; strict: fsync per commit, survives power loss. */
   DURABILITY: z.enum(['normal', 'strict']).default('normal'),
@@ -67,12 +86,15 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/** A variable's value as an error message may show it: a URL's password never appears. */
+const shown = (name: string, env: NodeJS.ProcessEnv) => (name === 'EVENT_LOG' && env[name] ? redactedUrl(env[name]) : env[name]);
+
 /** Reads the environment; an invalid value becomes one line naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const result = ConfigSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
   if (!result.success) {
     const first = result.error.issues
-      .map((i) => `${i.path.join('.')}=${JSON.stringify(env[String(i.path[0])])}: ${i.message}`)
+      .map((i) => `${i.path.join('.')}=${JSON.stringify(shown(String(i.path[0]), env))}: ${i.message}`)
       .join('; ');
     throw new ConfigError(`invalid configuration: ${first}`);
   }

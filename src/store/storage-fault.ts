@@ -1,9 +1,9 @@
 /**
  * A storage fault: the service cannot make a write durable (its log is gone or replaced, the disk is
- * full, the data directory is read-only, or the device fails). Writes answer 503 with the reason and
+ * full, the data directory is read-only, the device fails, or the log's server cannot be reached). Writes answer 503 with the reason and
  * `/_health` reports it, so nothing is acknowledged that is not durable.
  */
-export type StorageFaultReason = 'log_missing' | 'log_replaced' | 'disk_full' | 'read_only' | 'io_error';
+export type StorageFaultReason = 'log_missing' | 'log_replaced' | 'disk_full' | 'read_only' | 'io_error' | 'log_unreachable';
 
 const DETAILS: Record<StorageFaultReason, string> = {
   log_missing: 'The event log file is missing from the data directory; writes are refused until the service is restarted on its data.',
@@ -11,6 +11,7 @@ const DETAILS: Record<StorageFaultReason, string> = {
   disk_full: 'The disk holding the data directory is full; writes are refused until space is freed.',
   read_only: 'The data directory is read-only; writes are refused until it is writable again.',
   io_error: 'The data directory cannot be written (I/O error); writes are refused.',
+  log_unreachable: 'The event log server cannot be reached; writes are refused until it answers again.',
 };
 
 export interface StorageFault {

@@ -1,15 +1,13 @@
 import type { AppliedEvent } from '../projection-runner';
 import type { QuarantineSummary } from '../quarantine';
 
-export interface WorkerConfig {
-  entry: string;
-  dataDir: string;
-  readModelDir?: string;
-  durability?: 'normal' | 'strict';
-  /** CPU niceness of the worker thread (0: unchanged). */
-  nice?: number;
-  /** When set, another thread checkpoints the read-model stores: commits here only past this many WAL pages. */
-  backstopCheckpointPages?: number;
+/**
+ * How the runtime starts its projection thread: the composition root names the entry module (which
+ * opens the adapters) and the plain data it needs; the runtime knows neither.
+ */
+export interface WorkerStart {
+  entry: URL;
+  data: object;
 }
 
 export type ToWorker = { type: 'appended'; position: number } | { type: 'stop' };

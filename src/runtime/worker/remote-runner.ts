@@ -4,7 +4,7 @@ import type { Projection } from '../../../projections';
 import type { EventLog } from '../../store/event-log';
 import type { AppliedBatch, Runner } from '../projection-runner';
 import type { QuarantineSummary } from '../quarantine';
-import type { FromWorker, ToWorker, WorkerConfig } from './messages';
+import type { FromWorker, ToWorker, WorkerStart } from './messages';
 import { startTsWorker } from '../../threads';
 
 interface Waiter {
@@ -31,9 +31,9 @@ export class RemoteProjectionRunner implements Runner {
   constructor(
     readonly projections: readonly Projection[],
     private readonly log: EventLog,
-    config: Omit<WorkerConfig, 'entry'>,
+    start: WorkerStart,
   ) {
-    this.worker = startTsWorker(new URL('./projection-worker.ts', import.meta.url), config);
+    this.worker = startTsWorker(start.entry, start.data);
     this.current = Object.fromEntries(projections.map((p) => [p.name, 0]));
     this.ready = new Promise((resolve, reject) => {
       this.worker.on('message', (m: FromWorker) => {

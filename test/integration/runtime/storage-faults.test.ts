@@ -3,6 +3,7 @@ import { renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StorageUnavailableError } from '../../../src/store/storage-fault';
+import type { SqliteEventLog } from '../../../src/store/sqlite/event-log';
 import { LogFileGuard } from '../../../src/store/sqlite/storage-guard';
 import { json } from '../../support/json';
 import { startTestServer, type TestServer } from '../../support/server';
@@ -13,6 +14,9 @@ afterEach(async () => {
   await s?.close();
   s = undefined;
 });
+
+/** The default log is the SQLite file: these tests reach its connection. */
+const sqliteDb = (server: TestServer) => (server.runtime.rawLog as SqliteEventLog).db;
 
 const capture = (server: TestServer, id: string) =>
   fetch(`${server.url}/capture/`, {
@@ -72,7 +76,7 @@ describe('storage faults turn writes and /_health into 503', () => {
 
   it('answers 503 disk_full on a real SQLITE_FULL, and recovers once space is back', async () => {
     s = await startTestServer();
-    const db = s.runtime.rawLog.db;
+    const db = sqliteDb(s);
     // The log may not grow past its current pages: SQLite fails the append with SQLITE_FULL.
     const pages = db.pragma('page_count', { simple: true }) as number;
     db.pragma(`max_page_count = ${pages}`);
@@ -89,10 +93,10 @@ describe('storage faults turn writes and /_health into 503', () => {
 
   it('answers 503 read_only on a real SQLITE_READONLY from the log connection', async () => {
     s = await startTestServer();
-    s.runtime.rawLog.db.pragma('query_only = ON');
+    sqliteDb(s).pragma('query_only = ON');
     await expectUnavailable(await capture(s, 'ro'), 'read_only');
     await expectHealth(s, 503, 'read_only');
-    s.runtime.rawLog.db.pragma('query_only = OFF');
+    sqliteDb(s).pragma('query_only = OFF');
     expect((await capture(s, 'rw')).status).toBe(200);
     await expectHealth(s, 200);
   });

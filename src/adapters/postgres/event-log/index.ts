@@ -1,1 +1,2 @@
 export { PostgresEventLog, type PostgresEventLogOptions } from './postgres-event-log';
+export { isUnreachable } from './reachability';

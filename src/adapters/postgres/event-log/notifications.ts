@@ -26,6 +26,11 @@ export class AppendListener {
     return () => this.wakers.delete(wake);
   }
 
+  /** Wakes every subscription of this handle now: another thread of this process has appended. */
+  wakeAll(): void {
+    for (const wake of this.wakers) wake();
+  }
+
   /** Resolves once the LISTEN is in place (or has failed): for callers that must not miss a hint. */
   async ready(): Promise<void> {
     await this.connecting;
@@ -55,16 +60,14 @@ export class AppendListener {
     };
     client.on('error', drop);
     client.on('end', drop);
-    client.on('notification', () => {
-      for (const wake of this.wakers) wake();
-    });
+    client.on('notification', () => this.wakeAll());
     try {
       await client.connect();
       await client.query(`LISTEN "${this.channel}"`);
       if (this.closed || dropped) return void (await client.end().catch(() => undefined));
       this.client = client;
       // Appends made while no one listened (a reconnect) are read now rather than at the next poll.
-      for (const wake of this.wakers) wake();
+      this.wakeAll();
     } catch {
       drop();
     }

@@ -1,9 +1,10 @@
 import pg from 'pg';
-import { concatMap, from, type Observable } from 'rxjs';
+import { concatMap, from, Subject, type Observable } from 'rxjs';
 import type { NewEvent, RecordedEvent } from '../../../../streams';
 import type { AppendOptions, AppendResult, EventLog, ReadAllOptions, SubscribeOptions } from '../../../store/event-log';
 import { appendEvents } from './append';
 import { AppendListener } from './notifications';
+import { ReachabilityMonitor } from './reachability';
 import { LogReads } from './reads';
 import { logNames, migrate, type LogNames } from './schema';
 import { subscribeBatches } from './subscription';
@@ -19,12 +20,17 @@ export interface PostgresEventLogOptions {
   now?: () => Date;
   /** Fallback poll of live subscriptions, should a notification be lost. */
   pollIntervalMs?: number;
+  /** How long a new connection may take before the server counts as unreachable (unless the URL sets connect_timeout). */
+  connectTimeoutMs?: number;
 }
 
 export class PostgresEventLog implements EventLog {
   private readonly closers = new Set<() => void>();
   private readonly reads: LogReads;
+  private readonly appended$ = new Subject<number>();
   private closing: Promise<void> | null = null;
+  /** Whether writes can reach the server (for `/_health`): the last operation that could not, until one can. */
+  readonly storage = new ReachabilityMonitor();
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -38,8 +44,12 @@ export class PostgresEventLog implements EventLog {
 
   /** Connects, creates the schema if needed, and returns a ready log. */
   static async open(options: PostgresEventLogOptions): Promise<PostgresEventLog> {
-    const base: pg.ClientConfig =
-      typeof options.connection === 'string' ? { connectionString: options.connection } : { ...options.connection };
+    const base: pg.ClientConfig = {
+      // Without a timeout, a connection attempt to a silent host waits forever and so does the write.
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+      keepAlive: true,
+      ...(typeof options.connection === 'string' ? { connectionString: options.connection } : options.connection),
+    };
     // The append function relies on READ COMMITTED (a fresh snapshot per statement): see schema.ts.
     const config: pg.ClientConfig = { ...base, options: `${base.options ?? ''} -c default_transaction_isolation=read\\ committed`.trim() };
     const names = logNames(options.schema ?? 'event_log');
@@ -62,26 +72,42 @@ export class PostgresEventLog implements EventLog {
     return new PostgresEventLog(pool, listener, names, options.now ?? (() => new Date()), pollIntervalMs);
   }
 
-  append(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {
-    return appendEvents(this.pool, this.names, streamId, events, options, this.now().toISOString());
+  async append(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {
+    const result = await this.storage.run(() => appendEvents(this.pool, this.names, streamId, events, options, this.now().toISOString()));
+    this.appended$.next(result.lastPosition);
+    return result;
   }
 
   readStream(streamId: string, options?: { fromRevision?: number; maxCount?: number }): Promise<RecordedEvent[]> {
-    return this.reads.readStream(streamId, options);
+    return this.storage.run(() => this.reads.readStream(streamId, options));
   }
 
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
-    return this.reads.readAll(options);
+    return this.storage.run(() => this.reads.readAll(options));
   }
 
   head(): Promise<number> {
-    return this.reads.head();
+    return this.storage.run(() => this.reads.head());
+  }
+
+  /** Positions of appends made through this handle, as they commit (in-process append notices). */
+  get appends(): Observable<number> {
+    return this.appended$.asObservable();
+  }
+
+  /**
+   * Another thread of this process appended up to `position`: wake live subscriptions now. The
+   * server's NOTIFY reaches them as well; this only saves its round trip, and a spare wake-up
+   * costs one empty read.
+   */
+  notifyAppended(_position: number): void {
+    this.listener.wakeAll();
   }
 
   subscribeBatches(options?: SubscribeOptions): Observable<RecordedEvent[]> {
     return subscribeBatches(
       {
-        readAll: (o) => this.reads.readAll(o),
+        readAll: (o) => this.readAll(o),
         onAppend: (wake) => this.listener.listen(wake),
         pollIntervalMs: this.pollIntervalMs,
         closers: this.closers,
@@ -102,6 +128,7 @@ export class PostgresEventLog implements EventLog {
   close(): Promise<void> {
     this.closing ??= (async () => {
       for (const close of [...this.closers]) close();
+      this.appended$.complete();
       await this.listener.close();
       await this.pool.end();
     })();

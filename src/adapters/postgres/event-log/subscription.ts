@@ -2,6 +2,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Observable } from 'rxjs';
 import type { RecordedEvent } from '../../../../streams';
 import type { ReadAllOptions, SubscribeOptions } from '../../../store/event-log';
+import { StorageUnavailableError } from '../../../store/storage-fault';
 
 export interface SubscriptionSource {
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
@@ -40,7 +41,16 @@ export function subscribeBatches(source: SubscriptionSource, options: SubscribeO
     (async () => {
       while (!closed) {
         dirty = false;
-        const batch = await source.readAll({ fromPosition: position, maxCount: batchSize, maxBytes: options.maxBytes });
+        let batch: RecordedEvent[];
+        try {
+          batch = await source.readAll({ fromPosition: position, maxCount: batchSize, maxBytes: options.maxBytes });
+        } catch (err) {
+          // The server is out of reach: wait for the next poll and read from the same position,
+          // so a projection resumes after an outage instead of stopping for good.
+          if (closed || !(err instanceof StorageUnavailableError)) throw err;
+          await new Promise<void>((resolve) => (wake = resolve));
+          continue;
+        }
         if (closed) break;
         if (batch.length > 0) {
           position = batch[batch.length - 1].position + 1;

@@ -1,0 +1,64 @@
+import { isUnreachable, PostgresEventLog } from '../adapters/postgres/event-log';
+import { ConfigError } from '../config';
+import { redactedUrl, type EventLogChoice } from '../config/event-log';
+import { inProcessAppendNotifications, type AppendNotifications } from '../store/append-notifications';
+import type { EventLog } from '../store/event-log';
+import { SqliteEventLog } from '../store/sqlite/event-log';
+import type { Durability } from '../store/sqlite/open';
+import type { StorageMonitor } from '../store/storage-fault';
+
+/** What another thread needs to open its own handle on the same log (plain data: it crosses postMessage). */
+export type EventLogSpec = { kind: 'sqlite'; path: string; durability?: Durability } | { kind: 'postgres'; url: string; schema: string };
+
+/** One handle on the log, with the ports the runtime needs besides the log itself. */
+export interface OpenedEventLog {
+  log: EventLog;
+  notifications: AppendNotifications;
+  /** Whether writes can be made durable (`/_health`, and the reason of a 503). */
+  storage: StorageMonitor;
+  spec: EventLogSpec;
+}
+
+export interface SqliteLogOptions {
+  durability?: Durability;
+  now?: () => Date;
+  /** Past this many WAL pages the appending thread checkpoints itself (when a checkpointer thread runs). */
+  backstopCheckpointPages?: number;
+}
+
+/** The embedded log: synchronous, as the default start-up has always been. */
+export function openSqliteLog(path: string, options: SqliteLogOptions = {}): OpenedEventLog {
+  const log = new SqliteEventLog(path, options);
+  return {
+    log,
+    notifications: inProcessAppendNotifications(log),
+    storage: log.storage,
+    spec: { kind: 'sqlite', path, durability: options.durability },
+  };
+}
+
+/** The PostgreSQL log named by EVENT_LOG (connects, creates its schema when missing). */
+export async function openPostgresLog(choice: Extract<EventLogChoice, { kind: 'postgres' }>, options: { now?: () => Date } = {}): Promise<OpenedEventLog> {
+  let log: PostgresEventLog;
+  try {
+    log = await PostgresEventLog.open({ connection: choice.url, schema: choice.schema, now: options.now });
+  } catch (err) {
+    // At start-up, a server out of reach is the operator's to fix: one line (exit 2), no stack.
+    if (isUnreachable(err)) throw new ConfigError(`EVENT_LOG ${redactedUrl(choice.url)}: cannot reach PostgreSQL (${(err as Error).message})`);
+    throw err;
+  }
+  return {
+    log,
+    // The server's NOTIFY wakes every handle's subscriptions, in any process; these in-process
+    // notices only spare a worker thread that round trip.
+    notifications: inProcessAppendNotifications(log),
+    storage: log.storage,
+    spec: { kind: 'postgres', url: choice.url, schema: choice.schema },
+  };
+}
+
+/** Opens a handle from a spec (the projection worker thread's own handle on the main thread's log). */
+export async function openLogFromSpec(spec: EventLogSpec, options: SqliteLogOptions = {}): Promise<OpenedEventLog> {
+  if (spec.kind === 'sqlite') return openSqliteLog(spec.path, { ...options, durability: spec.durability });
+  return openPostgresLog(spec);
+}

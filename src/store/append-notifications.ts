@@ -1,0 +1,24 @@
+import type { Observable } from 'rxjs';
+
+/**
+ * The append-notification port: how a runner learns that the log moved without polling a concrete
+ * adapter. Notices are hints, never data: a subscription reads the log itself (and polls as a
+ * backstop), so a lost or repeated notice costs latency, never correctness.
+ */
+export interface AppendNotifications {
+  /** Last positions of appends committed through this process's log handle, as they commit. */
+  readonly appended$: Observable<number>;
+  /** Another thread or process appended up to `position`: wake this handle's live subscriptions now. */
+  notify(position: number): void;
+}
+
+/** What an adapter offers for in-process notices: its own commits, and a way to be woken. */
+export interface InProcessAppendSource {
+  readonly appends: Observable<number>;
+  notifyAppended(position: number): void;
+}
+
+/** In-process notices, as the embedded runtime has always had them (one log handle per thread). */
+export function inProcessAppendNotifications(source: InProcessAppendSource): AppendNotifications {
+  return { appended$: source.appends, notify: (position) => source.notifyAppended(position) };
+}
