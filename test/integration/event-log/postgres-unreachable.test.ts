@@ -80,7 +80,7 @@ if (USER !== null) {
         expect(await json(flag)).toEqual(unreachable);
         const health = await fetch(`${url}/_health`);
         expect(health.status).toBe(503);
-        expect(await json(health)).toEqual(unreachable);
+        expect(await json(health)).toMatchObject({ status: 'unavailable', storage: { status: 'fault', reason: 'log_unreachable' }, log_head: null });
         expect(runtime.storage.fault()).toMatchObject({ reason: 'log_unreachable' });
         // Let the projections' live subscription meet the outage: it polls every 100 ms, and nothing
         // else wakes it while no append succeeds (a read that fails must not stop the projections).
