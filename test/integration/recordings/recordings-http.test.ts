@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RECORDING_BODY_LIMIT, RECORDING_DECOMPRESSED_LIMIT } from '../../../src/recordings';
 import { recordingStream } from '../../../streams';
 import { json, type Json } from '../../support/json';
 import { settle } from '../../support/posthog';
@@ -159,6 +160,18 @@ describe('session recordings over HTTP', () => {
     const preflight = await fetch(`${s.url}/s/`, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
     expect(preflight.status).toBe(200);
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+  });
+
+  it('its own body limits: over 20 MB on the wire or 64 MB inflated is a 413 in the error shape, nothing stored', async () => {
+    const head = await s.runtime.log.head();
+    const wire = await fetch(`${s.url}/s/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.alloc(RECORDING_BODY_LIMIT + 1, 0x20) });
+    expect(wire.status).toBe(413);
+    expect(Object.keys(await json(wire)).sort()).toEqual(['attr', 'code', 'detail', 'type']);
+    const big = snap('big-1', 'w', [{ type: 2, timestamp: t0, data: { blob: 'a'.repeat(RECORDING_DECOMPRESSED_LIMIT) } }]);
+    const inflated = await sendSnapshots(s.url, [big], 'gzip-js');
+    expect(inflated.status).toBe(413);
+    expect((await json(inflated)).code).toBe('request_too_large');
+    expect(await s.runtime.log.head()).toBe(head);
   });
 
   it('reads need session_recording:read; an unknown session or block is a 404 or 400', async () => {
