@@ -5,7 +5,8 @@ import type { EventLog } from '../store/event-log';
 /**
  * The snapshot lines of some chunks of a session, read from the log by their revisions and put in
  * rrweb time order: a stable sort by timestamp, so lines that arrived out of order across requests
- * are replayable, and lines with the same (or no) timestamp keep their arrival order.
+ * are replayable; lines with the same timestamp keep their arrival order, and lines without one
+ * come first, in arrival order.
  */
 export async function readSnapshots(log: EventLog, projectId: number, chunks: readonly RecordingChunkRow[]): Promise<SnapshotLine[]> {
   const stream = recordingStream(projectId);
