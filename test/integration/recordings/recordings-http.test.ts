@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECORDING_BODY_LIMIT, RECORDING_DECOMPRESSED_LIMIT } from '../../../src/recordings';
+import { RECORDING_BODY_LIMIT, RECORDING_DECOMPRESSED_LIMIT, RecordingIngest } from '../../../src/recordings';
 import { recordingStream } from '../../../streams';
 import { json, type Json } from '../../support/json';
 import { settle } from '../../support/posthog';
 import { startTestServer, type TestServer } from '../../support/server';
 import { keyWith } from '../experiments/helpers';
-import { rrweb, sendSnapshots, snapshotEvent, type Rrweb } from './snapshots';
+import { rrweb, sendSnapshots, snapshotEvent, snapshotRequest, type Rrweb } from './snapshots';
 
 let s: TestServer;
 let token: string;
@@ -160,6 +160,15 @@ describe('session recordings over HTTP', () => {
     const preflight = await fetch(`${s.url}/s/`, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
     expect(preflight.status).toBe(200);
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+  });
+
+  it('the recording on/off hook: a project that does not record gets its batch answered and nothing stored', async () => {
+    const ingest = new RecordingIngest({ log: s.runtime.log, projectIdForToken: s.runtime.projectIdForToken, recordingAccepted: () => false });
+    const head = await s.runtime.log.head();
+    const { path, init } = snapshotRequest([snap('off-1', 'w', [rrweb.full(t0)])], 'gzip-js');
+    const result = await ingest.ingest({ body: init.body as Buffer, contentType: 'text/plain', query: Object.fromEntries(new URL(path, s.url).searchParams), maxDecompressedBytes: RECORDING_DECOMPRESSED_LIMIT });
+    expect(result).toEqual({ projectId: s.credentials.project_id, sessions: 0, position: null });
+    expect(await s.runtime.log.head()).toBe(head);
   });
 
   it('its own body limits: over 20 MB on the wire or 64 MB inflated is a 413 in the error shape, nothing stored', async () => {
