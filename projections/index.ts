@@ -5,6 +5,7 @@ import { ingestionProjection } from './ingestion';
 import { experimentsProjection } from './experiments';
 import { cohortsProjection } from './cohorts';
 import { batchExportsProjection, batchExportRunsProjection, batchExportLogsProjection } from './exports';
+import { recordingsProjection } from './recordings';
 
 export * from './projection';
 export { accessProjection } from './access';
@@ -13,5 +14,7 @@ export { featureFlagsProjection } from './feature-flags';
 export { featureFlagQueries, type FeatureFlagQueries, type FeatureFlagRow } from './feature-flags-queries';
 
 /** Every read model of the product, in the order the runner applies them. */
-export const allProjections: readonly Projection[] = [accessProjection, ingestionProjection, featureFlagsProjection, experimentsProjection, cohortsProjection, batchExportsProjection, batchExportRunsProjection, batchExportLogsProjection];
+export const allProjections: readonly Projection[] = [accessProjection, ingestionProjection, featureFlagsProjection, experimentsProjection, cohortsProjection, batchExportsProjection, batchExportRunsProjection, batchExportLogsProjection, recordingsProjection];
 export { ingestionProjection, ingestionQueries, type IngestionQueries } from './ingestion';
+export { recordingsProjection } from './recordings';
+export { recordingQueries, type RecordingQueries, type RecordingRow, type RecordingChunkRow } from './recordings-queries';

@@ -8,6 +8,7 @@ import { featureFlagEvents } from './feature-flag';
 import { experimentEvents } from './experiment';
 import { cohortEvents } from './cohort';
 import { allBatchExportEvents } from './batch-export';
+import { recordingEvents } from './recording';
 
 export * from './contract';
 export * from './registry';
@@ -20,8 +21,9 @@ export * from './feature-flag';
 export * from './experiment';
 export * from './cohort';
 export * from './batch-export';
+export * from './recording';
 
 /** Every event contract of the product; the log validates appends against this. */
-export const allContracts = [...organizationEvents, ...projectEvents, ...userEvents, ...personalApiKeyEvents, ...ingestEvents, ...featureFlagEvents, ...experimentEvents, ...cohortEvents, ...allBatchExportEvents];
+export const allContracts = [...organizationEvents, ...projectEvents, ...userEvents, ...personalApiKeyEvents, ...ingestEvents, ...featureFlagEvents, ...experimentEvents, ...cohortEvents, ...allBatchExportEvents, ...recordingEvents];
 
 export const contracts = new ContractRegistry(allContracts);

@@ -18,6 +18,7 @@ export const SCOPES = [
   'project:read',
   'project:write',
   'organization:read',
+  'session_recording:read',
 ] as const;
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;

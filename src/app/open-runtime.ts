@@ -28,6 +28,7 @@ import { storeFiles } from '../runtime/store-files';
 import { startCheckpointer } from '../store/sqlite/checkpointer';
 import { prepareDataDir } from '../store/data-dir';
 import { projectTokenCache } from './project-token-cache';
+import { openRecordings } from '../recordings';
 
 /** How often the checkpointer thread copies the WALs back (~35 MB of log WAL at 80k events/s). */
 const CHECKPOINT_MS = 1000;
@@ -173,9 +174,12 @@ export function openRuntime(options: RuntimeOptions) {
     secrets: new SecretBox(loadSecretKey(options.dataDir)),
     policy: options.exportPolicy ?? exportPolicy({ dataDir: options.dataDir }),
   });
+  // Recording on/off (`recordingAccepted`) is left open: see RecordingIngestDeps.
+  const recordings = openRecordings({ log, readmodels, projectIdForToken: tokens, now: options.now });
   return {
     experiments,
     exports,
+    recordings,
     files,
     log,
     rawLog,

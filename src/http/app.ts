@@ -19,6 +19,7 @@ import { localEvaluationRoutes } from './routes/local-evaluation';
 import { experimentRoutes } from './routes/experiments';
 import { cohortRoutes } from './routes/cohorts';
 import { batchExportRoutes } from './routes/batch-exports';
+import { recordingRoutes } from './routes/recordings';
 
 export interface RouteSummary {
   method: string;
@@ -71,5 +72,6 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
   await app.register(experimentRoutes);
   await app.register(cohortRoutes);
   await app.register(batchExportRoutes);
+  await app.register(recordingRoutes);
   return app;
 }

@@ -26,6 +26,7 @@ export const PUBLIC_ROUTES = new Set([
   ...['/capture', '/e', '/i/v0/e', '/track', '/engage', '/batch'].flatMap((p) => [`GET ${p}`, `POST ${p}`]),
   'POST /decide',
   'POST /flags',
+  'POST /s',
 ]);
 
 /** Personal-key routes that name their project by the project key in `?token=` instead of the path. */
@@ -49,6 +50,7 @@ const ID_KINDS: Record<string, IdKind> = {
   'batch_exports/:id': 'batchExport',
   'persons/:id': 'person',
   'runs/:run_id': 'run',
+  'session_recordings/:session_id': 'recording',
 };
 
 /** The object-id parameters of a route, in path order. A parameter nobody taught this table fails loudly. */

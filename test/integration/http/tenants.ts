@@ -12,6 +12,8 @@ export interface TenantIds {
   batchExport: string;
   run: string;
   person: string;
+  /** A session recording's id. */
+  recording: string;
 }
 
 export interface Tenant {
@@ -56,6 +58,13 @@ export async function populate(s: TestServer, projectId: number, token: string, 
     body: JSON.stringify({ api_key: token, event: marker, distinct_id: `${marker}-person`, properties: { $set: { name: marker } } }),
   });
   expect(capture.status).toBe(200);
+  // A session recording whose id and page carry the marker (posthog-js's /s/ body, uncompressed).
+  const recording = await fetch(`${s.url}/s/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify([{ event: '$snapshot', properties: { token, distinct_id: `${marker}-person`, $session_id: `${marker}-rec`, $snapshot_data: [{ type: 4, timestamp: Date.now(), data: { href: `https://${marker}.example/` } }] } }]),
+  });
+  expect(recording.status).toBe(200);
   await settle(s);
   const persons = await call(s, 'GET', `${base}/persons/?distinct_id=${marker}-person`);
 
@@ -80,6 +89,7 @@ export async function populate(s: TestServer, projectId: number, token: string, 
       batchExport: exp.id,
       run: runs.results[0].id,
       person: persons.results[0].uuid,
+      recording: `${marker}-rec`,
     },
   };
 }

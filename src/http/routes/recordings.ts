@@ -1,0 +1,148 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { RecordingChunkRow, RecordingRow } from '../../../projections';
+import { SESSION_ID_PATTERN } from '../../../streams';
+import { admitWithin, configuredLimits, RateLimitedError } from '../../ingest/rate-limited';
+import { RECORDING_BODY_LIMIT, RECORDING_DECOMPRESSED_LIMIT } from '../../recordings';
+import { invalidInput, notFoundError } from '../errors';
+import { pageEnvelope, parsePage } from '../pagination';
+import { asPublicEndpoint, corsPreflight, rawBody } from '../public-endpoint';
+
+/** `/s/`: posthog-js's snapshot batches (project key in the body), answered after the durable append. */
+const snapshotCapture: FastifyPluginAsync = async (app) => {
+  const recordings = app.runtime.recordings;
+  const admit = admitWithin(configuredLimits(app.config));
+  asPublicEndpoint(app);
+
+  app.post('/s', { bodyLimit: RECORDING_BODY_LIMIT }, async (request: FastifyRequest, reply: FastifyReply) => {
+    try {
+      await recordings.ingest.ingest({
+        body: rawBody(request),
+        contentType: request.headers['content-type'],
+        contentEncoding: request.headers['content-encoding'],
+        userAgent: request.headers['user-agent'],
+        query: request.query as Record<string, string | undefined>,
+        maxDecompressedBytes: RECORDING_DECOMPRESSED_LIMIT,
+        admit,
+      });
+    } catch (err) {
+      if (!(err instanceof RateLimitedError)) throw err;
+      return reply.status(429).header('retry-after', String(err.retryAfterSeconds)).send(err.toBody());
+    }
+    return { status: 1 };
+  });
+  app.options('/s', corsPreflight('POST, OPTIONS'));
+};
+
+type P = { Params: { project_id: string; session_id: string }; Querystring: Record<string, string | undefined> };
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+/**
+ * Listing and snapshots, with session_recording:read. Shapes follow PostHog's
+ * session_recording_api.py (compat §9): the list item fields are PostHog's (activity seconds and
+ * viewing state are not tracked: null / false / []), the list is paginated with limit/offset like
+ * this service's other lists, plus PostHog's `has_next` and `version`.
+ */
+const recordingApi: FastifyPluginAsync = async (app) => {
+  const { recordings, queries } = app.runtime;
+  const read = { config: { scope: 'session_recording:read' as const } };
+  const base = '/api/projects/:project_id/session_recordings';
+
+  const person = (projectId: number, distinctId: string) => {
+    const uuid = queries.ingestion.personIdOf(projectId, distinctId);
+    const p = uuid === null ? undefined : queries.ingestion.person(projectId, uuid);
+    if (p === undefined) return null;
+    const props = p.properties as Record<string, unknown>;
+    const name = [props.email, props.name].find((v) => typeof v === 'string' && v !== '') ?? distinctId;
+    return { id: p.id, uuid: p.uuid, name, distinct_ids: p.distinct_ids.slice(0, 10), properties: p.properties, created_at: p.created_at };
+  };
+
+  const body = (r: RecordingRow) => {
+    const start = r.start_ts ?? Date.parse(r.first_received_at);
+    const end = r.end_ts ?? start;
+    return {
+      id: r.session_id,
+      distinct_id: r.distinct_id,
+      viewed: false,
+      viewers: [] as string[],
+      recording_duration: Math.round((end - start) / 1000),
+      active_seconds: null,
+      inactive_seconds: null,
+      start_time: iso(start),
+      end_time: iso(end),
+      click_count: r.click_count,
+      keypress_count: r.keypress_count,
+      mouse_activity_count: r.mouse_activity_count,
+      console_log_count: r.console_log_count,
+      console_warn_count: r.console_warn_count,
+      console_error_count: r.console_error_count,
+      start_url: r.start_url,
+      person: person(r.project_id, r.distinct_id),
+      storage: 'log',
+      snapshot_source: r.snapshot_source,
+      ongoing: null,
+      activity_score: null,
+      snapshot_count: r.snapshot_count,
+      snapshot_bytes: r.snapshot_bytes,
+    };
+  };
+
+  const recording = (params: P['Params']): RecordingRow => {
+    const r = SESSION_ID_PATTERN.test(params.session_id) ? recordings.queries.byId(Number(params.project_id), params.session_id) : undefined;
+    if (r === undefined) throw notFoundError('Recording not found');
+    return r;
+  };
+
+  app.get<P>(`${base}/`, read, async (request) => {
+    const page = parsePage(request.query);
+    const { count, rows } = recordings.queries.list(Number(request.params.project_id), page.limit, page.offset);
+    return { ...pageEnvelope(request, page, count, rows.map(body)), has_next: page.offset + page.limit < count, version: 4 };
+  });
+
+  app.get<P>(`${base}/:session_id/`, read, async (request) => body(recording(request.params)));
+
+  /**
+   * PostHog's two steps: without `source`, the list of blocks (one `blob_v2` block per chunk, in
+   * arrival order); with `source=blob_v2`, the JSONL lines `[window_id, rrwebEvent]` of the blocks
+   * named by `blob_key` or `start_blob_key`..`end_blob_key` (all of them when none is given),
+   * sorted by rrweb timestamp.
+   */
+  app.get<P>(`${base}/:session_id/snapshots`, read, async (request, reply) => {
+    const r = recording(request.params);
+    const chunks = recordings.queries.chunks(r.project_id, r.session_id);
+    const q = request.query;
+    if (q.source === undefined || q.source === '') {
+      return {
+        sources: chunks.map((c) => ({ source: 'blob_v2', start_timestamp: iso(c.start_ts), end_timestamp: iso(c.end_ts), blob_key: String(c.seq) })),
+      };
+    }
+    if (q.source !== 'blob_v2' && q.source !== 'blob') throw invalidInput(`Invalid source: '${q.source}'. Valid sources: blob_v2.`, 'source');
+    const { chunks: picked, whole } = pickBlocks(chunks, q);
+    const lines = await recordings.snapshots(r.project_id, picked);
+    return reply
+      .header('content-type', 'application/jsonl')
+      .header('cache-control', whole ? 'no-store' : 'max-age=3600')
+      .send(lines.map((l) => JSON.stringify(l)).join('\n') + (lines.length > 0 ? '\n' : ''));
+  });
+};
+
+function blockKey(value: string | undefined, name: string, count: number): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(n) || n >= count) throw invalidInput(`'${name}' must be a block key between 0 and ${count - 1}.`, name);
+  return n;
+}
+
+function pickBlocks(chunks: RecordingChunkRow[], q: Record<string, string | undefined>) {
+  const one = blockKey(q.blob_key, 'blob_key', chunks.length);
+  const from = one ?? blockKey(q.start_blob_key, 'start_blob_key', chunks.length) ?? 0;
+  const to = one ?? blockKey(q.end_blob_key, 'end_blob_key', chunks.length) ?? chunks.length - 1;
+  if (from > to) throw invalidInput(`'start_blob_key' must not be after 'end_blob_key'.`, 'start_blob_key');
+  return { chunks: chunks.slice(from, to + 1), whole: one === undefined && q.start_blob_key === undefined && q.end_blob_key === undefined };
+}
+
+/** Both halves; `/s` sits in its own encapsulated plugin because it takes raw bodies. */
+export const recordingRoutes: FastifyPluginAsync = async (app) => {
+  await app.register(snapshotCapture);
+  await app.register(recordingApi);
+};

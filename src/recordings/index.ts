@@ -1,0 +1,25 @@
+/**
+ * Session recordings: `/s/` ingestion into the log, and reading a session's snapshots back from
+ * the log through the recordings read model's chunk list.
+ */
+import { recordingQueries } from '../../projections';
+import type { SqlStore } from '../../projections';
+import type { EventLog } from '../store/event-log';
+import { RecordingIngest, type RecordingIngestDeps } from './ingest';
+import { readSnapshots } from './snapshots';
+
+export { RecordingIngest, type RecordingRequest, type RecordingIngestResult } from './ingest';
+export { extractSnapshots, type SessionSnapshots } from './extract-snapshots';
+export { RECORDING_BODY_LIMIT, RECORDING_DECOMPRESSED_LIMIT } from './limits';
+export { readSnapshots } from './snapshots';
+
+export function openRecordings(deps: RecordingIngestDeps & { log: EventLog; readmodels: SqlStore }) {
+  const queries = recordingQueries(deps.readmodels);
+  return {
+    ingest: new RecordingIngest(deps),
+    queries,
+    snapshots: (projectId: number, chunks: Parameters<typeof readSnapshots>[2]) => readSnapshots(deps.log, projectId, chunks),
+  };
+}
+
+export type Recordings = ReturnType<typeof openRecordings>;
