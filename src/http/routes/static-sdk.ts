@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { notFoundError } from '../errors';
 
 /** posthog-js as installed with the service: its `dist/` is what `/static/` serves. */
@@ -16,10 +16,12 @@ const TYPES: [RegExp, string][] = [
 ];
 
 /**
- * File names are not versioned (`array.js`, `recorder.js`), so a day fresh then revalidated by
- * ETag; a week stale while revalidating keeps pages fast across a service upgrade.
+ * `/static/<file>` (what the snippet loads: `array.js`) is not versioned, so a day fresh then
+ * revalidated by ETag, a week stale while revalidating. `/static/<version>/<file>` (how posthog-js
+ * lazy-loads its extensions) never changes: a year, immutable.
  */
 export const SDK_CACHE_CONTROL = 'public, max-age=86400, stale-while-revalidate=604800';
+export const SDK_VERSIONED_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 export interface SdkFile {
   name: string;
@@ -56,15 +58,25 @@ export function sdkBodies() {
   };
 }
 
-/** `GET /static/<file>`: posthog-js's own scripts (array.js and the extensions it lazy-loads), no CDN. */
+/**
+ * `GET /static/<file>` and `/static/<version>/<file>`: posthog-js's own scripts (array.js and the
+ * extensions it lazy-loads), no CDN. Only the installed version exists: an extension of another
+ * version could not be mixed with the core that asked for it.
+ */
 export const staticSdkRoutes: FastifyPluginAsync = async (app) => {
   const files = sdkFiles();
   const body = sdkBodies();
-  app.get<{ Params: { file: string } }>('/static/:file', async (request, reply) => {
-    const file = files.get(request.params.file);
+  const serve = (name: string, cacheControl: string) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const file = files.get(name);
     if (!file) return reply.status(404).send(notFoundError().body);
-    reply.header('etag', file.etag).header('cache-control', SDK_CACHE_CONTROL);
+    reply.header('etag', file.etag).header('cache-control', cacheControl);
     if (request.headers['if-none-match'] === file.etag) return reply.status(304).send();
     return reply.type(file.contentType).send(body(file));
-  });
+  };
+  app.get<{ Params: { file: string } }>('/static/:file', (request, reply) => serve(request.params.file, SDK_CACHE_CONTROL)(request, reply));
+  app.get<{ Params: { version: string; file: string } }>('/static/:version/:file', (request, reply) =>
+    request.params.version === SDK_VERSION
+      ? serve(request.params.file, SDK_VERSIONED_CACHE_CONTROL)(request, reply)
+      : reply.status(404).send(notFoundError().body),
+  );
 };

@@ -162,8 +162,16 @@ describe('/static/: posthog-js from the installed package', () => {
     }
   });
 
+  it('serves /static/<installed version>/<file> as immutable, and no other version', async () => {
+    const res = await fetch(`${s.url}/static/1.449.2/recorder.js`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await fetch(`${s.url}/static/1.0.0/recorder.js`)).status).toBe(404);
+    expect((await fetch(`${s.url}/static/1.449.2/nope.js`)).status).toBe(404);
+  });
+
   it('serves nothing outside the dist listing', async () => {
-    for (const path of ['/static/..%2Fpackage.json', '/static/%2E%2E%2Fpackage.json', '/static/../package.json', '/static/src', '/static/array.d.ts', '/static/nope.js']) {
+    for (const path of ['/static/..%2Fpackage.json', '/static/%2E%2E%2Fpackage.json', '/static/../package.json', '/static/src', '/static/array.d.ts', '/static/nope.js', '/static/src/index.js', '/static/1.449.2/..%2Fpackage.json']) {
       const res = await fetch(`${s.url}${path}`);
       expect(res.status, path).toBe(404);
     }
