@@ -25,6 +25,7 @@ let browser: Browser;
 /** One page on the site's origin, with everything it logs and requests recorded. */
 async function open(path: string) {
   const context = await browser.newContext();
+  context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   const errors: string[] = [];
   const requests: Request[] = [];
@@ -139,6 +140,24 @@ describe.skipIf(!available)('posthog-js in Chromium, from another origin', () =>
       });
       const stored = await storedUntil(page, distinctId, (e) => e.some((x) => x.event === 'after opt in'));
       expect(stored.map((e) => e.event)).not.toContain('while opted out');
+      expect(stored.map((e) => e.event)).not.toContain('$autocapture');
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  // Last: it changes the project's settings for every later page.
+  it('autocapture_opt_out set through the API turns autocapture off in the browser', async () => {
+    const res = await s.api(`/api/projects/${s.credentials.project_id}/`, { method: 'PATCH', body: JSON.stringify({ autocapture_opt_out: true }) });
+    expect(res.status).toBe(200);
+    const { page, errors, close } = await open('/npm.html');
+    try {
+      await page.waitForFunction(() => (globalThis as unknown as { posthog: { autocapture?: { isEnabled?: boolean } } }).posthog.autocapture?.isEnabled === false);
+      const distinctId = await distinctIdOf(page);
+      await page.click('#buy');
+      await page.evaluate(() => (globalThis as unknown as { posthog: { capture(e: string): void } }).posthog.capture('after click'));
+      const stored = await storedUntil(page, distinctId, (e) => e.some((x) => x.event === 'after click'));
       expect(stored.map((e) => e.event)).not.toContain('$autocapture');
       expect(errors).toEqual([]);
     } finally {
