@@ -46,7 +46,7 @@ export const decideRoutes: FastifyPluginAsync = async (app) => {
   // The project's remote-config fields (compat §6) ride along wherever config is sent.
   const configOverrides = (projectId: number) => ({
     ...runtime.remoteConfig.get(projectId)?.fields,
-    hasFeatureFlags: runtime.flagCache.get(projectId).definitions.length > 0,
+    hasFeatureFlags: runtime.flagCache.get(projectId).definitions.some((d) => d.active),
   });
 
   // Decoding and evaluation are the CPU-heavy part: they run in arrival order, in batches whose

@@ -24,7 +24,8 @@ export const remoteConfigRoutes: FastifyPluginAsync = async (app) => {
     const projectId = runtime.projectIdForToken(token);
     const entry = projectId === undefined ? undefined : runtime.remoteConfig.get(projectId);
     if (projectId === undefined || !entry) throw notFoundError();
-    return configJson(entry.token, entry.fields, runtime.flagCache.get(projectId).definitions.length > 0);
+    // PostHog's rule: worth calling /flags only when an active flag exists.
+    return configJson(entry.token, entry.fields, runtime.flagCache.get(projectId).definitions.some((d) => d.active));
   };
   const cached = (reply: FastifyReply) => reply.header('cache-control', CONFIG_CACHE).header('vary', 'Origin, Referer');
 

@@ -83,6 +83,17 @@ describe('remote config', () => {
     expect(await (await config()).json()).toMatchObject({ sessionRecording: false, autocapture_opt_out: false });
   });
 
+  it('hasFeatureFlags follows the active flags (cached, dropped when the flags move)', async () => {
+    const flagsUrl = `/api/projects/${s.credentials.project_id}/feature_flags/`;
+    const created = await s.api(flagsUrl, { method: 'POST', body: JSON.stringify({ key: 'rc-flag', active: false, filters: { groups: [{ rollout_percentage: 100 }] } }) });
+    expect(created.status).toBe(201);
+    expect(await (await config()).json()).toMatchObject({ hasFeatureFlags: false });
+    const { id } = (await created.json()) as { id: number };
+    expect((await s.api(`${flagsUrl}${id}/`, { method: 'PATCH', body: JSON.stringify({ active: true }) })).status).toBe(200);
+    expect(await (await config()).json()).toMatchObject({ hasFeatureFlags: true });
+    expect(await flags('/decide/?v=4')).toMatchObject({ hasFeatureFlags: true });
+  });
+
   it('refuses bad settings with the error shape and changes nothing', async () => {
     for (const bad of [{ heatmaps_opt_in: 'yes' }, { session_recording_sample_rate: 1.5 }, { session_recording_sample_rate: '0.123' }, { unknown_setting: true }]) {
       const res = await patch(bad);
@@ -174,21 +185,6 @@ describe('/static/: posthog-js from the installed package', () => {
     for (const path of ['/static/..%2Fpackage.json', '/static/%2E%2E%2Fpackage.json', '/static/../package.json', '/static/src', '/static/array.d.ts', '/static/nope.js', '/static/src/index.js', '/static/1.449.2/..%2Fpackage.json']) {
       const res = await fetch(`${s.url}${path}`);
       expect(res.status, path).toBe(404);
-    }
-  });
-});
-
-describe('with projections in the worker thread (as npm start runs)', () => {
-  it('a settings change reaches the served config as soon as the PATCH answers', async () => {
-    const w = await startTestServer({ env: { PROJECTIONS_IN_WORKER: 'true' } });
-    try {
-      const url = `${w.url}/array/${w.credentials.project_api_key}/config`;
-      expect(await (await fetch(url)).json()).toMatchObject({ heatmaps: false });
-      const res = await w.api(`/api/projects/${w.credentials.project_id}/`, { method: 'PATCH', body: JSON.stringify({ heatmaps_opt_in: true }) });
-      expect(res.status).toBe(200);
-      expect(await (await fetch(url)).json()).toMatchObject({ heatmaps: true });
-    } finally {
-      await w.close();
     }
   });
 });
