@@ -143,7 +143,7 @@ describe('CORS on public paths', () => {
       expect(res.headers.get('access-control-allow-origin'), path).toBe(origin);
       expect(res.headers.get('access-control-allow-headers'), path).toBe('content-type');
     }
-    const missing = await fetch(`${s.url}/s/?compression=gzip-js`, { method: 'POST', headers: { origin }, body: gzipSync('[]') });
+    const missing = await fetch(`${s.url}/i/v9/unknown/?compression=gzip-js`, { method: 'POST', headers: { origin }, body: gzipSync('[]') });
     expect(missing.status).toBe(404);
     expect(missing.headers.get('access-control-allow-origin')).toBe(origin);
     expect(await missing.json()).toMatchObject({ code: 'not_found' });
