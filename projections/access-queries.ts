@@ -6,6 +6,8 @@ export interface ProjectRow {
   name: string;
   api_token: string;
   created_at: string;
+  /** The project's settings (ProjectSettings) as JSON: only the fields ever changed. */
+  settings: string;
 }
 export interface OrganizationRow {
   id: string;

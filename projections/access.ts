@@ -12,12 +12,13 @@ type AccessEvent = OrganizationEvent | ProjectEvent | UserEvent | PersonalApiKey
 /** Organizations, users, memberships, projects and personal keys: what authentication reads. */
 export const accessProjection: Projection = {
   name: 'access',
-  version: 1,
+  version: 2,
   store: 'readmodels',
   handles: [
     'OrganizationCreated',
     'OrganizationMemberAdded',
     'ProjectCreated',
+    'ProjectSettingsChanged',
     'UserCreated',
     'PersonalApiKeyCreated',
     'PersonalApiKeyRevoked',
@@ -37,7 +38,8 @@ export const accessProjection: Projection = {
       CREATE TABLE IF NOT EXISTS memberships (organization_id TEXT NOT NULL, user_id INTEGER NOT NULL,
         level TEXT NOT NULL, joined_at TEXT NOT NULL, PRIMARY KEY (organization_id, user_id));
       CREATE TABLE IF NOT EXISTS projects (id INTEGER PRIMARY KEY, organization_id TEXT NOT NULL, name TEXT NOT NULL,
-        api_token TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL);
+        api_token TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL,
+        settings TEXT NOT NULL DEFAULT '{}');
       CREATE TABLE IF NOT EXISTS personal_api_keys (id TEXT PRIMARY KEY, user_id INTEGER NOT NULL, label TEXT NOT NULL,
         secure_value TEXT NOT NULL UNIQUE, mask_value TEXT NOT NULL, scopes TEXT NOT NULL, scoped_projects TEXT,
         scoped_organizations TEXT, created_at TEXT NOT NULL, revoked_at TEXT);
@@ -67,6 +69,13 @@ export const accessProjection: Projection = {
           at,
         );
         return;
+      case 'ProjectSettingsChanged': {
+        const row = db.prepare('SELECT settings FROM projects WHERE id = ?').get(event.data.id) as { settings: string } | undefined;
+        if (!row) return;
+        const settings = { ...JSON.parse(row.settings), ...event.data.changes };
+        db.prepare('UPDATE projects SET settings = ? WHERE id = ?').run(JSON.stringify(settings), event.data.id);
+        return;
+      }
       case 'UserCreated': {
         const d = event.data;
         db.prepare(

@@ -1,4 +1,4 @@
-import type { OrganizationEvent, PersonalApiKeyEvent, ProjectEvent, Scope, UserEvent } from '../../streams';
+import type { OrganizationEvent, PersonalApiKeyEvent, ProjectEvent, ProjectSettings, Scope, UserEvent } from '../../streams';
 import { conflict, notFound, validationError } from '../errors';
 import type { Decider } from '../runtime/decider';
 
@@ -33,12 +33,22 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationEvent
   },
 };
 
-export type ProjectCommand = { type: 'CreateProject'; id: number; organizationId: string; name: string; apiToken: string };
+export type ProjectCommand =
+  | { type: 'CreateProject'; id: number; organizationId: string; name: string; apiToken: string }
+  | { type: 'ChangeProjectSettings'; id: number; changes: ProjectSettings };
 
-export const projectDecider: Decider<ProjectCommand, ProjectEvent, Exists> = {
-  initialState: exists,
-  evolve: () => ({ exists: true }),
+export const projectDecider: Decider<ProjectCommand, ProjectEvent, Exists & { settings: ProjectSettings }> = {
+  initialState: () => ({ exists: false, settings: {} }),
+  evolve: (s, e) => (e.type === 'ProjectCreated' ? { ...s, exists: true } : { ...s, settings: { ...s.settings, ...e.data.changes } }),
   decide: (c, s) => {
+    if (c.type === 'ChangeProjectSettings') {
+      if (!s.exists) throw notFound();
+      // Only what differs is recorded: a PATCH repeating the current values appends nothing.
+      const changes = Object.fromEntries(
+        Object.entries(c.changes).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(s.settings[k as keyof ProjectSettings])),
+      ) as ProjectSettings;
+      return Object.keys(changes).length ? [{ type: 'ProjectSettingsChanged', data: { id: c.id, changes } }] : [];
+    }
     if (s.exists) throw conflict(`project ${c.id} already exists`);
     if (!c.name.trim()) throw validationError('This field may not be blank.', 'name');
     return [{ type: 'ProjectCreated', data: { id: c.id, organizationId: c.organizationId, name: c.name, apiToken: c.apiToken } }];

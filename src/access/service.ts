@@ -5,6 +5,7 @@ import {
   projectStream,
   userStream,
   type Actor,
+  type ProjectSettings,
   type ScopeOrAll,
 } from '../../streams';
 import type { AccessQueries } from '../../projections/access-queries';
@@ -74,6 +75,18 @@ export class AccessService {
     });
     await this.deps.waitFor(position);
     return { id, apiToken };
+  }
+
+  /** Records the settings that differ from the current ones; read-your-writes on the access model. */
+  async changeProjectSettings(id: number, changes: ProjectSettings, actor: Actor) {
+    const { result } = await handleCommand(
+      this.deps.log,
+      projectStream(id),
+      projectDecider,
+      { type: 'ChangeProjectSettings', id, changes },
+      { actor, projectId: id },
+    );
+    if (result) await this.deps.waitFor(result.lastPosition);
   }
 
   async createPersonalKey(

@@ -29,6 +29,7 @@ import { startCheckpointer } from '../store/sqlite/checkpointer';
 import { prepareDataDir } from '../store/data-dir';
 import { projectTokenCache } from './project-token-cache';
 import { openRecordings } from '../recordings';
+import { RemoteConfigCache } from '../remote-config';
 
 /** How often the checkpointer thread copies the WALs back (~35 MB of log WAL at 80k events/s). */
 const CHECKPOINT_MS = 1000;
@@ -137,9 +138,20 @@ export function openRuntime(options: RuntimeOptions) {
   const mappingCache = new ProjectCache((projectId) =>
     Object.fromEntries(queries.ingestion.groupTypeMappings(projectId).map((m) => [m.group_type_index, m.group_type])) as Record<number, string>,
   );
+  const remoteConfig = new RemoteConfigCache((projectId) => {
+    const project = queries.access.project(projectId);
+    return project && { token: project.api_token, settings: JSON.parse(project.settings) };
+  });
   const sub = runner.applied$.subscribe(({ projection, events }) => {
-    // Cached flag definitions and person properties are dropped when their projection moves.
-    const caches = projection === 'feature_flags' ? [flagCache] : projection === 'ingestion' ? [personCache, groupCache, mappingCache] : [];
+    // Cached flag definitions, person properties and remote configs are dropped when their projection moves.
+    const caches =
+      projection === 'feature_flags'
+        ? [flagCache]
+        : projection === 'ingestion'
+          ? [personCache, groupCache, mappingCache]
+          : projection === 'access'
+            ? [remoteConfig]
+            : [];
     for (const cache of caches) for (const e of events) if (e.metadata.projectId !== null) cache.invalidate(e.metadata.projectId);
   });
 
@@ -193,6 +205,7 @@ export function openRuntime(options: RuntimeOptions) {
     access,
     flags,
     flagCache,
+    remoteConfig,
     ingest,
     flagSource,
     projectIdForToken: tokens,

@@ -20,6 +20,9 @@ import { experimentRoutes } from './routes/experiments';
 import { cohortRoutes } from './routes/cohorts';
 import { batchExportRoutes } from './routes/batch-exports';
 import { recordingRoutes } from './routes/recordings';
+import { remoteConfigRoutes } from './routes/remote-config';
+import { staticSdkRoutes } from './routes/static-sdk';
+import { registerPublicCors, setPublicCors, isPublicPath } from './public-endpoint';
 
 export interface RouteSummary {
   method: string;
@@ -45,8 +48,9 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
     trustProxy: trustProxySetting(config.TRUST_PROXY),
     clientErrorHandler,
     // A path that does not decode never reaches a route: it gets the error shape here.
-    frameworkErrors: (err, _request, reply) => {
+    frameworkErrors: (err, request, reply) => {
       const api = badUrl(err);
+      if (isPublicPath(request.url)) setPublicCors(request, reply as unknown as FastifyReply);
       void (reply as unknown as FastifyReply).status(api.status).send(api.body);
     },
     ...options,
@@ -57,6 +61,7 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
     for (const method of [route.method].flat()) routeTable.push({ method, url: route.url, config: route.config });
   });
   registerErrorHandling(app);
+  registerPublicCors(app);
   await app.register(runtimePlugin, { runtime, config });
   await app.register(authPlugin);
   refuseBadQueries(app);
@@ -73,5 +78,7 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
   await app.register(cohortRoutes);
   await app.register(batchExportRoutes);
   await app.register(recordingRoutes);
+  await app.register(remoteConfigRoutes);
+  await app.register(staticSdkRoutes);
   return app;
 }

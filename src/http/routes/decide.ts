@@ -40,29 +40,31 @@ export const decideRoutes: FastifyPluginAsync = async (app) => {
     const result = req.disable_flags
       ? { flags: {}, errorsWhileComputingFlags: false }
       : evaluateRequest(runtime.flagSource, projectId, { ...req, distinct_id: req.distinct_id }, ip, new Date());
-    return { result, query, hasFlags: runtime.flagCache.get(projectId).definitions.length > 0 };
+    return { result, query, projectId };
   };
+
+  // The project's remote-config fields (compat §6) ride along wherever config is sent.
+  const configOverrides = (projectId: number) => ({
+    ...runtime.remoteConfig.get(projectId)?.fields,
+    hasFeatureFlags: runtime.flagCache.get(projectId).definitions.some((d) => d.active),
+  });
 
   // Decoding and evaluation are the CPU-heavy part: they run in arrival order, in batches whose
   // answers are written together (see arrival-order.ts).
   const inOrder = arrivalOrderQueue();
   const decide = (request: FastifyRequest) =>
     inOrder(() => {
-      const { result, query, hasFlags } = evaluate(request);
-      return decideResponse(result, parseApiVersion(query.v), {
-        requestId: randomUUID(),
-        config: true,
-        configOverrides: { hasFeatureFlags: hasFlags },
-      });
+      const { result, query, projectId } = evaluate(request);
+      return decideResponse(result, parseApiVersion(query.v), { requestId: randomUUID(), config: true, configOverrides: configOverrides(projectId) });
     });
   const flags = async (request: FastifyRequest, reply: FastifyReply) => {
     const answer = await inOrder(() => {
-      const { result, query, hasFlags } = evaluate(request);
+      const { result, query, projectId } = evaluate(request);
       const version = parseApiVersion(query.v);
       const config = query.config === 'true' || query.config === '1';
       // posthog-node's path (v2, no config): pre-serialised fragments instead of a fresh 50-key object.
       if (version !== undefined && version >= 2 && !config) return flagsV2Body(result, randomUUID());
-      return flagsResponse(result, version, { requestId: randomUUID(), config, configOverrides: { hasFeatureFlags: hasFlags } });
+      return flagsResponse(result, version, { requestId: randomUUID(), config, configOverrides: configOverrides(projectId) });
     });
     return Buffer.isBuffer(answer) ? reply.type('application/json; charset=utf-8').send(answer) : answer;
   };

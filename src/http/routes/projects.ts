@@ -1,7 +1,28 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { ProjectSettings, type Actor } from '../../../streams';
 import type { ProjectRow } from '../../../projections/access-queries';
 import { reachableProjects, type AuthContext } from '../auth';
 import { pageEnvelope, parsePage } from '../pagination';
+import { parseWith } from '../validation';
+
+/** Every setting with PostHog's default when never changed (off, or no value). */
+const SETTING_DEFAULTS: Required<ProjectSettings> = {
+  autocapture_opt_out: false,
+  autocapture_exceptions_opt_in: false,
+  capture_dead_clicks: false,
+  heatmaps_opt_in: false,
+  capture_performance_opt_in: false,
+  autocapture_web_vitals_opt_in: false,
+  autocapture_web_vitals_allowed_metrics: null,
+  capture_console_log_opt_in: false,
+  session_recording_opt_in: false,
+  session_recording_sample_rate: null,
+  session_recording_minimum_duration_milliseconds: null,
+  session_recording_linked_flag: null,
+  surveys_opt_in: false,
+  inject_web_apps: false,
+};
 
 export const projectBody = (p: ProjectRow) => ({
   id: p.id,
@@ -11,7 +32,21 @@ export const projectBody = (p: ProjectRow) => ({
   created_at: p.created_at,
   timezone: 'UTC',
   is_demo: false,
+  ...SETTING_DEFAULTS,
+  ...(JSON.parse(p.settings) as ProjectSettings),
 });
+
+/** PostHog's DecimalField(3, 2): a number or numeric string 0–1, at most 2 places, shown as "0.50". */
+const sampleRate = z.preprocess(
+  (v) => (typeof v === 'number' ? String(v) : v),
+  z
+    .string()
+    .regex(/^\d+(\.\d{1,2})?$/, 'Ensure that there are no more than 2 decimal places.')
+    .refine((s) => Number(s) >= 0 && Number(s) <= 1, 'Ensure this value is between 0 and 1.')
+    .transform((s) => Number(s).toFixed(2))
+    .nullable(),
+);
+const SettingsPatch = ProjectSettings.extend({ session_recording_sample_rate: sampleRate.optional() });
 
 export const projectRoutes: FastifyPluginAsync = async (app) => {
   const queries = app.runtime.queries.access;
@@ -28,6 +63,15 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
     { config: { scope: 'project:read' } },
     async (request) => projectBody(queries.project(Number(request.params.project_id))!),
   );
+
+  // The settings remote config is built from (compat §6); each change is one event on the project.
+  app.patch<{ Params: { project_id: string } }>('/api/projects/:project_id/', { config: { scope: 'project:write' } }, async (request) => {
+    const id = Number(request.params.project_id);
+    const changes = parseWith(SettingsPatch, request.body) as ProjectSettings;
+    const actor: Actor = { type: 'user', id: request.auth!.user.id, keyId: request.auth!.key.id };
+    await app.runtime.access.changeProjectSettings(id, changes, actor);
+    return projectBody(queries.project(id)!);
+  });
 
   function scoped(auth: AuthContext, page: { limit: number; offset: number }) {
     const listed = auth.projectFilter!.map((id) => queries.project(id)).filter((p): p is ProjectRow => !!p);

@@ -55,7 +55,8 @@ const remoteConfig = {
   config: { enable_collect_everything: true },
   toolbarParams: {},
   isAuthenticated: false,
-  supportedCompression: ['gzip', 'gzip-js', 'lz64'],
+  // PostHog's remote config lists these two (compat §6); posthog-js then sends gzip-js.
+  supportedCompression: ['gzip', 'gzip-js'],
 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const shapeBody = { distinct_id: 'shape-user', flag_keys_to_evaluate: shapeKeys };

@@ -29,6 +29,11 @@ export const PUBLIC_ROUTES = new Set([
   'POST /s',
 ]);
 
+/** Public routes posthog-js loads by URL: the project key is in the path (404 when unknown), or none at all. */
+export const PUBLIC_ASSET_ROUTES = new Set(
+  ['/array/:token/config', '/array/:token/config.js', '/array/:token/array.js', '/static/:file', '/static/:version/:file'].map((p) => `GET ${p}`),
+);
+
 /** Personal-key routes that name their project by the project key in `?token=` instead of the path. */
 export const TOKEN_ROUTES = new Set(['/flags/definitions', '/api/feature_flag/local_evaluation']);
 /** Personal-key routes that name no project or organization: they answer over everything the key reaches. */

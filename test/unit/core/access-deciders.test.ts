@@ -32,6 +32,20 @@ describe('access deciders', () => {
       .thenThrows('conflict');
   });
 
+  it('project settings: only what differs is recorded; an unknown project is not found', () => {
+    const created = { type: 'ProjectCreated' as const, data: { id: 1, organizationId: org, name: 'P', apiToken: 'phc_x' } };
+    const change = (changes: object) => ({ type: 'ChangeProjectSettings' as const, id: 1, changes });
+    spec(projectDecider).given([]).when(change({ heatmaps_opt_in: true })).thenThrows('not_found');
+    spec(projectDecider)
+      .given([created, { type: 'ProjectSettingsChanged', data: { id: 1, changes: { heatmaps_opt_in: true } } }])
+      .when(change({ heatmaps_opt_in: true, autocapture_opt_out: true }))
+      .then([{ type: 'ProjectSettingsChanged', data: { id: 1, changes: { autocapture_opt_out: true } } }]);
+    spec(projectDecider)
+      .given([created, { type: 'ProjectSettingsChanged', data: { id: 1, changes: { heatmaps_opt_in: true } } }])
+      .when(change({ heatmaps_opt_in: true }))
+      .thenNothing();
+  });
+
   it('personal key: revoke is idempotent, unknown key is not found', () => {
     const created = {
       type: 'PersonalApiKeyCreated' as const,

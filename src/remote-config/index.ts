@@ -1,0 +1,3 @@
+export { RemoteConfigCache } from './cache';
+export { settingsFields, SUPPORTED_COMPRESSION } from './fields';
+export { configJson, configScript } from './documents';
