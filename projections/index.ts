@@ -4,6 +4,8 @@ import { featureFlagsProjection } from './feature-flags';
 import { ingestionProjection } from './ingestion';
 import { experimentsProjection } from './experiments';
 import { cohortsProjection } from './cohorts';
+import { surveysProjection } from './surveys';
+import { earlyAccessProjection } from './early-access';
 import { batchExportsProjection, batchExportRunsProjection, batchExportLogsProjection } from './exports';
 
 export * from './projection';
@@ -13,5 +15,5 @@ export { featureFlagsProjection } from './feature-flags';
 export { featureFlagQueries, type FeatureFlagQueries, type FeatureFlagRow } from './feature-flags-queries';
 
 /** Every read model of the product, in the order the runner applies them. */
-export const allProjections: readonly Projection[] = [accessProjection, ingestionProjection, featureFlagsProjection, experimentsProjection, cohortsProjection, batchExportsProjection, batchExportRunsProjection, batchExportLogsProjection];
+export const allProjections: readonly Projection[] = [accessProjection, ingestionProjection, featureFlagsProjection, experimentsProjection, cohortsProjection, batchExportsProjection, batchExportRunsProjection, batchExportLogsProjection, surveysProjection, earlyAccessProjection];
 export { ingestionProjection, ingestionQueries, type IngestionQueries } from './ingestion';

@@ -8,6 +8,8 @@ import { featureFlagEvents } from './feature-flag';
 import { experimentEvents } from './experiment';
 import { cohortEvents } from './cohort';
 import { allBatchExportEvents } from './batch-export';
+import { surveyEvents } from './survey';
+import { earlyAccessFeatureEvents } from './early-access-feature';
 
 export * from './contract';
 export * from './registry';
@@ -20,8 +22,10 @@ export * from './feature-flag';
 export * from './experiment';
 export * from './cohort';
 export * from './batch-export';
+export * from './survey';
+export * from './early-access-feature';
 
 /** Every event contract of the product; the log validates appends against this. */
-export const allContracts = [...organizationEvents, ...projectEvents, ...userEvents, ...personalApiKeyEvents, ...ingestEvents, ...featureFlagEvents, ...experimentEvents, ...cohortEvents, ...allBatchExportEvents];
+export const allContracts = [...organizationEvents, ...projectEvents, ...userEvents, ...personalApiKeyEvents, ...ingestEvents, ...featureFlagEvents, ...experimentEvents, ...cohortEvents, ...allBatchExportEvents, ...surveyEvents, ...earlyAccessFeatureEvents];
 
 export const contracts = new ContractRegistry(allContracts);
