@@ -19,6 +19,8 @@ import { localEvaluationRoutes } from './routes/local-evaluation';
 import { experimentRoutes } from './routes/experiments';
 import { cohortRoutes } from './routes/cohorts';
 import { batchExportRoutes } from './routes/batch-exports';
+import { surveyRoutes } from './routes/surveys';
+import { earlyAccessRoutes } from './routes/early-access';
 
 export interface RouteSummary {
   method: string;
@@ -71,5 +73,7 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
   await app.register(experimentRoutes);
   await app.register(cohortRoutes);
   await app.register(batchExportRoutes);
+  await app.register(surveyRoutes);
+  await app.register(earlyAccessRoutes);
   return app;
 }

@@ -1,0 +1,19 @@
+import { featureFlagQueries } from '../../projections/feature-flags-queries';
+import type { SqlStore } from '../../projections/projection';
+import { surveyQueries } from '../../projections/surveys-queries';
+import type { EventLog } from '../store/event-log';
+import { SurveyService } from './service';
+
+export { SurveyService, type SurveyServiceDeps } from './service';
+export { surveyDecider, type SurveyCommand, type SurveyState } from './decider';
+export { parseSurveyCreate, parseSurveyUpdate, SURVEY_TYPES } from './input';
+export { surveyBody, publicSurveyBody } from './body';
+
+/** Surveys wired over the runtime's log and read models. */
+export function openSurveys(deps: { log: EventLog; readmodels: SqlStore; waitFor: (position: number) => Promise<void> }) {
+  const queries = surveyQueries(deps.readmodels);
+  const service = new SurveyService({ log: deps.log, surveys: queries, flags: featureFlagQueries(deps.readmodels), waitFor: deps.waitFor });
+  return { service, queries };
+}
+
+export type Surveys = ReturnType<typeof openSurveys>;
