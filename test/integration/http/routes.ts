@@ -26,7 +26,12 @@ export const PUBLIC_ROUTES = new Set([
   ...['/capture', '/e', '/i/v0/e', '/track', '/engage', '/batch'].flatMap((p) => [`GET ${p}`, `POST ${p}`]),
   'POST /decide',
   'POST /flags',
+  'GET /api/surveys',
+  'GET /api/early_access_features',
 ]);
+
+/** Public SDK routes that take the project key as `?token=` (posthog-js's surveys and early access lists). */
+export const PUBLIC_TOKEN_QUERY_ROUTES = new Set(['/api/surveys', '/api/early_access_features']);
 
 /** Personal-key routes that name their project by the project key in `?token=` instead of the path. */
 export const TOKEN_ROUTES = new Set(['/flags/definitions', '/api/feature_flag/local_evaluation']);
@@ -49,6 +54,8 @@ const ID_KINDS: Record<string, IdKind> = {
   'batch_exports/:id': 'batchExport',
   'persons/:id': 'person',
   'runs/:run_id': 'run',
+  'surveys/:id': 'survey',
+  'early_access_feature/:id': 'earlyAccessFeature',
 };
 
 /** The object-id parameters of a route, in path order. A parameter nobody taught this table fails loudly. */
@@ -102,6 +109,10 @@ export function bodyFor(method: string, url: string, exportPath: string): unknow
     'POST batch_exports/': { name: 'matrix', interval: 'hour', destination: { type: 'File', config: { path: exportPath } } },
     'PATCH batch_exports/:id/': { name: 'matrix-renamed' },
     'POST batch_exports/:id/backfill/': { start_at: hour(30), end_at: hour(29) },
+    'POST surveys/': { name: 'matrix', type: 'api' },
+    'PATCH surveys/:id/': { name: 'matrix-renamed' },
+    'POST early_access_feature/': { name: 'matrix eaf', stage: 'concept' },
+    'PATCH early_access_feature/:id/': { name: 'matrix-renamed' },
   };
   return bodies[`${method} ${tail}`] ?? {};
 }

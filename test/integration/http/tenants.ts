@@ -12,6 +12,8 @@ export interface TenantIds {
   batchExport: string;
   run: string;
   person: string;
+  survey: string;
+  earlyAccessFeature: string;
 }
 
 export interface Tenant {
@@ -67,6 +69,9 @@ export async function populate(s: TestServer, projectId: number, token: string, 
   await settle(s);
   const runs = await call(s, 'GET', `${base}/batch_exports/${exp.id}/runs/`);
 
+  const survey = await call(s, 'POST', `${base}/surveys/`, { name: marker, description: marker, type: 'popover' });
+  const feature = await call(s, 'POST', `${base}/early_access_feature/`, { name: `${marker} feature`, description: marker, stage: 'beta' });
+
   const project = s.runtime.queries.access.project(projectId)!;
   return {
     projectId,
@@ -80,6 +85,8 @@ export async function populate(s: TestServer, projectId: number, token: string, 
       batchExport: exp.id,
       run: runs.results[0].id,
       person: persons.results[0].uuid,
+      survey: survey.id,
+      earlyAccessFeature: feature.id,
     },
   };
 }
