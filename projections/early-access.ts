@@ -6,7 +6,8 @@ import type { Projection, SqlStore } from './projection';
  * Early access features. A feature created with `flagCreated: false` waits for its flag: the
  * flag key's one and only `FeatureFlagCreated` (a key is claimed for ever by its stream) links it
  * when it follows the feature in the log. A flag created before the feature is someone else's and
- * links nothing, so a feature is visible only with the flag made for it.
+ * links nothing, so a feature is visible only with the flag made for it. Rows are inserted in log
+ * order, so rowid order is log order on every rebuild.
  */
 export const earlyAccessProjection: Projection = {
   name: 'early_access',
@@ -26,7 +27,13 @@ export const earlyAccessProjection: Projection = {
     const at = recorded.metadata.recordedAt;
     if (recorded.type === 'FeatureFlagCreated') {
       const f = (recorded as unknown as Extract<FeatureFlagEvent, { type: 'FeatureFlagCreated' }>).data;
-      db.prepare('UPDATE early_access_features SET flag_linked = 1 WHERE project_id = ? AND flag_key = ? AND flag_linked = 0 AND gone = 0').run(f.projectId, f.key);
+      // The feature the service appended just before this flag (it queues creates per key): the
+      // latest one still waiting for this key, under the flag name the service gives. An older one
+      // whose creation crashed before its flag stays invisible.
+      db.prepare(
+        `UPDATE early_access_features SET flag_linked = 1 WHERE rowid = (SELECT max(rowid) FROM early_access_features
+           WHERE project_id = ? AND flag_key = ? AND flag_linked = 0 AND gone = 0 AND ? = 'Feature Flag for Early Access Feature ' || name)`,
+      ).run(f.projectId, f.key, f.name);
       return;
     }
     const e = recorded as unknown as EarlyAccessFeatureEvent;

@@ -20,6 +20,8 @@ export interface EarlyAccessServiceDeps {
 }
 
 const KEY_TAKEN = 'There is already a feature flag with this key.';
+/** PostHog's name for a feature's flag; the early-access projection links a feature to its flag by it. */
+export const FLAG_NAME_PREFIX = 'Feature Flag for Early Access Feature ';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const enrolls = (stage: string) => (ENROLLING_STAGES as readonly string[]).includes(stage);
 
@@ -54,13 +56,15 @@ export class EarlyAccessService {
       if (this.deps.flagQueries.byKey(projectId, key)) throw validationError(KEY_TAKEN, 'name', 'unique');
       const command: EarlyAccessCommand = { type: 'CreateEarlyAccessFeature', featureId, projectId, fields, flagKey: key, flagCreated: false, createdBy };
       const position = await this.run(projectId, featureId, command, actor);
+      const name = `${FLAG_NAME_PREFIX}${fields.name}`;
       try {
-        await this.deps.flags.create(projectId, { key, name: `Feature Flag for Early Access Feature ${fields.name}`, filters: newFeatureFlagFilters(key, fields.stage), active: true }, actor);
+        await this.deps.flags.create(projectId, { key, name, filters: newFeatureFlagFilters(key, fields.stage), active: true }, actor);
       } catch (err) {
-        // The log says whether the flag came after the feature (then they are linked, and the
-        // failure was only in waiting for the read model); otherwise the feature is void.
+        // The log says whether this flag came after the feature (then the projection links them,
+        // and the failure was only in waiting for the read model); otherwise the feature is void.
         const [first] = await this.deps.log.readStream(featureFlagStream(projectId, key), { maxCount: 1 });
-        if (!(first?.type === 'FeatureFlagCreated' && first.position > position)) {
+        const ours = first?.type === 'FeatureFlagCreated' && first.position > position && (first.data as { name: string }).name === name;
+        if (!ours) {
           await this.run(projectId, featureId, { type: 'AbandonEarlyAccessFeature', reason: err instanceof Error ? err.message : String(err) }, actor);
           if (err instanceof DomainError && err.message === KEY_TAKEN) throw validationError(KEY_TAKEN, 'name', 'unique');
         }
