@@ -2,6 +2,7 @@ import { featureFlagQueries } from '../../projections/feature-flags-queries';
 import type { SqlStore } from '../../projections/projection';
 import { surveyQueries } from '../../projections/surveys-queries';
 import type { EventLog } from '../store/event-log';
+import { publicSurveyBody } from './body';
 import { SurveyService } from './service';
 
 export { SurveyService, type SurveyServiceDeps } from './service';
@@ -12,8 +13,14 @@ export { surveyBody, publicSurveyBody } from './body';
 /** Surveys wired over the runtime's log and read models. */
 export function openSurveys(deps: { log: EventLog; readmodels: SqlStore; waitFor: (position: number) => Promise<void> }) {
   const queries = surveyQueries(deps.readmodels);
-  const service = new SurveyService({ log: deps.log, surveys: queries, flags: featureFlagQueries(deps.readmodels), waitFor: deps.waitFor });
-  return { service, queries };
+  const flags = featureFlagQueries(deps.readmodels);
+  const service = new SurveyService({ log: deps.log, surveys: queries, flags, waitFor: deps.waitFor });
+  return {
+    service,
+    queries,
+    /** The surveys posthog-js is served for a project (the public list; remote config's `surveys` too). */
+    publicSurveys: (projectId: number) => queries.active(projectId).map((s) => publicSurveyBody(s, flags.byId)),
+  };
 }
 
 export type Surveys = ReturnType<typeof openSurveys>;

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { SurveyRow } from '../../../projections/surveys-queries';
 import type { Actor } from '../../../streams';
 import { invalidApiKey, missingApiKey } from '../../ingest/errors';
-import { publicSurveyBody, surveyBody } from '../../surveys';
+import { surveyBody } from '../../surveys';
 import { invalidInput } from '../errors';
 import { pageEnvelope, parsePage } from '../pagination';
 import { asPublicEndpoint, corsPreflight } from '../public-endpoint';
@@ -61,7 +61,7 @@ export const surveyRoutes: FastifyPluginAsync = async (app) => {
       if (!token) throw missingApiKey();
       const projectId = projectIdForToken(token);
       if (projectId === undefined) throw invalidApiKey();
-      return { surveys: surveys.queries.active(projectId).map((s) => publicSurveyBody(s, flag)), survey_config: null };
+      return { surveys: surveys.publicSurveys(projectId), survey_config: null };
     });
     open.options('/api/surveys', corsPreflight('GET, OPTIONS'));
   });
