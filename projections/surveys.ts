@@ -32,7 +32,7 @@ export const surveysProjection: Projection = {
   setup(db) {
     db.exec(`CREATE TABLE IF NOT EXISTS surveys (
       id TEXT PRIMARY KEY, project_id INTEGER NOT NULL, name TEXT NOT NULL, archived INTEGER NOT NULL,
-      fields TEXT NOT NULL, created_by INTEGER, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+      fields TEXT NOT NULL, internal_flag_key TEXT NOT NULL, created_by INTEGER, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
       deleted INTEGER NOT NULL DEFAULT 0, version INTEGER NOT NULL);
     CREATE INDEX IF NOT EXISTS surveys_by_project ON surveys (project_id, created_at);
     CREATE TABLE IF NOT EXISTS survey_responses (
@@ -54,8 +54,8 @@ export const surveysProjection: Projection = {
       case 'SurveyCreated': {
         const d = e.data;
         db.prepare(
-          `INSERT INTO surveys (id, project_id, name, archived, fields, created_by, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)`,
-        ).run(d.surveyId, d.projectId, d.fields.name, d.fields.archived ? 1 : 0, stableJson(d.fields), d.createdBy, at, at);
+          `INSERT INTO surveys (id, project_id, name, archived, fields, internal_flag_key, created_by, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
+        ).run(d.surveyId, d.projectId, d.fields.name, d.fields.archived ? 1 : 0, stableJson(d.fields), d.internalFlagKey, d.createdBy, at, at);
         return;
       }
       case 'SurveyUpdated': {

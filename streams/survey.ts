@@ -33,7 +33,13 @@ export type SurveyFields = z.infer<typeof SurveyFields>;
 
 export const SurveyCreated = defineEvent(
   'SurveyCreated',
-  z.object({ ...Ids, fields: SurveyFields, createdBy: z.number().int().nullable() }),
+  z.object({
+    ...Ids,
+    fields: SurveyFields,
+    /** The key of the survey's internal targeting flag (who has not yet answered or dismissed it), created next. */
+    internalFlagKey: z.string().min(1),
+    createdBy: z.number().int().nullable(),
+  }),
 );
 
 /** Only the fields a PATCH changed. */

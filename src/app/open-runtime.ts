@@ -151,7 +151,7 @@ export function openRuntime(options: RuntimeOptions) {
   };
 
   const experiments = openExperiments({ log, readmodels, runner, flags, now: options.now });
-  const surveys = openSurveys({ log, readmodels, waitFor: waitFor(['surveys']) });
+  const surveys = openSurveys({ log, readmodels, flags, waitFor: waitFor(['surveys']) });
   const earlyAccess = openEarlyAccess({ log, readmodels, flags, waitFor: (position, names) => runner.waitFor(position, names) });
   const exports = openBatchExports({
     log,

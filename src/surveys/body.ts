@@ -2,16 +2,20 @@ import type { FeatureFlagRow } from '../../projections/feature-flags-queries';
 import type { SurveyRow } from '../../projections/surveys-queries';
 
 type FlagLookup = (projectId: number, id: number) => FeatureFlagRow | undefined;
+type FlagByKey = (projectId: number, key: string) => FeatureFlagRow | undefined;
 
 const minimalFlag = (f: FeatureFlagRow | undefined) =>
   f && !f.deleted ? { id: f.id, team_id: f.project_id, key: f.key, name: f.name, filters: f.filters, deleted: f.deleted, active: f.active, ensure_experience_continuity: f.ensure_experience_continuity } : null;
 
 const linkedFlag = (s: SurveyRow, flag: FlagLookup) => (s.fields.linked_flag_id === null ? undefined : flag(s.project_id, s.fields.linked_flag_id));
 
-/** PostHog's SurveySerializer shape (targeting flags are not built here: always null). */
-export function surveyBody(s: SurveyRow, flag: FlagLookup, createdBy: unknown) {
+const internalFlag = (s: SurveyRow, byKey: FlagByKey) => minimalFlag(byKey(s.project_id, s.internal_flag_key));
+
+/** PostHog's SurveySerializer shape (user targeting flags are not built here: `targeting_flag` is null). */
+export function surveyBody(s: SurveyRow, flag: FlagLookup, byKey: FlagByKey, createdBy: unknown) {
   const f = s.fields;
   const linked = minimalFlag(linkedFlag(s, flag));
+  const internal = internalFlag(s, byKey);
   return {
     id: s.id,
     name: f.name,
@@ -22,7 +26,7 @@ export function surveyBody(s: SurveyRow, flag: FlagLookup, createdBy: unknown) {
     linked_flag_id: f.linked_flag_id,
     linked_insight_id: null,
     targeting_flag: null,
-    internal_targeting_flag: null,
+    internal_targeting_flag: internal,
     questions: f.questions,
     conditions: f.conditions,
     appearance: f.appearance,
@@ -35,7 +39,7 @@ export function surveyBody(s: SurveyRow, flag: FlagLookup, createdBy: unknown) {
     feature_flag_keys: [
       { key: 'linked_flag_key', value: linked?.key ?? null },
       { key: 'targeting_flag_key', value: null },
-      { key: 'internal_targeting_flag_key', value: null },
+      { key: 'internal_targeting_flag_key', value: internal?.key ?? null },
     ],
     iteration_count: f.iteration_count,
     iteration_frequency_days: f.iteration_frequency_days,
@@ -53,7 +57,7 @@ export function surveyBody(s: SurveyRow, flag: FlagLookup, createdBy: unknown) {
 }
 
 /** The public Survey posthog-js reads (compat §7); `description` is left out, as PostHog does. */
-export function publicSurveyBody(s: SurveyRow, flag: FlagLookup) {
+export function publicSurveyBody(s: SurveyRow, flag: FlagLookup, byKey: FlagByKey) {
   const f = s.fields;
   const linked = linkedFlag(s, flag);
   return {
@@ -62,7 +66,7 @@ export function publicSurveyBody(s: SurveyRow, flag: FlagLookup) {
     type: f.type,
     linked_flag_key: linked && !linked.deleted ? linked.key : null,
     targeting_flag_key: null,
-    internal_targeting_flag_key: null,
+    internal_targeting_flag_key: internalFlag(s, byKey)?.key ?? null,
     questions: f.questions,
     conditions: f.conditions,
     appearance: f.appearance,

@@ -13,7 +13,7 @@ export interface SurveyState {
 }
 
 export type SurveyCommand =
-  | { type: 'CreateSurvey'; surveyId: string; projectId: number; fields: SurveyFields; createdBy: number | null }
+  | { type: 'CreateSurvey'; surveyId: string; projectId: number; fields: SurveyFields; internalFlagKey: string; createdBy: number | null }
   | { type: 'UpdateSurvey'; changes: Partial<SurveyFields> }
   | { type: 'DeleteSurvey' };
 

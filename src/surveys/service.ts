@@ -1,17 +1,20 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { surveyStream, type Actor, type SurveyFields } from '../../streams';
 import type { FeatureFlagQueries } from '../../projections/feature-flags-queries';
 import type { SurveyQueries, SurveyRow } from '../../projections/surveys-queries';
 import { notFound, validationError } from '../errors';
+import type { FlagService } from '../flags/management';
 import { handleCommand } from '../runtime/command-handler';
 import type { EventLog } from '../store/event-log';
 import { surveyDecider, type SurveyCommand } from './decider';
 import { checkSurvey, parseSurveyCreate, parseSurveyUpdate } from './input';
+import { internalFlagFilters, internalFlagName, surveyRunning } from './targeting';
 
 export interface SurveyServiceDeps {
   log: EventLog;
   surveys: SurveyQueries;
   flags: FeatureFlagQueries;
+  flagService: FlagService;
   waitFor: (position: number) => Promise<void>;
 }
 
@@ -21,24 +24,46 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export class SurveyService {
   constructor(private readonly deps: SurveyServiceDeps) {}
 
+  /**
+   * The survey first, its internal targeting flag second. The flag only narrows who sees the
+   * survey: if its append fails the survey still works (served without the key), and the flag is
+   * never made without a survey to point at.
+   */
   async create(projectId: number, body: Record<string, unknown>, actor: Actor): Promise<SurveyRow> {
     const fields = parseSurveyCreate(body);
     this.check(projectId, fields, null);
     const surveyId = randomUUID();
-    await this.run(projectId, surveyId, { type: 'CreateSurvey', surveyId, projectId, fields, createdBy: actor.type === 'user' ? actor.id : null }, actor);
+    const internalFlagKey = `survey-targeting-${randomBytes(5).toString('hex')}-custom`;
+    const createdBy = actor.type === 'user' ? actor.id : null;
+    await this.run(projectId, surveyId, { type: 'CreateSurvey', surveyId, projectId, fields, internalFlagKey, createdBy }, actor);
+    const flag = { key: internalFlagKey, name: internalFlagName(fields.name), filters: internalFlagFilters(surveyId, fields), active: surveyRunning(fields) };
+    await this.deps.flagService.create(projectId, flag, actor);
     return this.get(projectId, surveyId);
   }
 
+  /** The internal flag follows first (active while running, iteration keys), the survey second: a retry completes a half-done PATCH. */
   async update(projectId: number, id: string, body: Record<string, unknown>, actor: Actor): Promise<SurveyRow> {
     const current = this.get(projectId, id);
     const changes = parseSurveyUpdate(body);
-    this.check(projectId, { ...current.fields, ...changes }, id);
+    const next = { ...current.fields, ...changes };
+    this.check(projectId, next, id);
+    const flag = this.deps.flags.byKey(projectId, current.internal_flag_key);
+    if (flag && !flag.deleted) {
+      const filters = internalFlagFilters(id, next);
+      const update: { filters?: unknown; active?: boolean } = {};
+      if (JSON.stringify(flag.filters.groups) !== JSON.stringify(filters.groups)) update.filters = filters;
+      if (flag.active !== surveyRunning(next)) update.active = surveyRunning(next);
+      if (Object.keys(update).length) await this.deps.flagService.update(projectId, flag.id, update, actor);
+    }
     await this.run(projectId, id, { type: 'UpdateSurvey', changes }, actor);
     return this.get(projectId, id);
   }
 
+  /** The internal flag goes first, then the survey (PostHog deletes both). */
   async delete(projectId: number, id: string, actor: Actor): Promise<void> {
-    this.get(projectId, id);
+    const current = this.get(projectId, id);
+    const flag = this.deps.flags.byKey(projectId, current.internal_flag_key);
+    if (flag && !flag.deleted) await this.deps.flagService.delete(projectId, flag.id, actor);
     await this.run(projectId, id, { type: 'DeleteSurvey' }, actor);
   }
 

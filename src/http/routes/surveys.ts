@@ -17,7 +17,7 @@ type P = { Params: { project_id: string; id: string } };
 export const surveyRoutes: FastifyPluginAsync = async (app) => {
   const { surveys, queries, projectIdForToken } = app.runtime;
   const flag = (projectId: number, id: number) => queries.flags.byId(projectId, id);
-  const body = (s: SurveyRow) => surveyBody(s, flag, userBody(s.created_by ? queries.access.user(s.created_by) : null));
+  const body = (s: SurveyRow) => surveyBody(s, flag, queries.flags.byKey, userBody(s.created_by ? queries.access.user(s.created_by) : null));
   const actor = (req: FastifyRequest): Actor => ({ type: 'user', id: req.auth!.user.id, keyId: req.auth!.key.id });
   const json = (value: unknown): Record<string, unknown> => {
     if (value === undefined || value === null) return {};

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json } from '../../support/json';
 import { startTestServer, type TestServer } from '../../support/server';
 import { expectError, ingestEvents, keyWith, send } from '../experiments/helpers';
+import { evaluate } from '../flags/helpers';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -176,5 +177,39 @@ describe('survey responses', () => {
     expect((await json(await s.api(surveysPath('responses_count/'))))[survey.id]).toBe(2);
     const alice = await json(await s.api(`/api/projects/${s.credentials.project_id}/persons/?distinct_id=alice`));
     expect(alice.results[0].properties[`$survey_responded/${survey.id}`]).toBe(true);
+  });
+});
+
+describe('internal targeting flag', () => {
+  it('is on for who has not answered or dismissed, only while the survey runs, and goes with the survey', async () => {
+    const survey = await create({ name: 'Targeted', type: 'popover', questions: [{ type: 'open', question: 'Hi?' }], start_date: '2026-01-01T00:00:00Z' });
+    const key = survey.internal_targeting_flag.key;
+    expect(key).toMatch(/^survey-targeting-[0-9a-f]{10}-custom$/);
+    expect(survey.internal_targeting_flag.active).toBe(true);
+    expect(survey.feature_flag_keys).toContainEqual({ key: 'internal_targeting_flag_key', value: key });
+    const listed = (await json(await publicSurveys(s.credentials.project_api_key))).surveys.find((x: { id: string }) => x.id === survey.id);
+    expect(listed.internal_targeting_flag_key).toBe(key);
+
+    await ingestEvents(s, [
+      { event: 'survey sent', distinct_id: 'answered', properties: { $survey_id: survey.id, $set: { [`$survey_responded/${survey.id}`]: true } } },
+      { event: 'survey dismissed', distinct_id: 'dismissed', properties: { $survey_id: survey.id, $set: { [`$survey_dismissed/${survey.id}`]: true } } },
+      { event: '$pageview', distinct_id: 'fresh' },
+    ]);
+    const on = async (distinctId: string) => (await evaluate(s, '/flags/?v=2', { distinct_id: distinctId })).flags[key]?.enabled;
+    expect(await on('fresh')).toBe(true);
+    expect(await on('answered')).toBe(false);
+    expect(await on('dismissed')).toBe(false);
+
+    const ended = await json(await send(s, 'PATCH', surveysPath(`${survey.id}/`), { end_date: '2026-02-01T00:00:00Z' }));
+    expect(ended.internal_targeting_flag.active).toBe(false);
+    expect(await on('fresh')).not.toBe(true);
+
+    const draft = await create({ name: 'Not started', type: 'popover' });
+    expect(draft.internal_targeting_flag.active).toBe(false);
+
+    const flagId = survey.internal_targeting_flag.id;
+    expect((await send(s, 'DELETE', surveysPath(`${survey.id}/`))).status).toBe(204);
+    const flag = await s.api(`/api/projects/${s.credentials.project_id}/feature_flags/${flagId}/`);
+    expect(flag.status === 404 || (await json(flag)).deleted === true).toBe(true);
   });
 });

@@ -24,12 +24,12 @@ const fields: SurveyFields = {
   current_iteration_start_date: null,
   enable_partial_responses: false,
 };
-const created: SurveyEvent = { type: 'SurveyCreated', data: { surveyId, projectId, fields, createdBy: 7 } };
+const created: SurveyEvent = { type: 'SurveyCreated', data: { surveyId, projectId, fields, internalFlagKey: 'survey-targeting-abc-custom', createdBy: 7 } };
 
 describe('survey decider', () => {
   it('creates a survey once', () => {
-    spec(surveyDecider).given([]).when({ type: 'CreateSurvey', surveyId, projectId, fields, createdBy: 7 }).then([created]);
-    spec(surveyDecider).given([created]).when({ type: 'CreateSurvey', surveyId, projectId, fields, createdBy: 7 }).thenThrows('conflict');
+    spec(surveyDecider).given([]).when({ type: 'CreateSurvey', surveyId, projectId, fields, internalFlagKey: 'survey-targeting-abc-custom', createdBy: 7 }).then([created]);
+    spec(surveyDecider).given([created]).when({ type: 'CreateSurvey', surveyId, projectId, fields, internalFlagKey: 'survey-targeting-abc-custom', createdBy: 7 }).thenThrows('conflict');
   });
 
   it('records only the fields a PATCH changes, and nothing for a repeated one', () => {
