@@ -43,7 +43,7 @@ function fieldsOf(body: Body): Partial<SurveyFields> {
   if (body.targeting_flag_filters !== undefined && body.targeting_flag_filters !== null)
     throw validationError('Targeting flags are not supported by this server; target with conditions or a linked flag.', 'targeting_flag_filters');
   return defined({
-    name: text(body, 'name') as string | undefined,
+    name: text(body, 'name', { maxLength: 400 }) as string | undefined,
     description: text(body, 'description', { blank: true }) as string | undefined,
     type: choice(body, 'type', SURVEY_TYPES) as string | undefined,
     schedule: choice(body, 'schedule', SCHEDULES, { nullable: true }),

@@ -212,4 +212,18 @@ describe('internal targeting flag', () => {
     const flag = await s.api(`/api/projects/${s.credentials.project_id}/feature_flags/${flagId}/`);
     expect(flag.status === 404 || (await json(flag)).deleted === true).toBe(true);
   });
+
+  it('with a wait period, is off for who was shown a survey within it', async () => {
+    const survey = await create({ name: 'Patient', type: 'popover', start_date: '2026-01-01T00:00:00Z', conditions: { seenSurveyWaitPeriodInDays: 7 } });
+    const key = survey.internal_targeting_flag.key;
+    const day = 86_400_000;
+    await ingestEvents(s, [
+      { event: 'survey shown', distinct_id: 'seen-recently', properties: { $set: { $survey_last_seen_date: new Date(Date.now() - day).toISOString() } } },
+      { event: 'survey shown', distinct_id: 'seen-long-ago', properties: { $set: { $survey_last_seen_date: new Date(Date.now() - 30 * day).toISOString() } } },
+    ]);
+    const on = async (distinctId: string) => (await evaluate(s, '/flags/?v=2', { distinct_id: distinctId })).flags[key].enabled;
+    expect(await on('seen-recently')).toBe(false);
+    expect(await on('seen-long-ago')).toBe(true);
+    expect(await on('never-seen')).toBe(true);
+  });
 });
