@@ -7,6 +7,8 @@ export interface SurveyRow {
   fields: SurveyFields;
   /** Key of the internal targeting flag (its row may be missing if its creation failed). */
   internal_flag_key: string;
+  /** Key of the user targeting flag, if the survey has one. */
+  targeting_flag_key: string | null;
   created_by: number | null;
   created_at: string;
   updated_at: string;
@@ -17,7 +19,7 @@ export interface SurveyRow {
 
 type Raw = Omit<SurveyRow, 'fields'> & { fields: string };
 
-const COLUMNS = `s.id, s.project_id, s.fields, s.internal_flag_key, s.created_by, s.created_at, s.updated_at, s.version,
+const COLUMNS = `s.id, s.project_id, s.fields, s.internal_flag_key, s.targeting_flag_key, s.created_by, s.created_at, s.updated_at, s.version,
   (SELECT count(*) FROM survey_responses r WHERE r.project_id = s.project_id AND r.survey_id = s.id) AS responses_count`;
 
 const row = (r: Raw): SurveyRow => ({ ...r, fields: JSON.parse(r.fields) as SurveyFields });

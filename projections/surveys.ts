@@ -24,7 +24,7 @@ export const surveysProjection: Projection = {
   name: 'surveys',
   version: 1,
   store: 'readmodels',
-  handles: ['SurveyCreated', 'SurveyUpdated', 'SurveyDeleted', 'EventCaptured', 'EventsCaptured'],
+  handles: ['SurveyCreated', 'SurveyUpdated', 'SurveyTargetingFlagChanged', 'SurveyDeleted', 'EventCaptured', 'EventsCaptured'],
   tables: [
     { name: 'surveys', orderBy: 'id' },
     { name: 'survey_responses', orderBy: 'project_id, survey_id, submission' },
@@ -32,7 +32,7 @@ export const surveysProjection: Projection = {
   setup(db) {
     db.exec(`CREATE TABLE IF NOT EXISTS surveys (
       id TEXT PRIMARY KEY, project_id INTEGER NOT NULL, name TEXT NOT NULL, archived INTEGER NOT NULL,
-      fields TEXT NOT NULL, internal_flag_key TEXT NOT NULL, created_by INTEGER, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+      fields TEXT NOT NULL, internal_flag_key TEXT NOT NULL, targeting_flag_key TEXT, created_by INTEGER, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
       deleted INTEGER NOT NULL DEFAULT 0, version INTEGER NOT NULL);
     CREATE INDEX IF NOT EXISTS surveys_by_project ON surveys (project_id, created_at);
     CREATE TABLE IF NOT EXISTS survey_responses (
@@ -54,8 +54,9 @@ export const surveysProjection: Projection = {
       case 'SurveyCreated': {
         const d = e.data;
         db.prepare(
-          `INSERT INTO surveys (id, project_id, name, archived, fields, internal_flag_key, created_by, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
-        ).run(d.surveyId, d.projectId, d.fields.name, d.fields.archived ? 1 : 0, stableJson(d.fields), d.internalFlagKey, d.createdBy, at, at);
+          `INSERT INTO surveys (id, project_id, name, archived, fields, internal_flag_key, targeting_flag_key, created_by, created_at, updated_at, version)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
+        ).run(d.surveyId, d.projectId, d.fields.name, d.fields.archived ? 1 : 0, stableJson(d.fields), d.internalFlagKey, d.targetingFlagKey, d.createdBy, at, at);
         return;
       }
       case 'SurveyUpdated': {
@@ -71,6 +72,9 @@ export const surveysProjection: Projection = {
         );
         return;
       }
+      case 'SurveyTargetingFlagChanged':
+        db.prepare('UPDATE surveys SET targeting_flag_key = ?, updated_at = ?, version = version + 1 WHERE id = ?').run(e.data.targetingFlagKey, at, e.data.surveyId);
+        return;
       case 'SurveyDeleted':
         db.prepare('UPDATE surveys SET deleted = 1, updated_at = ?, version = version + 1 WHERE id = ?').run(at, e.data.surveyId);
         return;

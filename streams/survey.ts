@@ -38,6 +38,8 @@ export const SurveyCreated = defineEvent(
     fields: SurveyFields,
     /** The key of the survey's internal targeting flag (who has not yet answered or dismissed it), created next. */
     internalFlagKey: z.string().min(1),
+    /** The key of the user targeting flag (`targeting_flag_filters`), created next; null without one. */
+    targetingFlagKey: z.string().min(1).nullable(),
     createdBy: z.number().int().nullable(),
   }),
 );
@@ -45,8 +47,14 @@ export const SurveyCreated = defineEvent(
 /** Only the fields a PATCH changed. */
 export const SurveyUpdated = defineEvent('SurveyUpdated', z.object({ ...Ids, changes: SurveyFields.partial() }));
 
+/**
+ * A PATCH gave the survey a new targeting flag (created right after, under this key) or removed
+ * it (null, once the flag is deleted): the survey always names its flag before the flag exists.
+ */
+export const SurveyTargetingFlagChanged = defineEvent('SurveyTargetingFlagChanged', z.object({ ...Ids, targetingFlagKey: z.string().min(1).nullable() }));
+
 /** PostHog deletes surveys outright; here the stream stays (the log keeps everything) and the survey is gone from every read. */
 export const SurveyDeleted = defineEvent('SurveyDeleted', z.object(Ids));
 
-export const surveyEvents = [SurveyCreated, SurveyUpdated, SurveyDeleted] as const;
+export const surveyEvents = [SurveyCreated, SurveyUpdated, SurveyTargetingFlagChanged, SurveyDeleted] as const;
 export type SurveyEvent = EventOf<(typeof surveyEvents)[number]>;

@@ -10,12 +10,14 @@ const minimalFlag = (f: FeatureFlagRow | undefined) =>
 const linkedFlag = (s: SurveyRow, flag: FlagLookup) => (s.fields.linked_flag_id === null ? undefined : flag(s.project_id, s.fields.linked_flag_id));
 
 const internalFlag = (s: SurveyRow, byKey: FlagByKey) => minimalFlag(byKey(s.project_id, s.internal_flag_key));
+const targetingFlag = (s: SurveyRow, byKey: FlagByKey) => (s.targeting_flag_key === null ? null : minimalFlag(byKey(s.project_id, s.targeting_flag_key)));
 
-/** PostHog's SurveySerializer shape (user targeting flags are not built here: `targeting_flag` is null). */
+/** PostHog's SurveySerializer shape. */
 export function surveyBody(s: SurveyRow, flag: FlagLookup, byKey: FlagByKey, createdBy: unknown) {
   const f = s.fields;
   const linked = minimalFlag(linkedFlag(s, flag));
   const internal = internalFlag(s, byKey);
+  const targeting = targetingFlag(s, byKey);
   return {
     id: s.id,
     name: f.name,
@@ -25,7 +27,7 @@ export function surveyBody(s: SurveyRow, flag: FlagLookup, byKey: FlagByKey, cre
     linked_flag: linked,
     linked_flag_id: f.linked_flag_id,
     linked_insight_id: null,
-    targeting_flag: null,
+    targeting_flag: targeting,
     internal_targeting_flag: internal,
     questions: f.questions,
     conditions: f.conditions,
@@ -38,7 +40,7 @@ export function surveyBody(s: SurveyRow, flag: FlagLookup, byKey: FlagByKey, cre
     responses_limit: f.responses_limit,
     feature_flag_keys: [
       { key: 'linked_flag_key', value: linked?.key ?? null },
-      { key: 'targeting_flag_key', value: null },
+      { key: 'targeting_flag_key', value: targeting?.key ?? null },
       { key: 'internal_targeting_flag_key', value: internal?.key ?? null },
     ],
     iteration_count: f.iteration_count,
@@ -65,7 +67,7 @@ export function publicSurveyBody(s: SurveyRow, flag: FlagLookup, byKey: FlagByKe
     name: f.name,
     type: f.type,
     linked_flag_key: linked && !linked.deleted ? linked.key : null,
-    targeting_flag_key: null,
+    targeting_flag_key: targetingFlag(s, byKey)?.key ?? null,
     internal_targeting_flag_key: internalFlag(s, byKey)?.key ?? null,
     questions: f.questions,
     conditions: f.conditions,

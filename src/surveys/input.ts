@@ -40,8 +40,6 @@ function questions(body: Body): Record<string, unknown>[] | undefined {
 }
 
 function fieldsOf(body: Body): Partial<SurveyFields> {
-  if (body.targeting_flag_filters !== undefined && body.targeting_flag_filters !== null)
-    throw validationError('Targeting flags are not supported by this server; target with conditions or a linked flag.', 'targeting_flag_filters');
   return defined({
     name: text(body, 'name', { maxLength: 400 }) as string | undefined,
     description: text(body, 'description', { blank: true }) as string | undefined,
@@ -99,3 +97,26 @@ export function parseSurveyCreate(body: Body): SurveyFields {
 }
 
 export const parseSurveyUpdate = (body: Body): Partial<SurveyFields> => fieldsOf(body);
+
+export interface TargetingInput {
+  /** New filters for the user targeting flag (undefined: unchanged). */
+  filters: Record<string, unknown> | undefined;
+  remove: boolean;
+}
+
+/**
+ * `targeting_flag_filters` and `remove_targeting_flag` (compat §7). Filters that release to
+ * everyone (a group without properties at 100% or no rollout) are refused, as PostHog does.
+ */
+export function parseTargeting(body: Body): TargetingInput {
+  const attr = 'targeting_flag_filters';
+  const remove = bool(body, 'remove_targeting_flag') ?? false;
+  const raw = body[attr];
+  if (raw === undefined || raw === null) return { filters: undefined, remove };
+  if (!isObject(raw) || !Array.isArray(raw.groups)) throw validationError('Expected an object with a list of groups.', attr, 'invalid');
+  for (const g of raw.groups) {
+    const everyone = isObject(g) && (!Array.isArray(g.properties) || g.properties.length === 0) && (g.rollout_percentage === 100 || g.rollout_percentage === null || g.rollout_percentage === undefined);
+    if (everyone) throw validationError('Invalid operation: User targeting rolls out to everyone. If you want all users to see this survey, remove the targeting.', attr);
+  }
+  return { filters: raw, remove };
+}

@@ -21,7 +21,10 @@ describe('replay of surveys and early access features', () => {
     try {
       const survey = await created('surveys', { name: 'Replayed', type: 'popover', questions: [{ type: 'open', question: 'Why?' }] });
       await send(s, 'PATCH', `${base}/surveys/${survey.id}/`, { start_date: '2026-01-01T00:00:00Z', appearance: { backgroundColor: '#fff' } });
-      const doomed = await created('surveys', { name: 'Doomed', type: 'api' });
+      const targeting = { groups: [{ properties: [{ key: 'plan', value: ['pro'], operator: 'exact', type: 'person' }], rollout_percentage: 100 }] };
+      await send(s, 'PATCH', `${base}/surveys/${survey.id}/`, { targeting_flag_filters: targeting });
+      await send(s, 'PATCH', `${base}/surveys/${survey.id}/`, { remove_targeting_flag: true });
+      const doomed = await created('surveys', { name: 'Doomed', type: 'api', targeting_flag_filters: targeting });
       await send(s, 'DELETE', `${base}/surveys/${doomed.id}/`);
       await ingestEvents(s, [
         { event: 'survey sent', distinct_id: 'a', properties: { $survey_id: survey.id, $survey_submission_id: 'one', $survey_response: 'x' } },
@@ -34,7 +37,7 @@ describe('replay of surveys and early access features', () => {
       await send(s, 'DELETE', `${base}/early_access_feature/${gone.id}/`);
 
       const types = new Set((await s.runtime.log.readAll()).map((e) => e.type));
-      for (const t of ['SurveyCreated', 'SurveyUpdated', 'SurveyDeleted', 'EarlyAccessFeatureCreated', 'EarlyAccessFeatureUpdated', 'EarlyAccessFeatureDeleted'])
+      for (const t of ['SurveyCreated', 'SurveyUpdated', 'SurveyTargetingFlagChanged', 'SurveyDeleted', 'EarlyAccessFeatureCreated', 'EarlyAccessFeatureUpdated', 'EarlyAccessFeatureDeleted'])
         expect(types.has(t), t).toBe(true);
     } finally {
       await s.close();

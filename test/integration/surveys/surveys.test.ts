@@ -226,4 +226,40 @@ describe('internal targeting flag', () => {
     expect(await on('seen-long-ago')).toBe(true);
     expect(await on('never-seen')).toBe(true);
   });
+
+  it('targeting_flag_filters make a user targeting flag; a PATCH merges, creates or removes it', async () => {
+    const corp = { groups: [{ properties: [{ key: 'email', value: '@corp.example', operator: 'icontains', type: 'person' }], rollout_percentage: 100 }] };
+    const before = await s.runtime.log.head();
+    const everyone = { groups: [{ properties: [], rollout_percentage: 100 }] };
+    await expectError(await send(s, 'POST', surveysPath(), { name: 'Everyone', type: 'popover', targeting_flag_filters: everyone }), 400, /rolls out to everyone/, 'targeting_flag_filters');
+    await expectError(await send(s, 'POST', surveysPath(), { name: 'Bad', type: 'popover', targeting_flag_filters: { groups: [{ properties: [], rollout_percentage: 101 }] } }), 400, undefined, 'targeting_flag_filters');
+    expect(await s.runtime.log.head()).toBe(before);
+
+    const survey = await create({ name: 'Corp only', type: 'popover', start_date: '2026-01-01T00:00:00Z', targeting_flag_filters: corp });
+    const key = survey.targeting_flag.key;
+    expect(key).toMatch(/^survey-targeting-[0-9a-f]{10}$/);
+    expect(survey.targeting_flag).toMatchObject({ active: true, filters: { groups: corp.groups } });
+    const listed = (await json(await publicSurveys(s.credentials.project_api_key))).surveys.find((x: { id: string }) => x.id === survey.id);
+    expect(listed.targeting_flag_key).toBe(key);
+    await ingestEvents(s, [
+      { event: '$identify', distinct_id: 'insider', properties: { $set: { email: 'ann@corp.example' } } },
+      { event: '$identify', distinct_id: 'outsider', properties: { $set: { email: 'bob@else.example' } } },
+    ]);
+    const on = async (distinctId: string) => (await evaluate(s, '/flags/?v=2', { distinct_id: distinctId })).flags[key]?.enabled;
+    expect(await on('insider')).toBe(true);
+    expect(await on('outsider')).toBe(false);
+
+    const removed = await json(await send(s, 'PATCH', surveysPath(`${survey.id}/`), { remove_targeting_flag: true }));
+    expect(removed.targeting_flag).toBeNull();
+    expect(await on('insider')).not.toBe(true);
+
+    const again = await json(await send(s, 'PATCH', surveysPath(`${survey.id}/`), { targeting_flag_filters: corp }));
+    expect(again.targeting_flag.key).toMatch(/^survey-targeting-[0-9a-f]{10}$/);
+    expect(again.targeting_flag.key).not.toBe(key);
+    const other = { groups: [{ properties: [{ key: 'email', value: '@else.example', operator: 'icontains', type: 'person' }], rollout_percentage: 100 }] };
+    const merged = await json(await send(s, 'PATCH', surveysPath(`${survey.id}/`), { targeting_flag_filters: other }));
+    expect(merged.targeting_flag.key).toBe(again.targeting_flag.key);
+    expect(merged.targeting_flag.filters.groups).toEqual(other.groups);
+    expect((await json(await send(s, 'PATCH', surveysPath(`${survey.id}/`), { end_date: '2026-03-01T00:00:00Z' }))).targeting_flag.active).toBe(false);
+  });
 });

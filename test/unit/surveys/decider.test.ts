@@ -24,12 +24,12 @@ const fields: SurveyFields = {
   current_iteration_start_date: null,
   enable_partial_responses: false,
 };
-const created: SurveyEvent = { type: 'SurveyCreated', data: { surveyId, projectId, fields, internalFlagKey: 'survey-targeting-abc-custom', createdBy: 7 } };
+const created: SurveyEvent = { type: 'SurveyCreated', data: { surveyId, projectId, fields, internalFlagKey: 'survey-targeting-abc-custom', targetingFlagKey: null, createdBy: 7 } };
 
 describe('survey decider', () => {
   it('creates a survey once', () => {
-    spec(surveyDecider).given([]).when({ type: 'CreateSurvey', surveyId, projectId, fields, internalFlagKey: 'survey-targeting-abc-custom', createdBy: 7 }).then([created]);
-    spec(surveyDecider).given([created]).when({ type: 'CreateSurvey', surveyId, projectId, fields, internalFlagKey: 'survey-targeting-abc-custom', createdBy: 7 }).thenThrows('conflict');
+    spec(surveyDecider).given([]).when({ type: 'CreateSurvey', surveyId, projectId, fields, internalFlagKey: 'survey-targeting-abc-custom', targetingFlagKey: null, createdBy: 7 }).then([created]);
+    spec(surveyDecider).given([created]).when({ type: 'CreateSurvey', surveyId, projectId, fields, internalFlagKey: 'survey-targeting-abc-custom', targetingFlagKey: null, createdBy: 7 }).thenThrows('conflict');
   });
 
   it('records only the fields a PATCH changes, and nothing for a repeated one', () => {
@@ -47,5 +47,13 @@ describe('survey decider', () => {
     spec(surveyDecider).given([created, deleted]).when({ type: 'DeleteSurvey' }).thenThrows('not_found');
     spec(surveyDecider).given([created, deleted]).when({ type: 'UpdateSurvey', changes: { name: 'x' } }).thenThrows('not_found');
     spec(surveyDecider).given([]).when({ type: 'UpdateSurvey', changes: { name: 'x' } }).thenThrows('not_found');
+  });
+
+  it('names a new targeting flag, or none, and records nothing when it is already so', () => {
+    spec(surveyDecider)
+      .given([created])
+      .when({ type: 'SetTargetingFlag', targetingFlagKey: 'survey-targeting-0123456789' })
+      .then([{ type: 'SurveyTargetingFlagChanged', data: { surveyId, projectId, targetingFlagKey: 'survey-targeting-0123456789' } }]);
+    spec(surveyDecider).given([created]).when({ type: 'SetTargetingFlag', targetingFlagKey: null }).thenNothing();
   });
 });
