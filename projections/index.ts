@@ -4,6 +4,8 @@ import { featureFlagsProjection } from './feature-flags';
 import { ingestionProjection } from './ingestion';
 import { experimentsProjection } from './experiments';
 import { cohortsProjection } from './cohorts';
+import { surveysProjection } from './surveys';
+import { earlyAccessProjection } from './early-access';
 import { batchExportsProjection, batchExportRunsProjection, batchExportLogsProjection } from './exports';
 import { recordingsProjection } from './recordings';
 
@@ -14,7 +16,7 @@ export { featureFlagsProjection } from './feature-flags';
 export { featureFlagQueries, type FeatureFlagQueries, type FeatureFlagRow } from './feature-flags-queries';
 
 /** Every read model of the product, in the order the runner applies them. */
-export const allProjections: readonly Projection[] = [accessProjection, ingestionProjection, featureFlagsProjection, experimentsProjection, cohortsProjection, batchExportsProjection, batchExportRunsProjection, batchExportLogsProjection, recordingsProjection];
+export const allProjections: readonly Projection[] = [accessProjection, ingestionProjection, featureFlagsProjection, experimentsProjection, cohortsProjection, batchExportsProjection, batchExportRunsProjection, batchExportLogsProjection, recordingsProjection, surveysProjection, earlyAccessProjection];
 export { ingestionProjection, ingestionQueries, type IngestionQueries } from './ingestion';
 export { recordingsProjection } from './recordings';
 export { recordingQueries, type RecordingQueries, type RecordingRow, type RecordingChunkRow } from './recordings-queries';

@@ -9,6 +9,8 @@ import { experimentEvents } from './experiment';
 import { cohortEvents } from './cohort';
 import { allBatchExportEvents } from './batch-export';
 import { recordingEvents } from './recording';
+import { surveyEvents } from './survey';
+import { earlyAccessFeatureEvents } from './early-access-feature';
 
 export * from './contract';
 export * from './registry';
@@ -22,8 +24,10 @@ export * from './experiment';
 export * from './cohort';
 export * from './batch-export';
 export * from './recording';
+export * from './survey';
+export * from './early-access-feature';
 
 /** Every event contract of the product; the log validates appends against this. */
-export const allContracts = [...organizationEvents, ...projectEvents, ...userEvents, ...personalApiKeyEvents, ...ingestEvents, ...featureFlagEvents, ...experimentEvents, ...cohortEvents, ...allBatchExportEvents, ...recordingEvents];
+export const allContracts = [...organizationEvents, ...projectEvents, ...userEvents, ...personalApiKeyEvents, ...ingestEvents, ...featureFlagEvents, ...experimentEvents, ...cohortEvents, ...allBatchExportEvents, ...recordingEvents, ...surveyEvents, ...earlyAccessFeatureEvents];
 
 export const contracts = new ContractRegistry(allContracts);

@@ -19,6 +19,10 @@ export const SCOPES = [
   'project:write',
   'organization:read',
   'session_recording:read',
+  'survey:read',
+  'survey:write',
+  'early_access_feature:read',
+  'early_access_feature:write',
 ] as const;
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;

@@ -9,6 +9,8 @@ import {
 } from '../../projections';
 import { AccessService } from '../access';
 import { openExperiments } from '../experiments';
+import { openSurveys } from '../surveys';
+import { openEarlyAccess } from '../early-access';
 import { exportPolicy, openBatchExports, type ExportPolicy } from '../exports';
 import { sqliteExportSource } from '../store/sqlite/export-source';
 import { SecretBox } from '../exports/secrets';
@@ -177,6 +179,8 @@ export function openRuntime(options: RuntimeOptions) {
   };
 
   const experiments = openExperiments({ log, readmodels, runner, flags, now: options.now });
+  const surveys = openSurveys({ log, readmodels, flags, waitFor: waitFor(['surveys']) });
+  const earlyAccess = openEarlyAccess({ log, readmodels, flags, waitFor: (position, names) => runner.waitFor(position, names) });
   const exports = openBatchExports({
     log,
     readmodels,
@@ -190,6 +194,8 @@ export function openRuntime(options: RuntimeOptions) {
   const recordings = openRecordings({ log, readmodels, projectIdForToken: tokens, now: options.now });
   return {
     experiments,
+    surveys,
+    earlyAccess,
     exports,
     recordings,
     files,

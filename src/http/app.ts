@@ -23,6 +23,8 @@ import { recordingRoutes } from './routes/recordings';
 import { remoteConfigRoutes } from './routes/remote-config';
 import { staticSdkRoutes } from './routes/static-sdk';
 import { registerPublicCors, setPublicCors, isPublicPath } from './public-endpoint';
+import { surveyRoutes } from './routes/surveys';
+import { earlyAccessRoutes } from './routes/early-access';
 
 export interface RouteSummary {
   method: string;
@@ -80,5 +82,7 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
   await app.register(recordingRoutes);
   await app.register(remoteConfigRoutes);
   await app.register(staticSdkRoutes);
+  await app.register(surveyRoutes);
+  await app.register(earlyAccessRoutes);
   return app;
 }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES, type Scope } from '../../../streams';
 import { startTestServer, type TestServer } from '../../support/server';
-import { bodyFor, idParams, pathFor, PUBLIC_ASSET_ROUTES, PUBLIC_ROUTES, routesOf, tenancyOf, type Route, type Target } from './routes';
+import { bodyFor, idParams, pathFor, PUBLIC_ASSET_ROUTES, PUBLIC_ROUTES, PUBLIC_TOKEN_QUERY_ROUTES, routesOf, tenancyOf, type Route, type Target } from './routes';
 import { populate, type Tenant, type TenantIds } from './tenants';
 
 /**
@@ -226,7 +226,9 @@ describe('authorization matrix over every registered route', () => {
     const publicRoutes = routes.filter((r) => PUBLIC_ROUTES.has(label(r)) && r.url !== '/_health');
     const payload = (apiKey?: string) => ({ ...(apiKey ? { api_key: apiKey } : {}), event: 'matrix', distinct_id: 'matrix' });
     const request = (r: Route, apiKey?: string): Pick<Case, 'method' | 'path' | 'body'> =>
-      r.method === 'GET'
+      PUBLIC_TOKEN_QUERY_ROUTES.has(r.url)
+        ? { method: 'GET', path: apiKey ? `${r.url}?token=${encodeURIComponent(apiKey)}` : r.url }
+        : r.method === 'GET'
         ? { method: 'GET', path: `${r.url}?data=${encodeURIComponent(Buffer.from(JSON.stringify(payload(apiKey))).toString('base64'))}` }
         : { method: 'POST', path: r.url, body: payload(apiKey) };
     const cases: Case[] = publicRoutes.flatMap((r) => [

@@ -27,12 +27,17 @@ export const PUBLIC_ROUTES = new Set([
   'POST /decide',
   'POST /flags',
   'POST /s',
+  'GET /api/surveys',
+  'GET /api/early_access_features',
 ]);
 
 /** Public routes posthog-js loads by URL: the project key is in the path (404 when unknown), or none at all. */
 export const PUBLIC_ASSET_ROUTES = new Set(
   ['/array/:token/config', '/array/:token/config.js', '/array/:token/array.js', '/static/:file', '/static/:version/:file'].map((p) => `GET ${p}`),
 );
+
+/** Public SDK routes that take the project key as `?token=` (posthog-js's surveys and early access lists). */
+export const PUBLIC_TOKEN_QUERY_ROUTES = new Set(['/api/surveys', '/api/early_access_features']);
 
 /** Personal-key routes that name their project by the project key in `?token=` instead of the path. */
 export const TOKEN_ROUTES = new Set(['/flags/definitions', '/api/feature_flag/local_evaluation']);
@@ -56,6 +61,8 @@ const ID_KINDS: Record<string, IdKind> = {
   'persons/:id': 'person',
   'runs/:run_id': 'run',
   'session_recordings/:session_id': 'recording',
+  'surveys/:id': 'survey',
+  'early_access_feature/:id': 'earlyAccessFeature',
 };
 
 /** The object-id parameters of a route, in path order. A parameter nobody taught this table fails loudly. */
@@ -109,6 +116,10 @@ export function bodyFor(method: string, url: string, exportPath: string): unknow
     'POST batch_exports/': { name: 'matrix', interval: 'hour', destination: { type: 'File', config: { path: exportPath } } },
     'PATCH batch_exports/:id/': { name: 'matrix-renamed' },
     'POST batch_exports/:id/backfill/': { start_at: hour(30), end_at: hour(29) },
+    'POST surveys/': { name: 'matrix', type: 'api' },
+    'PATCH surveys/:id/': { name: 'matrix-renamed' },
+    'POST early_access_feature/': { name: 'matrix eaf', stage: 'concept' },
+    'PATCH early_access_feature/:id/': { name: 'matrix-renamed' },
   };
   return bodies[`${method} ${tail}`] ?? {};
 }

@@ -14,6 +14,8 @@ export interface TenantIds {
   person: string;
   /** A session recording's id. */
   recording: string;
+  survey: string;
+  earlyAccessFeature: string;
 }
 
 export interface Tenant {
@@ -76,6 +78,9 @@ export async function populate(s: TestServer, projectId: number, token: string, 
   await settle(s);
   const runs = await call(s, 'GET', `${base}/batch_exports/${exp.id}/runs/`);
 
+  const survey = await call(s, 'POST', `${base}/surveys/`, { name: marker, description: marker, type: 'popover' });
+  const feature = await call(s, 'POST', `${base}/early_access_feature/`, { name: `${marker} feature`, description: marker, stage: 'beta' });
+
   const project = s.runtime.queries.access.project(projectId)!;
   return {
     projectId,
@@ -90,6 +95,8 @@ export async function populate(s: TestServer, projectId: number, token: string, 
       run: runs.results[0].id,
       person: persons.results[0].uuid,
       recording: `${marker}-rec`,
+      survey: survey.id,
+      earlyAccessFeature: feature.id,
     },
   };
 }

@@ -1,0 +1,27 @@
+import { featureFlagQueries } from '../../projections/feature-flags-queries';
+import type { SqlStore } from '../../projections/projection';
+import { surveyQueries } from '../../projections/surveys-queries';
+import type { FlagService } from '../flags/management';
+import type { EventLog } from '../store/event-log';
+import { publicSurveyBody } from './body';
+import { SurveyService } from './service';
+
+export { SurveyService, type SurveyServiceDeps } from './service';
+export { surveyDecider, type SurveyCommand, type SurveyState } from './decider';
+export { parseSurveyCreate, parseSurveyUpdate, SURVEY_TYPES } from './input';
+export { surveyBody, publicSurveyBody } from './body';
+
+/** Surveys wired over the runtime's log and read models. */
+export function openSurveys(deps: { log: EventLog; readmodels: SqlStore; flags: FlagService; waitFor: (position: number) => Promise<void> }) {
+  const queries = surveyQueries(deps.readmodels);
+  const flags = featureFlagQueries(deps.readmodels);
+  const service = new SurveyService({ log: deps.log, surveys: queries, flags, flagService: deps.flags, waitFor: deps.waitFor });
+  return {
+    service,
+    queries,
+    /** The surveys posthog-js is served for a project (the public list; remote config's `surveys` too). */
+    publicSurveys: (projectId: number) => queries.active(projectId).map((s) => publicSurveyBody(s, flags.byId, flags.byKey)),
+  };
+}
+
+export type Surveys = ReturnType<typeof openSurveys>;
