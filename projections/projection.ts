@@ -52,6 +52,11 @@ export interface Projection {
    */
   parts?(event: RecordedEvent): number;
   applyPart?(event: RecordedEvent, index: number, db: SqlStore): void;
+  /**
+   * Told that the runner rolled back a transaction or savepoint in which it applied events: whatever
+   * the projection keeps in memory about its rows (a cache) may no longer match them.
+   */
+  rolledBack?(db: SqlStore): void;
   /** Told, in the transaction that skips it, that an event (or one part, else null) was quarantined. */
   quarantined?(event: RecordedEvent, part: number | null, error: string, db: SqlStore): void;
 }

@@ -3,6 +3,7 @@ import type { Projection, SqlStore } from '../projection';
 import { FOLD_WARNING_SOURCE, recordWarning } from './context';
 import { foldCaptured, projectIdOf } from './fold-captured';
 import { INGESTION, QUARANTINE_WARNING } from './names';
+import { forgetCachedPersons } from './person-cache';
 import { createIngestionSchema, INGESTION_TABLES } from './schema';
 
 type WarningData = { type: string; source: string; details: Record<string, unknown> };
@@ -45,6 +46,10 @@ export const ingestionProjection: Projection = {
   },
   applyPart(recorded: RecordedEvent, index: number, db: SqlStore) {
     foldCaptured(recorded, (recorded.data as EventsCapturedData).events[index], index, db);
+  },
+  // The person cache must never outlive the rows it mirrors.
+  rolledBack(db: SqlStore) {
+    forgetCachedPersons(db);
   },
   quarantined(recorded: RecordedEvent, part: number | null, error: string, db: SqlStore) {
     const projectId = projectIdOf(recorded);

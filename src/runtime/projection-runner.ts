@@ -248,11 +248,13 @@ export class ProjectionRunner implements Runner {
     // that throws is rolled back alone, recorded and skipped. Deterministic: the same log and fold
     // quarantine the same events, however the log was cut into batches.
     const savepoint = db.transaction((apply: () => void) => apply());
+    const rolledBack = () => projection.rolledBack?.(store);
     const attempt = (apply: () => void): unknown => {
       try {
         savepoint(apply);
         return null;
       } catch (err) {
+        rolledBack();
         if (isStorageFault(err)) throw err;
         return err ?? new Error('undefined thrown');
       }
@@ -280,10 +282,17 @@ export class ProjectionRunner implements Runner {
       try {
         return tx.immediate(events);
       } catch (err) {
+        rolledBack();
         if (isStorageFault(err)) throw err;
       }
       fresh = [];
-      const last = carefulTx.immediate(events);
+      let last: number;
+      try {
+        last = carefulTx.immediate(events);
+      } catch (err) {
+        rolledBack();
+        throw err;
+      }
       bound.quarantine = mergeSummary(bound.quarantine, fresh);
       for (const record of fresh) this.options.onQuarantine?.(record);
       return last;
