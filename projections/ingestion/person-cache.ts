@@ -1,5 +1,5 @@
 import type { SqlStore } from '../projection';
-import type { Person } from './persons';
+import type { Person } from './person';
 
 /**
  * The persons the fold read or wrote lately, per store, so that the person lookup most events need

@@ -1,16 +1,9 @@
 import type { SqlStore } from '../projection';
 import { cachedPerson, forgetPerson, rememberPerson } from './person-cache';
 import type { Properties } from './properties';
+import type { Person } from './person';
 
-/** A person as the fold works on it; `properties` is parsed only when the fold needs them. */
-export interface Person {
-  uuid: string;
-  projectId: number;
-  properties: Properties;
-  createdAt: string;
-  isIdentified: boolean;
-  version: number;
-}
+export type { Person } from './person';
 
 interface PersonRow {
   uuid: string;
