@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page, type Request } from 'playwright-core';
 import { startTestServer, type TestServer } from '../../support/server';
@@ -49,7 +50,7 @@ async function api(path: string, init?: { method: string; body: unknown }): Prom
   return body === '' ? {} : (JSON.parse(body) as Json);
 }
 
-/** Polls until `read` gives a value `done` accepts; bounded, no fixed sleep between tries but a short back-off. */
+/** Polls the service until `read` gives a value `done` accepts (short, growing back-off), failing after `timeoutMs`. */
 async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (let wait = 25; ; wait = Math.min(wait * 2, 250)) {
@@ -225,16 +226,22 @@ describe.skipIf(!available)('posthog-js features in Chromium, from another origi
       await until('the enrollment on the person', () => person(distinctId), (p) => p?.properties?.[`$feature_enrollment/${key}`] === true);
       // Asked without the page's local overrides: the stored person alone turns the flag on.
       expect(await served()).toBe(true);
-      await page.evaluate(() => posthog.resetPersonPropertiesForFlags());
-      const enabled = await page.evaluate(
-        (key) =>
-          new Promise<boolean | undefined>((resolve) => {
-            posthog.reloadFeatureFlags();
-            posthog.onFeatureFlags(() => resolve(posthog.isFeatureEnabled(key)));
-          }),
-        key,
-      );
-      expect(enabled).toBe(true);
+      // The page sets the flag locally at once; its own /flags request, without the local person
+      // properties, must get the same answer from the service.
+      const refetched = page.waitForResponse((r) => new URL(r.url()).pathname === '/flags/');
+      await page.evaluate(() => {
+        posthog.resetPersonPropertiesForFlags();
+        posthog.reloadFeatureFlags();
+      });
+      const response = await refetched;
+      const sent = response.request().postDataBuffer()!;
+      // posthog-js gzips the body when the browser can (see posthog-js.test.ts).
+      const asked = JSON.parse((sent[0] === 0x1f && sent[1] === 0x8b ? gunzipSync(sent) : sent).toString()) as Json;
+      expect(asked.distinct_id).toBe(distinctId);
+      expect(asked.person_properties?.[`$feature_enrollment/${key}`]).toBeUndefined();
+      const answer = (await response.json()) as Json;
+      expect(answer.flags[key].enabled).toBe(true);
+      expect(await page.evaluate((key) => posthog.isFeatureEnabled(key), key)).toBe(true);
       expect(errors).toEqual([]);
     } finally {
       await close();
