@@ -1,8 +1,8 @@
 import type { SqlStatement, SqlStore } from '../../projections/projection';
-import type { SqliteDatabase } from '../store/sqlite/open';
+import type { SqlDatabase } from '../store/sql-database';
 
 /** Hands projections a store whose prepared statements are compiled once per SQL text. */
-export function cachedStore(db: SqliteDatabase): SqlStore {
+export function cachedStore(db: SqlDatabase): SqlStore {
   const cache = new Map<string, SqlStatement>();
   return {
     prepare(sql) {

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Projection } from '../../projections/projection';
-import type { SqliteDatabase } from '../store/sqlite/open';
+import type { SqlDatabase } from '../store/sql-database';
 import { QUARANTINE_TABLE, quarantineRows } from './quarantine';
 
 /** sha256 over every row of a projection's tables, in their declared total order, and its quarantines. */
-export function digestProjection(db: SqliteDatabase, projection: Projection): string {
+export function digestProjection(db: SqlDatabase, projection: Projection): string {
   const hash = createHash('sha256');
   for (const table of projection.tables) {
     hash.update(`table ${table.name}\n`);

@@ -2,7 +2,7 @@ import { Subject, type Subscription } from 'rxjs';
 import type { RecordedEvent } from '../../streams';
 import type { Projection, SqlStore, StoreName } from '../../projections/projection';
 import type { EventLog } from '../store/event-log';
-import type { SqliteDatabase } from '../store/sqlite/open';
+import type { SqlDatabase } from '../store/sql-database';
 import { cachedStore } from './cached-store';
 import {
   combineSummaries,
@@ -17,7 +17,7 @@ import { isStorageFault } from './storage-fault';
 
 interface Bound {
   projection: Projection;
-  db: SqliteDatabase;
+  db: SqlDatabase;
   store: SqlStore;
   handles: ReadonlySet<string> | null;
   checkpoint: number;
@@ -94,7 +94,7 @@ export class ProjectionRunner implements Runner {
 
   constructor(
     private readonly log: EventLog,
-    stores: Record<StoreName, SqliteDatabase>,
+    stores: Record<StoreName, SqlDatabase>,
     projections: readonly Projection[],
     private readonly options: RunnerOptions = {},
   ) {
@@ -198,7 +198,7 @@ export class ProjectionRunner implements Runner {
     this.waiters.clear();
   }
 
-  private bind(projection: Projection, db: SqliteDatabase): Bound {
+  private bind(projection: Projection, db: SqlDatabase): Bound {
     db.exec(CHECKPOINTS);
     createQuarantineTable(db);
     const quarantines = quarantineStatements(db);

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../../streams';
 import { QUARANTINE_TABLE } from '../../projections/projection';
-import type { SqliteDatabase } from '../store/sqlite/open';
+import type { SqlDatabase } from '../store/sql-database';
 
 /**
  * Events a projection could not apply: recorded (in the projection's own store, in the transaction
@@ -37,7 +37,7 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS ${QUARANTINE_TABLE} (
   event_type TEXT NOT NULL, project_id INTEGER, recorded_at TEXT NOT NULL, error TEXT NOT NULL)`;
 const INDEX = `CREATE INDEX IF NOT EXISTS ${QUARANTINE_TABLE}_by_projection ON ${QUARANTINE_TABLE} (projection, position, part)`;
 
-export function createQuarantineTable(db: SqliteDatabase): void {
+export function createQuarantineTable(db: SqlDatabase): void {
   db.exec(SCHEMA);
   db.exec(INDEX);
 }
@@ -57,7 +57,7 @@ export function quarantineRecord(projection: string, event: RecordedEvent, part:
 }
 
 /** Statements bound to one store: insert inside the runner's transaction, forget on a rebuild. */
-export function quarantineStatements(db: SqliteDatabase) {
+export function quarantineStatements(db: SqlDatabase) {
   const insert = db.prepare(
     `INSERT INTO ${QUARANTINE_TABLE} (projection, position, part, stream_id, event_type, project_id, recorded_at, error)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -79,7 +79,7 @@ export function quarantineStatements(db: SqliteDatabase) {
 }
 
 /** The rows of one projection in a total order, for its digest (none: the digest is unchanged). */
-export function quarantineRows(db: SqliteDatabase, projection: string): unknown[][] {
+export function quarantineRows(db: SqlDatabase, projection: string): unknown[][] {
   const exists = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(QUARANTINE_TABLE);
   if (!exists) return [];
   return db

@@ -290,7 +290,3 @@ describe.skipIf(!available)('posthog-js features in Chromium, from another origi
     }
   });
 });
-
-describe.skipIf(available)('posthog-js features in Chromium', () => {
-  it.skip(`needs ${CHROMIUM} (outside CI the suite is skipped; in CI it fails)`, () => {});
-});

@@ -165,7 +165,3 @@ describe.skipIf(!available)('posthog-js in Chromium, from another origin', () =>
     }
   });
 });
-
-describe.skipIf(available)('posthog-js in Chromium', () => {
-  it.skip(`needs ${CHROMIUM} (outside CI the suite is skipped; in CI it fails)`, () => {});
-});

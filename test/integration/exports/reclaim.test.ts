@@ -16,6 +16,13 @@ const USER = await reachablePgUser();
 const HOUR = 3_600_000;
 const EVENTS = 50;
 
+describe('PostgreSQL for the reclaim test', () => {
+  // Locally a missing server skips the suite; in CI it must fail, never skip silently.
+  it.runIf(process.env.CI === 'true')('is reachable in CI', () => {
+    expect(USER, `PostgreSQL at ${PG_HOST}:${PG_PORT}/${PG_DATABASE} is unreachable`).not.toBeNull();
+  });
+});
+
 describe.skipIf(USER === null)('a restarted service reclaims the runs its killed start left Running', () => {
   const dataDir = tempDir('reclaim-');
   const schema = `reclaim_${randomBytes(4).toString('hex')}`;

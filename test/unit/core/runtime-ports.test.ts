@@ -17,12 +17,8 @@ function adapterImports(): string[] {
 }
 
 describe('the runtime depends on ports only', () => {
-  it('no file under src/runtime/ imports an adapter (the read-model type is the one pending exception)', () => {
+  it('no file under src/runtime/ imports an adapter', () => {
     expect(files.length).toBeGreaterThan(5);
-    // The read-model port (issue 13, a later step) replaces these type-only imports of SqliteDatabase.
-    const pending = ['src/runtime/cached-store.ts', 'src/runtime/digest.ts', 'src/runtime/projection-runner.ts', 'src/runtime/quarantine.ts'].map(
-      (f) => `${f}: type ../store/sqlite/open`,
-    );
-    expect(adapterImports().sort()).toEqual(pending);
+    expect(adapterImports()).toEqual([]);
   });
 });
