@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { LOG_LEVELS, type Actor, type BatchExportLogLevel } from '../../../streams';
+import { actorOf } from '../actor';
+import { LOG_LEVELS, type BatchExportLogLevel } from '../../../streams';
 import { invalidInput } from '../errors';
 import { pageEnvelope, parsePage } from '../pagination';
 import { logBody, runBody } from './batch-exports-body';
@@ -8,7 +9,6 @@ import { cursorEnvelope, decodeCursor } from './batch-exports-cursor';
 type Params = { project_id: string; id: string; run_id?: string };
 type Query = Record<string, string | undefined>;
 
-const actorOf = (request: FastifyRequest): Actor => ({ type: 'user', id: request.auth!.user.id, keyId: request.auth!.key.id });
 
 /** `level=INFO` or `level=warning,error` (one of the listed levels matches). */
 function levelsOf(query: Query): BatchExportLogLevel[] | undefined {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { Actor } from '../../../streams';
+import { actorOf } from '../actor';
 import type { BatchExportRow } from '../../../projections/exports';
 import { invalidInput } from '../errors';
 import { pageEnvelope, parsePage } from '../pagination';
@@ -9,7 +9,6 @@ import { batchExportRunRoutes } from './batch-exports-runs';
 type Params = { project_id?: string; organization_id?: string; id: string };
 type Req = FastifyRequest<{ Params: Params }>;
 
-const actorOf = (request: FastifyRequest): Actor => ({ type: 'user', id: request.auth!.user.id, keyId: request.auth!.key.id });
 
 const bodyOf = (request: FastifyRequest): Record<string, unknown> => {
   const body = request.body ?? {};

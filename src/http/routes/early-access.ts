@@ -1,9 +1,10 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
+import { actorOf } from '../actor';
+import { bodyObject } from '../json-body';
 import type { EarlyAccessRow } from '../../../projections/early-access-queries';
-import { EARLY_ACCESS_STAGES, type Actor } from '../../../streams';
+import { EARLY_ACCESS_STAGES } from '../../../streams';
 import { earlyAccessBody, publicEarlyAccessBody } from '../../early-access';
 import { invalidApiKey, malformedRequest, missingApiKey } from '../../ingest/errors';
-import { invalidInput } from '../errors';
 import { pageEnvelope, parsePage } from '../pagination';
 import { asPublicEndpoint, corsPreflight } from '../public-endpoint';
 import { userBody } from '../users';
@@ -18,12 +19,6 @@ export const earlyAccessRoutes: FastifyPluginAsync = async (app) => {
   const { earlyAccess, queries, projectIdForToken } = app.runtime;
   const flag = (projectId: number, id: number) => queries.flags.byId(projectId, id);
   const body = (e: EarlyAccessRow) => earlyAccessBody(e, flag, userBody(e.created_by ? queries.access.user(e.created_by) : null));
-  const actor = (req: FastifyRequest): Actor => ({ type: 'user', id: req.auth!.user.id, keyId: req.auth!.key.id });
-  const json = (value: unknown): Record<string, unknown> => {
-    if (value === undefined || value === null) return {};
-    if (typeof value !== 'object' || Array.isArray(value)) throw invalidInput('Expected a JSON object.', null);
-    return value as Record<string, unknown>;
-  };
   const projectOf = (params: { project_id: string }) => Number(params.project_id);
   const read = { config: { scope: 'early_access_feature:read' as const } };
   const write = { config: { scope: 'early_access_feature:write' as const } };
@@ -37,15 +32,15 @@ export const earlyAccessRoutes: FastifyPluginAsync = async (app) => {
   });
 
   app.post<P>(`${base}/`, write, async (request, reply) =>
-    reply.status(201).send(body(await service.create(projectOf(request.params), json(request.body), actor(request)))),
+    reply.status(201).send(body(await service.create(projectOf(request.params), bodyObject(request.body), actorOf(request)))),
   );
 
   app.get<P>(`${base}/:id/`, read, async (request) => body(service.get(projectOf(request.params), request.params.id)));
 
-  app.patch<P>(`${base}/:id/`, write, async (request) => body(await service.update(projectOf(request.params), request.params.id, json(request.body), actor(request))));
+  app.patch<P>(`${base}/:id/`, write, async (request) => body(await service.update(projectOf(request.params), request.params.id, bodyObject(request.body), actorOf(request))));
 
   app.delete<P>(`${base}/:id/`, write, async (request, reply) => {
-    await service.delete(projectOf(request.params), request.params.id, actor(request));
+    await service.delete(projectOf(request.params), request.params.id, actorOf(request));
     return reply.status(204).send();
   });
 

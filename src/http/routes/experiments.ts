@@ -1,7 +1,8 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
+import { actorOf } from '../actor';
+import { bodyObject } from '../json-body';
 import type { ExperimentRow } from '../../../projections/experiments-queries';
-import type { Actor } from '../../../streams';
-import { invalidInput, notFoundError } from '../errors';
+import { notFoundError } from '../errors';
 import { pageEnvelope, parsePage } from '../pagination';
 import { userBody } from '../users';
 
@@ -46,17 +47,11 @@ export const experimentRoutes: FastifyPluginAsync = async (app) => {
     updated_at: e.updated_at,
     status: statusOf(e),
   });
-  const actor = (req: FastifyRequest): Actor => ({ type: 'user', id: req.auth!.user.id, keyId: req.auth!.key.id });
   // The auth plugin has already resolved project_id; a non-numeric experiment id matches nothing.
   const ids = (params: { project_id: string; id?: string }) => ({
     projectId: Number(params.project_id),
     id: /^\d{1,15}$/.test(params.id ?? '') ? Number(params.id) : -1,
   });
-  const json = (value: unknown): Record<string, unknown> => {
-    if (value === undefined || value === null) return {};
-    if (typeof value !== 'object' || Array.isArray(value)) throw invalidInput('Expected a JSON object.', null);
-    return value as Record<string, unknown>;
-  };
   const read = { config: { scope: 'experiment:read' as const } };
   const write = { config: { scope: 'experiment:write' as const } };
   const base = '/api/projects/:project_id/experiments';
@@ -69,7 +64,7 @@ export const experimentRoutes: FastifyPluginAsync = async (app) => {
   });
 
   app.post<P>(`${base}/`, write, async (request, reply) => {
-    const created = await service.create(ids(request.params).projectId, json(request.body), actor(request));
+    const created = await service.create(ids(request.params).projectId, bodyObject(request.body), actorOf(request));
     return reply.status(201).send(body(created));
   });
 
@@ -87,18 +82,18 @@ export const experimentRoutes: FastifyPluginAsync = async (app) => {
 
   app.patch<P>(`${base}/:id/`, write, async (request) => {
     const { projectId, id } = ids(request.params);
-    return body(await service.update(projectId, id, json(request.body), actor(request)));
+    return body(await service.update(projectId, id, bodyObject(request.body), actorOf(request)));
   });
 
   app.delete<P>(`${base}/:id/`, write, async (request, reply) => {
     const { projectId, id } = ids(request.params);
-    await service.delete(projectId, id, actor(request));
+    await service.delete(projectId, id, actorOf(request));
     return reply.status(204).send();
   });
 
   app.post<P>(`${base}/:id/create_exposure_cohort_for_experiment/`, write, async (request) => {
     const { projectId, id } = ids(request.params);
-    return body(await service.createExposureCohort(projectId, id, actor(request)));
+    return body(await service.createExposureCohort(projectId, id, actorOf(request)));
   });
 
   app.get<P>(`${base}/:id/results/`, read, async (request) => {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { actorOf } from '../actor';
 import { z } from 'zod';
-import { ProjectSettings, type Actor } from '../../../streams';
+import { ProjectSettings } from '../../../streams';
 import type { ProjectRow } from '../../../projections/access-queries';
 import { reachableProjects, type AuthContext } from '../auth';
 import { pageEnvelope, parsePage } from '../pagination';
@@ -68,8 +69,7 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
   app.patch<{ Params: { project_id: string } }>('/api/projects/:project_id/', { config: { scope: 'project:write' } }, async (request) => {
     const id = Number(request.params.project_id);
     const changes = parseWith(SettingsPatch, request.body) as ProjectSettings;
-    const actor: Actor = { type: 'user', id: request.auth!.user.id, keyId: request.auth!.key.id };
-    await app.runtime.access.changeProjectSettings(id, changes, actor);
+    await app.runtime.access.changeProjectSettings(id, changes, actorOf(request));
     return projectBody(queries.project(id)!);
   });
 

@@ -1,9 +1,9 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
+import { actorOf } from '../actor';
+import { bodyObject } from '../json-body';
 import type { SurveyRow } from '../../../projections/surveys-queries';
-import type { Actor } from '../../../streams';
 import { invalidApiKey, missingApiKey } from '../../ingest/errors';
 import { surveyBody } from '../../surveys';
-import { invalidInput } from '../errors';
 import { pageEnvelope, parsePage } from '../pagination';
 import { asPublicEndpoint, corsPreflight } from '../public-endpoint';
 import { userBody } from '../users';
@@ -18,12 +18,6 @@ export const surveyRoutes: FastifyPluginAsync = async (app) => {
   const { surveys, queries, projectIdForToken } = app.runtime;
   const flag = (projectId: number, id: number) => queries.flags.byId(projectId, id);
   const body = (s: SurveyRow) => surveyBody(s, flag, queries.flags.byKey, userBody(s.created_by ? queries.access.user(s.created_by) : null));
-  const actor = (req: FastifyRequest): Actor => ({ type: 'user', id: req.auth!.user.id, keyId: req.auth!.key.id });
-  const json = (value: unknown): Record<string, unknown> => {
-    if (value === undefined || value === null) return {};
-    if (typeof value !== 'object' || Array.isArray(value)) throw invalidInput('Expected a JSON object.', null);
-    return value as Record<string, unknown>;
-  };
   const projectOf = (params: { project_id: string }) => Number(params.project_id);
   const read = { config: { scope: 'survey:read' as const } };
   const write = { config: { scope: 'survey:write' as const } };
@@ -37,7 +31,7 @@ export const surveyRoutes: FastifyPluginAsync = async (app) => {
   });
 
   app.post<P>(`${base}/`, write, async (request, reply) =>
-    reply.status(201).send(body(await surveys.service.create(projectOf(request.params), json(request.body), actor(request)))),
+    reply.status(201).send(body(await surveys.service.create(projectOf(request.params), bodyObject(request.body), actorOf(request)))),
   );
 
   /** PostHog's per-survey count of `survey sent` submissions. */
@@ -46,11 +40,11 @@ export const surveyRoutes: FastifyPluginAsync = async (app) => {
   app.get<P>(`${base}/:id/`, read, async (request) => body(surveys.service.get(projectOf(request.params), request.params.id)));
 
   app.patch<P>(`${base}/:id/`, write, async (request) =>
-    body(await surveys.service.update(projectOf(request.params), request.params.id, json(request.body), actor(request))),
+    body(await surveys.service.update(projectOf(request.params), request.params.id, bodyObject(request.body), actorOf(request))),
   );
 
   app.delete<P>(`${base}/:id/`, write, async (request, reply) => {
-    await surveys.service.delete(projectOf(request.params), request.params.id, actor(request));
+    await surveys.service.delete(projectOf(request.params), request.params.id, actorOf(request));
     return reply.status(204).send();
   });
 
