@@ -1,4 +1,7 @@
 import type { RecordedEvent } from '../streams';
+import type { SqlSession, TableSchema } from './sql';
+
+export type { SqlDialect, SqlRow, SqlSession, TableSchema, ColumnType } from './sql';
 
 export type SqlValue = string | number | bigint | Buffer | null;
 
@@ -60,3 +63,37 @@ export interface Projection {
   /** Told, in the transaction that skips it, that an event (or one part, else null) was quarantined. */
   quarantined?(event: RecordedEvent, part: number | null, error: string, db: SqlStore): void;
 }
+
+/**
+ * A pure fold from events to read-model rows, over the asynchronous read-model port: it writes
+ * portable SQL through the session handed in, inside the runner's transaction, so the same fold runs
+ * on every read-model adapter. No clock, no randomness, no I/O but the session: applying the same
+ * events always writes the same rows.
+ */
+export interface ReadModelProjection {
+  /** Tells it apart from a `Projection` written before the port (which only the embedded store can run). */
+  readonly portable: true;
+  readonly name: string;
+  /** Bump when the tables or the fold change: the runner then rebuilds this projection from the start. */
+  readonly version: number;
+  readonly store: StoreName;
+  /** Event types this projection reads; others only move its checkpoint. */
+  readonly handles?: readonly string[];
+  /** Created by the adapter before the first event; dropped on a rebuild. */
+  readonly tables: readonly (TableSchema | TableSpec)[];
+  /** Extra set-up after the tables exist (a projection on the embedded store written before the port). */
+  setup?(db: SqlSession): Promise<void>;
+  apply(event: RecordedEvent, db: SqlSession): Promise<void>;
+  /** As Projection.parts: independent parts of one event, applied one by one when `apply` throws. */
+  parts?(event: RecordedEvent): number;
+  applyPart?(event: RecordedEvent, index: number, db: SqlSession): Promise<void>;
+  /** As Projection.rolledBack: in-memory state about the rows may no longer match them. */
+  rolledBack?(): void;
+  /** As Projection.quarantined, in the transaction that skips the event. */
+  quarantined?(event: RecordedEvent, part: number | null, error: string, db: SqlSession): Promise<void>;
+}
+
+/** Every projection of the product, whichever port it was written against. */
+export type AnyProjection = Projection | ReadModelProjection;
+
+export const isPortable = (p: AnyProjection): p is ReadModelProjection => 'portable' in p && p.portable === true;

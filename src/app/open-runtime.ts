@@ -4,7 +4,7 @@ import {
   allProjections,
   featureFlagQueries,
   ingestionQueries,
-  type Projection,
+  type AnyProjection,
   type StoreName,
 } from '../../projections';
 import { AccessService } from '../access';
@@ -24,6 +24,9 @@ import { openSqliteLog, type OpenedEventLog } from './event-log';
 import { claimDataDir } from './log-identity';
 import type { ProjectionWorkerData } from './projection-worker';
 import { cachedStore } from '../runtime/cached-store';
+import { SqliteReadModelStore } from '../adapters/sqlite/read-models';
+import { createEmbeddedTables, onEmbeddedStores } from './embedded-projections';
+import type { ReadModelStore } from '../store/read-models';
 import { ProjectionRunner, type Runner } from '../runtime/projection-runner';
 import { RemoteProjectionRunner } from '../runtime/worker/remote-runner';
 import { storeFiles } from '../runtime/store-files';
@@ -49,7 +52,7 @@ export interface RuntimeOptions {
   durability?: Durability;
   /** Where read models live; defaults to dataDir (replay points this at a fresh directory). */
   readModelDir?: string;
-  projections?: readonly Projection[];
+  projections?: readonly AnyProjection[];
   now?: () => Date;
   onProjectionError?: (name: string, err: Error) => void;
   /** Run the projections in a worker thread (the server does; CLI and unit tests fold in-thread). */
@@ -96,6 +99,10 @@ export function openRuntime(options: RuntimeOptions) {
     readmodels: openSqlite(modelFiles.readmodels, { durability: options.durability }),
     analytics: openSqlite(modelFiles.analytics, { durability: options.durability }),
   };
+  const readModels: Record<StoreName, ReadModelStore> = {
+    readmodels: new SqliteReadModelStore(stores.readmodels),
+    analytics: new SqliteReadModelStore(stores.analytics),
+  };
   const projections = options.projections ?? allProjections;
   let runner: Runner;
   let ready: Promise<void> = Promise.resolve();
@@ -120,7 +127,13 @@ export function openRuntime(options: RuntimeOptions) {
       await checkpointer.close();
     };
   } else {
-    runner = new ProjectionRunner(log, stores, projections, { onError: options.onProjectionError });
+    createEmbeddedTables(projections, stores);
+    const local = new ProjectionRunner(log, readModels, onEmbeddedStores(projections, stores), {
+      onError: options.onProjectionError,
+      notifications: opened.notifications,
+    });
+    runner = local;
+    ready = local.ready.catch(() => undefined);
   }
   const readmodels = cachedStore(stores.readmodels);
   const queries = {
@@ -206,6 +219,8 @@ export function openRuntime(options: RuntimeOptions) {
     /** Whether writes can be made durable (log file present and the same, disk not full, writable; log server reachable). */
     storage: opened.storage,
     stores,
+    /** The same stores behind the read-model port. */
+    readModels,
     runner,
     queries,
     access,

@@ -2,11 +2,13 @@
 // read-model stores from plain data, then hands them to the runtime's side (which sees ports only).
 import { parentPort, workerData } from 'node:worker_threads';
 import { contracts } from '../../streams';
-import type { StoreName } from '../../projections';
+import { allProjections, type StoreName } from '../../projections';
 import { serveProjections } from '../runtime/worker/projection-worker';
 import { ContractedEventLog } from '../store/contracted-log';
 import { openSqlite, type Durability, type SqliteDatabase } from '../store/sqlite/open';
 import { niceThisThread } from '../threads';
+import { SqliteReadModelStore } from '../adapters/sqlite/read-models';
+import { onEmbeddedStores } from './embedded-projections';
 import { openLogFromSpec, type EventLogSpec } from './event-log';
 
 /** The data the main thread passes (see open-runtime.ts). */
@@ -32,7 +34,8 @@ if (parentPort) {
   serveProjections(parentPort, {
     log,
     notifications: opened.notifications,
-    stores,
+    stores: { readmodels: new SqliteReadModelStore(stores.readmodels), analytics: new SqliteReadModelStore(stores.analytics) },
+    projections: onEmbeddedStores(allProjections, stores),
     async close() {
       await log.close();
       stores.readmodels.close();

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Projection } from '../../projections';
 import { digestProjection } from '../runtime/digest';
+import { readCheckpoint } from '../runtime/projection-runner';
 import { quarantineRows } from '../runtime/quarantine';
 import type { EventLogChoice } from '../config/event-log';
 import { openRuntimeOn } from './open-configured-runtime';
@@ -19,16 +19,21 @@ export interface DigestReport {
 type Progress = (position: number, head: number) => void;
 
 /** Snapshot of each projection's checkpoint and digest, read in one transaction so they agree. */
-export function liveDigests(runtime: Runtime): DigestReport[] {
-  return runtime.runner.projections.map((p: Projection) => {
-    const db = runtime.stores[p.store];
-    return db.transaction(() => {
-      const row = db.prepare('SELECT position FROM projection_checkpoints WHERE name = ?').get(p.name) as
-        | { position: number }
-        | undefined;
-      return { projection: p.name, position: row?.position ?? 0, digest: digestProjection(db, p), quarantined: quarantineRows(db, p.name).length };
-    })();
-  });
+export async function liveDigests(runtime: Runtime): Promise<DigestReport[]> {
+  const reports: DigestReport[] = [];
+  for (const p of runtime.runner.projections) {
+    const report = await runtime.readModels[p.store].transaction(
+      async (tx) => ({
+        projection: p.name,
+        position: (await readCheckpoint(tx, p.name))?.position ?? 0,
+        digest: await digestProjection(tx, p),
+        quarantined: (await quarantineRows(tx, p.name)).length,
+      }),
+      { snapshot: true },
+    );
+    reports.push(report);
+  }
+  return reports;
 }
 
 /**
@@ -46,7 +51,7 @@ export async function rebuild(
     await fresh.runner.catchUp({ toPosition: head, until: options.until, onProgress: options.onProgress });
     const failures = fresh.runner.failures();
     if (Object.keys(failures).length) throw new Error(`replay failed: ${JSON.stringify(failures)}`);
-    const digests = liveDigests(fresh);
+    const digests = await liveDigests(fresh);
     const short = digests.filter((d) => d.position < (options.until?.[d.projection] ?? head));
     if (short.length) throw new Error(`replay failed: ${short.map((d) => `${d.projection} stopped at ${d.position} of ${head}`).join(', ')}`);
     return { dir, digests, quarantined: digests.reduce((n, d) => n + d.quarantined, 0) };
@@ -81,7 +86,7 @@ export async function verify(runtime: Runtime, dataDir: string, onProgress?: Pro
   // A stopped projection makes catchUp (or its waiter) give up: that is a verify failure, not an error.
   await runtime.runner.catchUp({ toPosition: head }).catch(() => undefined);
   const failures = runtime.runner.failures();
-  const live = liveDigests(runtime);
+  const live = await liveDigests(runtime);
   const until = Object.fromEntries(live.map((d) => [d.projection, d.position]));
   // The same log the live runtime reads (a PostgreSQL log's spec is its EVENT_LOG choice).
   const eventLog: EventLogChoice = runtime.logSpec.kind === 'postgres' ? runtime.logSpec : { kind: 'sqlite' };

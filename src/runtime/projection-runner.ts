@@ -1,31 +1,32 @@
-import { Subject, type Subscription } from 'rxjs';
+import { Subject } from 'rxjs';
 import type { RecordedEvent } from '../../streams';
-import type { Projection, SqlStore, StoreName } from '../../projections/projection';
+import type { ReadModelProjection, StoreName, TableSchema, TableSpec } from '../../projections/projection';
+import type { SqlSession } from '../../projections/sql';
+import type { AppendNotifications } from '../store/append-notifications';
 import type { EventLog } from '../store/event-log';
-import type { SqlDatabase } from '../store/sql-database';
-import { cachedStore } from './cached-store';
+import type { ReadModelStore, ReadModelTransaction } from '../store/read-models';
 import {
   combineSummaries,
-  createQuarantineTable,
+  forgetQuarantines,
+  insertQuarantine,
   mergeSummary,
+  QUARANTINE_SCHEMA,
   quarantineRecord,
-  quarantineStatements,
+  quarantineSummary,
   type QuarantinedEvent,
   type QuarantineSummary,
 } from './quarantine';
 import { isStorageFault } from './storage-fault';
 
 interface Bound {
-  projection: Projection;
-  db: SqlDatabase;
-  store: SqlStore;
+  projection: ReadModelProjection;
+  store: ReadModelStore;
   handles: ReadonlySet<string> | null;
   checkpoint: number;
   failure: Error | null;
   quarantine: QuarantineSummary;
   /** Stop applying past this position (replay/verify to a fixed point). */
   until: number;
-  applyTx: (events: RecordedEvent[]) => number;
 }
 
 interface Waiter {
@@ -47,10 +48,15 @@ export interface AppliedBatch {
   events: readonly AppliedEvent[];
 }
 
+/** What the rest of the runtime needs to know of a projection: its name, store and tables. */
+export type ProjectionInfo = Pick<ReadModelProjection, 'name' | 'store' | 'tables'>;
+
 /** The runner as the rest of the runtime sees it: in this thread, or in a worker thread. */
 export interface Runner {
-  readonly projections: readonly Projection[];
+  readonly projections: readonly ProjectionInfo[];
   readonly applied$: Subject<AppliedBatch>;
+  /** Resolves once every projection's tables exist and its checkpoint is known. */
+  readonly ready: Promise<void>;
   checkpoints(): Record<string, number>;
   failures(): Record<string, string>;
   /** Events skipped because a projection could not apply them (see quarantine.ts). */
@@ -65,6 +71,9 @@ export interface RunnerOptions {
   batchSize?: number;
   onError?: (projection: string, err: Error) => void;
   onQuarantine?: (event: QuarantinedEvent) => void;
+  /** Wakes the live loop when the log moved; without it (or should a notice be lost) the loop polls. */
+  notifications?: AppendNotifications;
+  pollIntervalMs?: number;
 }
 
 /**
@@ -74,19 +83,40 @@ export interface RunnerOptions {
  */
 const BATCH_BYTES = 16 * 1024 * 1024;
 
-const CHECKPOINTS = `CREATE TABLE IF NOT EXISTS projection_checkpoints (
-  name TEXT PRIMARY KEY, position INTEGER NOT NULL, version INTEGER NOT NULL)`;
+export const CHECKPOINTS_SCHEMA: TableSchema = {
+  name: 'projection_checkpoints',
+  columns: { name: 'text', position: 'integer', version: 'integer' },
+  primaryKey: ['name'],
+  orderBy: 'name',
+};
+const READ_CHECKPOINT = 'SELECT position, version FROM projection_checkpoints WHERE name = ?';
+const WRITE_CHECKPOINT = `INSERT INTO projection_checkpoints (name, position, version) VALUES (?, ?, ?)
+  ON CONFLICT (name) DO UPDATE SET position = excluded.position, version = excluded.version`;
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+const isSchema = (t: TableSchema | TableSpec): t is TableSchema => 'columns' in t;
+/** The lock a projection's transactions take, so two runners on one store never fold one batch twice. */
+const lockOf = (projection: ReadModelProjection) => `projection:${projection.name}`;
+
+export async function readCheckpoint(db: SqlSession, name: string): Promise<{ position: number; version: number } | undefined> {
+  return db.get<{ position: number; version: number }>(READ_CHECKPOINT, name);
+}
 
 /**
  * Feeds the log, in order, to every projection. Each projection's writes and its checkpoint commit in
- * one transaction that first re-reads the checkpoint, so a crash or a second runner on the same store
- * never applies an event twice or skips one.
+ * one transaction that first takes the projection's lock and re-reads the checkpoint, so a crash or a
+ * second runner on the same store never applies an event twice or skips one.
  */
 export class ProjectionRunner implements Runner {
-  private readonly bound: Bound[];
+  private bound: Bound[] = [];
   private readonly waiters = new Set<Waiter>();
-  private subscription: Subscription | null = null;
   private readonly batchSize: number;
+  private following = false;
+  private stopFollowing: () => void = () => {};
+  /** Batches are applied one at a time (the live loop and a catch-up may both feed the runner). */
+  private queue: Promise<void> = Promise.resolve();
+  readonly ready: Promise<void>;
   /** After each committed batch: which projection applied which events (in-memory caches listen here). */
   readonly applied$ = new Subject<AppliedBatch>();
   /** After every processed batch, whether or not anything was applied (checkpoints moved). */
@@ -94,20 +124,26 @@ export class ProjectionRunner implements Runner {
 
   constructor(
     private readonly log: EventLog,
-    stores: Record<StoreName, SqlDatabase>,
-    projections: readonly Projection[],
+    stores: Record<StoreName, ReadModelStore>,
+    readonly projections: readonly ReadModelProjection[],
     private readonly options: RunnerOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 2000;
-    this.bound = projections.map((projection) => this.bind(projection, stores[projection.store]));
-  }
-
-  get projections(): readonly Projection[] {
-    return this.bound.map((b) => b.projection);
+    this.ready = (async () => {
+      for (const projection of projections) this.bound.push(await this.bind(projection, stores[projection.store]));
+    })();
+    // Surfaced through ready's rejection and failures(); never an unhandled rejection.
+    this.ready.catch((err: Error) => {
+      for (const projection of projections.filter((p) => !this.bound.some((b) => b.projection === p))) {
+        const store = stores[projection.store];
+        this.bound.push({ projection, store, handles: null, checkpoint: 0, failure: err, quarantine: { count: 0, latest: [] }, until: 0 });
+      }
+      this.failAll(err);
+    });
   }
 
   checkpoints(): Record<string, number> {
-    return Object.fromEntries(this.bound.map((b) => [b.projection.name, b.checkpoint]));
+    return Object.fromEntries(this.projections.map((p) => [p.name, this.bound.find((b) => b.projection === p)?.checkpoint ?? 0]));
   }
 
   failures(): Record<string, string> {
@@ -120,31 +156,31 @@ export class ProjectionRunner implements Runner {
 
   /** Follow the log live until stop(). */
   start(): void {
-    if (this.subscription) return;
-    const from = Math.min(...this.bound.map((b) => b.checkpoint)) + 1;
-    this.subscription = this.log.subscribeBatches({ fromPosition: from, batchSize: this.batchSize, maxBytes: BATCH_BYTES }).subscribe({
-      next: (batch) => this.process(batch),
-      error: (err: Error) => this.failAll(err),
-    });
+    if (this.following) return;
+    this.following = true;
+    void this.follow();
   }
 
   stop(): void {
-    this.subscription?.unsubscribe();
-    this.subscription = null;
+    this.following = false;
+    this.stopFollowing();
   }
 
   /** Apply everything up to `toPosition` (default: the head now), optionally per projection. */
   async catchUp(options: { toPosition?: number; until?: Record<string, number>; onProgress?: (position: number, head: number) => void } = {}) {
+    await this.ready;
     const head = options.toPosition ?? (await this.log.head());
     for (const b of this.bound) b.until = options.until?.[b.projection.name] ?? head;
     try {
-      let position = Math.min(...this.bound.map((b) => b.checkpoint)) + 1;
-      while (position <= head) {
-        const batch = await this.log.readAll({ fromPosition: position, toPosition: head, maxCount: this.batchSize, maxBytes: BATCH_BYTES });
+      let from = this.resumeFrom();
+      while (from !== null && from <= head) {
+        const batch = await this.log.readAll({ fromPosition: from, toPosition: head, maxCount: this.batchSize, maxBytes: BATCH_BYTES });
         if (batch.length === 0) break;
-        this.process(batch);
-        position = batch[batch.length - 1].position + 1;
-        options.onProgress?.(position - 1, head);
+        await this.process(batch);
+        const last = batch[batch.length - 1].position;
+        from = last + 1;
+        options.onProgress?.(last, head);
+        await yieldToLoop();
       }
     } finally {
       for (const b of this.bound) b.until = Number.MAX_SAFE_INTEGER;
@@ -159,12 +195,71 @@ export class ProjectionRunner implements Runner {
     });
   }
 
-  private process(batch: RecordedEvent[]): void {
+  /** Where the next read starts: past the lowest checkpoint of a projection still running (null: none is). */
+  private resumeFrom(): number | null {
+    const running = this.bound.filter((b) => !b.failure);
+    return running.length ? Math.min(...running.map((b) => b.checkpoint)) + 1 : null;
+  }
+
+  /**
+   * The live loop: read a batch, apply it, repeat; when the log has nothing new, wait for an append
+   * notice or the poll. Reading only after the previous batch is applied bounds memory however far
+   * behind the projections are.
+   */
+  private async follow(): Promise<void> {
+    try {
+      await this.ready;
+    } catch {
+      return;
+    }
+    let dirty = true;
+    let wake: (() => void) | null = null;
+    const poke = () => {
+      dirty = true;
+      const w = wake;
+      wake = null;
+      w?.();
+    };
+    const notices = this.options.notifications?.appended$.subscribe(poke);
+    const timer = setInterval(poke, this.options.pollIntervalMs ?? 100);
+    timer.unref();
+    this.stopFollowing = () => {
+      notices?.unsubscribe();
+      clearInterval(timer);
+      poke();
+    };
+    while (this.following) {
+      dirty = false;
+      const from = this.resumeFrom();
+      if (from === null) break;
+      let batch: RecordedEvent[] = [];
+      try {
+        batch = await this.log.readAll({ fromPosition: from, maxCount: this.batchSize, maxBytes: BATCH_BYTES });
+      } catch {
+        // The log is unreachable for now (its adapter reports that to /_health): try again at the next poll.
+      }
+      if (batch.length > 0) {
+        await this.process(batch);
+        // An embedded store answers without I/O: without this, a backlog would hold the thread.
+        await yieldToLoop();
+        continue;
+      }
+      if (!dirty && this.following) await new Promise<void>((resolve) => (wake = resolve));
+    }
+  }
+
+  private process(batch: RecordedEvent[]): Promise<void> {
+    const run = this.queue.then(() => this.processNow(batch));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async processNow(batch: RecordedEvent[]): Promise<void> {
     for (const b of this.bound) {
       if (b.failure) continue;
       try {
         const before = b.checkpoint;
-        b.checkpoint = b.applyTx(batch);
+        b.checkpoint = await this.applyTx(b, batch);
         if (b.checkpoint > before && this.applied$.observed) {
           const events = batch.filter((e) => e.position > before && e.position <= b.checkpoint && (!b.handles || b.handles.has(e.type)));
           if (events.length) this.applied$.next({ projection: b.projection.name, events });
@@ -185,7 +280,7 @@ export class ProjectionRunner implements Runner {
       waiter.reject(new Error(`projection ${failed.projection.name} has stopped: ${failed.failure!.message}`));
       return true;
     }
-    if (relevant.every((b) => b.checkpoint >= waiter.position)) {
+    if (relevant.length > 0 && relevant.every((b) => b.checkpoint >= waiter.position)) {
       waiter.resolve();
       return true;
     }
@@ -194,109 +289,108 @@ export class ProjectionRunner implements Runner {
 
   private failAll(err: Error) {
     for (const b of this.bound) b.failure ??= err;
-    for (const waiter of this.waiters) this.settle(waiter);
+    for (const waiter of this.waiters) waiter.reject(err);
     this.waiters.clear();
   }
 
-  private bind(projection: Projection, db: SqlDatabase): Bound {
-    db.exec(CHECKPOINTS);
-    createQuarantineTable(db);
-    const quarantines = quarantineStatements(db);
-    const store = cachedStore(db);
+  private async bind(projection: ReadModelProjection, store: ReadModelStore): Promise<Bound> {
     const name = projection.name;
-    const read = db.prepare<[string], { position: number; version: number }>(
-      'SELECT position, version FROM projection_checkpoints WHERE name = ?',
+    const { checkpoint, quarantine } = await store.transaction(
+      async (tx) => {
+        await tx.createTables([CHECKPOINTS_SCHEMA, QUARANTINE_SCHEMA]);
+        const stored = await readCheckpoint(tx, name);
+        const current = stored && stored.version === projection.version;
+        if (stored && !current) {
+          // A changed fold means the old rows are wrong: rebuild this projection from the first event.
+          await tx.dropTables(projection.tables.map((t) => t.name));
+          await forgetQuarantines(tx, name);
+          await tx.run(WRITE_CHECKPOINT, name, 0, projection.version);
+        }
+        await tx.createTables(projection.tables.filter(isSchema));
+        await projection.setup?.(tx);
+        return { checkpoint: current ? stored.position : 0, quarantine: await quarantineSummary(tx, name) };
+      },
+      { lock: lockOf(projection) },
     );
-    const write = db.prepare('INSERT OR REPLACE INTO projection_checkpoints (name, position, version) VALUES (?, ?, ?)');
-    const stored = read.get(name);
-    if (stored && stored.version !== projection.version) {
-      // A changed fold means the old rows are wrong: rebuild this projection from the first event.
-      db.transaction(() => {
-        for (const t of projection.tables) db.exec(`DROP TABLE IF EXISTS ${t.name}`);
-        quarantines.forget(name);
-        write.run(name, 0, projection.version);
-      })();
-    }
-    projection.setup(store);
-    const handles = projection.handles ? new Set(projection.handles) : null;
-    const bound: Bound = {
+    return {
       projection,
-      db,
       store,
-      handles,
-      checkpoint: stored && stored.version === projection.version ? stored.position : 0,
+      handles: projection.handles ? new Set(projection.handles) : null,
+      checkpoint,
       failure: null,
-      quarantine: quarantines.summary(name),
+      quarantine,
       until: Number.MAX_SAFE_INTEGER,
-      applyTx: () => 0,
     };
-    const fold = (events: RecordedEvent[], apply: (event: RecordedEvent) => void) => {
-      const current = read.get(name)?.position ?? 0;
+  }
+
+  /**
+   * One batch for one projection, in one transaction. If the batch throws, it is applied again with
+   * each event (and each part) in a savepoint, so one that throws is rolled back alone, recorded and
+   * skipped. Deterministic: the same log and fold quarantine the same events, however the log was
+   * cut into batches.
+   */
+  private async applyTx(b: Bound, events: RecordedEvent[]): Promise<number> {
+    const { projection, store, handles } = b;
+    const name = projection.name;
+    const fold = async (tx: ReadModelTransaction, apply: (event: RecordedEvent) => Promise<void>) => {
+      const current = (await readCheckpoint(tx, name))?.position ?? 0;
       let last = current;
       for (const event of events) {
         if (event.position <= current) continue;
-        if (event.position > bound.until) break;
-        if (!handles || handles.has(event.type)) apply(event);
+        if (event.position > b.until) break;
+        if (!handles || handles.has(event.type)) await apply(event);
         last = event.position;
       }
-      if (last !== current) write.run(name, last, projection.version);
+      if (last !== current) await tx.run(WRITE_CHECKPOINT, name, last, projection.version);
       return last;
     };
-    const tx = db.transaction((events: RecordedEvent[]) => fold(events, (event) => projection.apply(event, store)));
+    const lock = { lock: lockOf(projection) };
+    try {
+      return await store.transaction((tx) => fold(tx, (event) => projection.apply(event, tx)), lock);
+    } catch (err) {
+      projection.rolledBack?.();
+      if (isStorageFault(err)) throw err;
+    }
 
-    // After a batch threw: the same batch again, each event (and each part) in a savepoint, so one
-    // that throws is rolled back alone, recorded and skipped. Deterministic: the same log and fold
-    // quarantine the same events, however the log was cut into batches.
-    const savepoint = db.transaction((apply: () => void) => apply());
-    const rolledBack = () => projection.rolledBack?.(store);
-    const attempt = (apply: () => void): unknown => {
+    const fresh: QuarantinedEvent[] = [];
+    const attempt = async (tx: ReadModelTransaction, apply: () => Promise<void>): Promise<unknown> => {
       try {
-        savepoint(apply);
+        await tx.savepoint(apply);
         return null;
       } catch (err) {
-        rolledBack();
+        projection.rolledBack?.();
         if (isStorageFault(err)) throw err;
         return err ?? new Error('undefined thrown');
       }
     };
-    let fresh: QuarantinedEvent[] = [];
-    const quarantine = (event: RecordedEvent, part: number | null, err: unknown) => {
+    const quarantine = async (tx: ReadModelTransaction, event: RecordedEvent, part: number | null, err: unknown) => {
       const record = quarantineRecord(name, event, part, err);
-      quarantines.insert(record);
-      projection.quarantined?.(event, part, record.error, store);
+      await insertQuarantine(tx, record);
+      await projection.quarantined?.(event, part, record.error, tx);
       fresh.push(record);
     };
-    const carefulTx = db.transaction((events: RecordedEvent[]) =>
-      fold(events, (event) => {
-        const err = attempt(() => projection.apply(event, store));
-        if (err === null) return;
-        const parts = projection.applyPart ? (projection.parts?.(event) ?? 0) : 0;
-        if (parts === 0) return quarantine(event, null, err);
-        for (let i = 0; i < parts; i++) {
-          const partErr = attempt(() => projection.applyPart!(event, i, store));
-          if (partErr !== null) quarantine(event, i, partErr);
-        }
-      }),
-    );
-    bound.applyTx = (events) => {
-      try {
-        return tx.immediate(events);
-      } catch (err) {
-        rolledBack();
-        if (isStorageFault(err)) throw err;
-      }
-      fresh = [];
-      let last: number;
-      try {
-        last = carefulTx.immediate(events);
-      } catch (err) {
-        rolledBack();
-        throw err;
-      }
-      bound.quarantine = mergeSummary(bound.quarantine, fresh);
-      for (const record of fresh) this.options.onQuarantine?.(record);
-      return last;
-    };
-    return bound;
+    let last: number;
+    try {
+      last = await store.transaction(
+        (tx) =>
+          fold(tx, async (event) => {
+            const err = await attempt(tx, () => projection.apply(event, tx));
+            if (err === null) return;
+            const parts = projection.applyPart ? (projection.parts?.(event) ?? 0) : 0;
+            if (parts === 0) return quarantine(tx, event, null, err);
+            for (let i = 0; i < parts; i++) {
+              const partErr = await attempt(tx, () => projection.applyPart!(event, i, tx));
+              if (partErr !== null) await quarantine(tx, event, i, partErr);
+            }
+          }),
+        lock,
+      );
+    } catch (err) {
+      projection.rolledBack?.();
+      throw err;
+    }
+    b.quarantine = mergeSummary(b.quarantine, fresh);
+    for (const record of fresh) this.options.onQuarantine?.(record);
+    return last;
   }
 }

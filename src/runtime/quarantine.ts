@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../../streams';
 import { QUARANTINE_TABLE } from '../../projections/projection';
-import type { SqlDatabase } from '../store/sql-database';
+import type { SqlSession, TableSchema } from '../../projections/sql';
 
 /**
  * Events a projection could not apply: recorded (in the projection's own store, in the transaction
@@ -32,15 +32,23 @@ export const LATEST_QUARANTINES = 10;
 /** Error messages are cut so that a fold echoing its input cannot bloat the table. */
 const MAX_ERROR_LENGTH = 500;
 
-const SCHEMA = `CREATE TABLE IF NOT EXISTS ${QUARANTINE_TABLE} (
-  projection TEXT NOT NULL, position INTEGER NOT NULL, part INTEGER, stream_id TEXT NOT NULL,
-  event_type TEXT NOT NULL, project_id INTEGER, recorded_at TEXT NOT NULL, error TEXT NOT NULL)`;
-const INDEX = `CREATE INDEX IF NOT EXISTS ${QUARANTINE_TABLE}_by_projection ON ${QUARANTINE_TABLE} (projection, position, part)`;
-
-export function createQuarantineTable(db: SqlDatabase): void {
-  db.exec(SCHEMA);
-  db.exec(INDEX);
-}
+/** No key: one event may be quarantined once per part, and the whole record has no part. */
+export const QUARANTINE_SCHEMA: TableSchema = {
+  name: QUARANTINE_TABLE,
+  columns: {
+    projection: 'text',
+    position: 'integer',
+    part: 'integer?',
+    stream_id: 'text',
+    event_type: 'text',
+    project_id: 'integer?',
+    recorded_at: 'text',
+    error: 'text',
+  },
+  primaryKey: [],
+  indexes: { [`${QUARANTINE_TABLE}_by_projection`]: ['projection', 'position', 'part'] },
+  orderBy: 'projection, position, part',
+};
 
 export function quarantineRecord(projection: string, event: RecordedEvent, part: number | null, err: unknown): QuarantinedEvent {
   const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
@@ -56,36 +64,46 @@ export function quarantineRecord(projection: string, event: RecordedEvent, part:
   };
 }
 
-/** Statements bound to one store: insert inside the runner's transaction, forget on a rebuild. */
-export function quarantineStatements(db: SqlDatabase) {
-  const insert = db.prepare(
+export async function insertQuarantine(db: SqlSession, q: QuarantinedEvent): Promise<void> {
+  await db.run(
     `INSERT INTO ${QUARANTINE_TABLE} (projection, position, part, stream_id, event_type, project_id, recorded_at, error)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    q.projection,
+    q.position,
+    q.part,
+    q.stream_id,
+    q.event_type,
+    q.project_id,
+    q.recorded_at,
+    q.error,
   );
-  const forget = db.prepare(`DELETE FROM ${QUARANTINE_TABLE} WHERE projection = ?`);
-  const count = db.prepare<[string], { n: number }>(`SELECT count(*) AS n FROM ${QUARANTINE_TABLE} WHERE projection = ?`);
-  const latest = db.prepare<[string, number], QuarantinedEvent>(
+}
+
+export async function forgetQuarantines(db: SqlSession, projection: string): Promise<void> {
+  await db.run(`DELETE FROM ${QUARANTINE_TABLE} WHERE projection = ?`, projection);
+}
+
+export async function quarantineSummary(db: SqlSession, projection: string): Promise<QuarantineSummary> {
+  const count = await db.get<{ n: number }>(`SELECT count(*) AS n FROM ${QUARANTINE_TABLE} WHERE projection = ?`, projection);
+  const latest = await db.all<QuarantinedEvent>(
     `SELECT projection, position, part, stream_id, event_type, project_id, recorded_at, error FROM ${QUARANTINE_TABLE}
      WHERE projection = ? ORDER BY position DESC, part DESC LIMIT ?`,
+    projection,
+    LATEST_QUARANTINES,
   );
-  return {
-    insert: (q: QuarantinedEvent) => insert.run(q.projection, q.position, q.part, q.stream_id, q.event_type, q.project_id, q.recorded_at, q.error),
-    forget: (projection: string) => forget.run(projection),
-    summary: (projection: string): QuarantineSummary => ({
-      count: count.get(projection)?.n ?? 0,
-      latest: latest.all(projection, LATEST_QUARANTINES),
-    }),
-  };
+  return { count: count?.n ?? 0, latest };
 }
 
 /** The rows of one projection in a total order, for its digest (none: the digest is unchanged). */
-export function quarantineRows(db: SqlDatabase, projection: string): unknown[][] {
-  const exists = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(QUARANTINE_TABLE);
-  if (!exists) return [];
-  return db
-    .prepare(`SELECT position, part, stream_id, event_type, project_id, recorded_at, error FROM ${QUARANTINE_TABLE} WHERE projection = ? ORDER BY position, part`)
-    .raw(true)
-    .all(projection) as unknown[][];
+export async function quarantineRows(db: SqlSession, projection: string): Promise<unknown[][]> {
+  const rows: unknown[][] = [];
+  for await (const row of db.stream(
+    `SELECT position, part, stream_id, event_type, project_id, recorded_at, error FROM ${QUARANTINE_TABLE} WHERE projection = ? ORDER BY position, part`,
+    projection,
+  )) {
+    rows.push(row);
+  }
+  return rows;
 }
 
 /** Adds one projection's fresh quarantines to a summary (newest first, capped). */

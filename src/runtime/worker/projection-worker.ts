@@ -2,9 +2,10 @@
 // main thread answers HTTP and appends. Its entry module (in the composition root) opens the log and
 // the stores, then hands them here; this side sees ports only.
 import type { MessagePort } from 'node:worker_threads';
-import { allProjections } from '../../../projections';
+import type { ReadModelProjection, StoreName } from '../../../projections';
 import type { AppendNotifications } from '../../store/append-notifications';
 import type { EventLog } from '../../store/event-log';
+import type { ReadModelStore } from '../../store/read-models';
 import { ProjectionRunner } from '../projection-runner';
 import type { FromWorker, ToWorker } from './messages';
 
@@ -13,7 +14,8 @@ export interface ProjectionThread {
   log: EventLog;
   /** This thread's handle's notices: the main thread's appends wake its subscriptions through them. */
   notifications: AppendNotifications;
-  stores: ConstructorParameters<typeof ProjectionRunner>[1];
+  stores: Record<StoreName, ReadModelStore>;
+  projections: readonly ReadModelProjection[];
   /** Closes the log handle and the stores. */
   close(): Promise<void>;
 }
@@ -21,7 +23,7 @@ export interface ProjectionThread {
 /** Runs every projection and reports progress to the main thread until it says stop. */
 export function serveProjections(port: MessagePort, thread: ProjectionThread): void {
   const send = (m: FromWorker) => port.postMessage(m);
-  const runner = new ProjectionRunner(thread.log, thread.stores, allProjections);
+  const runner = new ProjectionRunner(thread.log, thread.stores, thread.projections, { notifications: thread.notifications });
 
   const progress = () =>
     send({ type: 'progress', checkpoints: runner.checkpoints(), failures: runner.failures(), quarantines: runner.quarantines() });
@@ -47,7 +49,15 @@ export function serveProjections(port: MessagePort, thread: ProjectionThread): v
     }
   });
 
-  send({ type: 'ready' });
-  progress();
-  runner.start();
+  runner.ready.then(
+    () => {
+      send({ type: 'ready' });
+      progress();
+      runner.start();
+    },
+    () => {
+      send({ type: 'ready' });
+      progress();
+    },
+  );
 }

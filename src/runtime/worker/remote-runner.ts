@@ -1,8 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { Subject } from 'rxjs';
-import type { Projection } from '../../../projections';
 import type { EventLog } from '../../store/event-log';
-import type { AppliedBatch, Runner } from '../projection-runner';
+import type { AppliedBatch, ProjectionInfo, Runner } from '../projection-runner';
 import type { QuarantineSummary } from '../quarantine';
 import type { FromWorker, ToWorker, WorkerStart } from './messages';
 import { startTsWorker } from '../../threads';
@@ -29,7 +28,7 @@ export class RemoteProjectionRunner implements Runner {
   private stopped: Promise<void> | null = null;
 
   constructor(
-    readonly projections: readonly Projection[],
+    readonly projections: readonly ProjectionInfo[],
     private readonly log: EventLog,
     start: WorkerStart,
   ) {

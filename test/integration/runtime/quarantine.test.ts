@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Projection } from '../../../projections/projection';
+import type { ReadModelProjection } from '../../../projections/projection';
+import { SqliteReadModelStore } from '../../../src/adapters/sqlite/read-models';
+import { onEmbeddedStores } from '../../../src/app/embedded-projections';
 import { ingestionProjection, ingestionQueries } from '../../../projections/ingestion';
 import { cachedStore } from '../../../src/runtime/cached-store';
 import { digestProjection } from '../../../src/runtime/digest';
@@ -12,25 +14,25 @@ import { tempDir } from '../../support/temp-dir';
 type Data = { marker?: boolean; items?: string[]; fault?: boolean };
 
 /** Writes before it throws, so a quarantine that does not roll the event's writes back shows. */
-const fragile: Projection = {
+const fragile: ReadModelProjection = {
+  portable: true,
   name: 'fragile',
   version: 1,
   store: 'readmodels',
-  tables: [{ name: 'seen', orderBy: 'position, part' }],
-  setup: (db) => db.exec('CREATE TABLE IF NOT EXISTS seen (position INTEGER NOT NULL, part INTEGER NOT NULL)'),
-  apply(event, db) {
+  tables: [{ name: 'seen', columns: { position: 'integer', part: 'integer' }, primaryKey: ['position', 'part'], orderBy: 'position, part' }],
+  async apply(event, db) {
     const data = event.data as Data;
     if (data.items) {
-      for (let i = 0; i < data.items.length; i++) this.applyPart!(event, i, db);
+      for (let i = 0; i < data.items.length; i++) await this.applyPart!(event, i, db);
       return;
     }
-    db.prepare('INSERT INTO seen (position, part) VALUES (?, -1)').run(event.position);
+    await db.run('INSERT INTO seen (position, part) VALUES (?, -1)', event.position);
     if (data.fault) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
     if (data.marker) throw new Error(`marker at ${event.position}`);
   },
   parts: (event) => (event.data as Data).items?.length ?? 0,
-  applyPart(event, index, db) {
-    db.prepare('INSERT INTO seen (position, part) VALUES (?, ?)').run(event.position, index);
+  async applyPart(event, index, db) {
+    await db.run('INSERT INTO seen (position, part) VALUES (?, ?)', event.position, index);
     if ((event.data as Data).items![index] === 'bad') throw new TypeError(`bad item ${index}`);
   },
 };
@@ -38,9 +40,10 @@ const fragile: Projection = {
 const append = (log: SqliteEventLog, data: Data) =>
   log.appendSync('ingest-1', [{ type: 'Noted', data }], { context: { actor: { type: 'system' }, projectId: 1 } }).lastPosition;
 
-function open(dir: string, name: string, log: SqliteEventLog, batchSize: number, projections: Projection[] = [fragile]) {
+function open(dir: string, name: string, log: SqliteEventLog, batchSize: number, projections: (typeof ingestionProjection | ReadModelProjection)[] = [fragile]) {
   const stores = { readmodels: openSqlite(join(dir, `${name}-rm.sqlite`)), analytics: openSqlite(join(dir, `${name}-an.sqlite`)) };
-  const runner = new ProjectionRunner(log, stores, projections, { batchSize });
+  const ports = { readmodels: new SqliteReadModelStore(stores.readmodels), analytics: new SqliteReadModelStore(stores.analytics) };
+  const runner = new ProjectionRunner(log, ports, onEmbeddedStores(projections, stores), { batchSize, notifications: { appended$: log.appends, notify: () => {} } });
   const seen = () => stores.readmodels.prepare('SELECT position, part FROM seen ORDER BY position, part').all();
   const failures = () => stores.readmodels.prepare('SELECT * FROM projection_failures ORDER BY position, part').all();
   const close = () => {
@@ -48,7 +51,7 @@ function open(dir: string, name: string, log: SqliteEventLog, batchSize: number,
     stores.readmodels.close();
     stores.analytics.close();
   };
-  return { stores, runner, seen, failures, close, digest: () => digestProjection(stores.readmodels, fragile) };
+  return { stores, runner, seen, failures, close, digest: () => digestProjection(ports.readmodels.session, fragile) };
 }
 
 describe('a projection that throws on an event quarantines it and goes on', () => {
@@ -88,11 +91,12 @@ describe('a projection that throws on an event quarantines it and goes on', () =
     const replay = open(dir, 'replay', log, 2000);
     await replay.runner.catchUp();
     expect(replay.failures()).toEqual(live.failures());
-    expect(replay.digest()).toBe(live.digest());
+    expect(await replay.digest()).toBe(await live.digest());
 
     // A restart over the live store knows its quarantines and applies what comes next.
     live.close();
     const again = open(dir, 'live', log, 2);
+    await again.runner.ready;
     expect(again.runner.quarantines().count).toBe(2);
     const next = append(log, {});
     await again.runner.catchUp();

@@ -1,18 +1,19 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Projection } from '../../../projections/projection';
+import type { ReadModelProjection } from '../../../projections/projection';
+import { SqliteReadModelStore } from '../../../src/adapters/sqlite/read-models';
 import { ProjectionRunner } from '../../../src/runtime/projection-runner';
 import { SqliteEventLog } from '../../../src/store/sqlite/event-log';
 import { openSqlite } from '../../../src/store/sqlite/open';
 import { tempDir } from '../../support/temp-dir';
 
-const counting: Projection = {
+const counting: ReadModelProjection = {
+  portable: true,
   name: 'counting',
   version: 1,
   store: 'readmodels',
-  tables: [{ name: 'seen', orderBy: 'position' }],
-  setup: (db) => db.exec('CREATE TABLE IF NOT EXISTS seen (position INTEGER PRIMARY KEY)'),
-  apply: (event, db) => void db.prepare('INSERT INTO seen (position) VALUES (?)').run(event.position),
+  tables: [{ name: 'seen', columns: { position: 'integer' }, primaryKey: ['position'], orderBy: 'position' }],
+  apply: async (event, db) => void (await db.run('INSERT INTO seen (position) VALUES (?)', event.position)),
 };
 
 describe('projection runner batches', () => {
@@ -23,7 +24,7 @@ describe('projection runner batches', () => {
     const pad = 'x'.repeat(1_000_000);
     for (let i = 0; i < 40; i++) log.appendSync('big', [{ type: 'Noted', data: { i, pad } }], { context: { actor: { type: 'system' } } });
     const stores = { readmodels: openSqlite(join(dir, 'rm.sqlite')), analytics: openSqlite(join(dir, 'an.sqlite')) };
-    const runner = new ProjectionRunner(log, stores, [counting]);
+    const runner = new ProjectionRunner(log, { readmodels: new SqliteReadModelStore(stores.readmodels), analytics: new SqliteReadModelStore(stores.analytics) }, [counting]);
     let batches = 0;
     runner.progress$.subscribe(() => batches++);
     await runner.catchUp();

@@ -2,27 +2,29 @@
 import { SqliteEventLog } from '../../../src/store/sqlite/event-log';
 import { openSqlite } from '../../../src/store/sqlite/open';
 import { ProjectionRunner } from '../../../src/runtime/projection-runner';
-import type { Projection } from '../../../projections/projection';
+import type { ReadModelProjection } from '../../../projections/projection';
+import { SqliteReadModelStore } from '../../../src/adapters/sqlite/read-models';
 
 const [logPath, storePath] = process.argv.slice(2);
 const log = new SqliteEventLog(logPath);
 const store = openSqlite(storePath);
 
-const recorder: Projection = {
+const recorder: ReadModelProjection = {
+  portable: true,
   name: 'recorder',
   version: 1,
   store: 'readmodels',
-  tables: [{ name: 'applied', orderBy: 'position' }],
-  setup: (db) => db.exec('CREATE TABLE IF NOT EXISTS applied (position INTEGER PRIMARY KEY, n INTEGER NOT NULL)'),
-  apply(event, db) {
+  tables: [{ name: 'applied', columns: { position: 'integer', n: 'integer' }, primaryKey: ['position'], orderBy: 'position' }],
+  async apply(event, db) {
     const until = performance.now() + 0.3;
     while (performance.now() < until); // make batches slow enough to be interrupted
     // PRIMARY KEY: applying an event twice throws and stops the projection.
-    db.prepare('INSERT INTO applied (position, n) VALUES (?, ?)').run(event.position, (event.data as { n: number }).n);
+    await db.run('INSERT INTO applied (position, n) VALUES (?, ?)', event.position, (event.data as { n: number }).n);
   },
 };
 
-const runner = new ProjectionRunner(log, { readmodels: store, analytics: store }, [recorder], { batchSize: 200 });
+const port = new SqliteReadModelStore(store);
+const runner = new ProjectionRunner(log, { readmodels: port, analytics: port }, [recorder], { batchSize: 200, notifications: { appended$: log.appends, notify: () => {} } });
 const head = await log.head();
 runner.start();
 const timer = setInterval(() => {

@@ -1,0 +1,59 @@
+import type { SqlValue } from './projection';
+
+/** A row as an adapter returns it: column name to value (integers and counts as numbers, 0/1 for booleans). */
+export type SqlRow = Record<string, unknown>;
+
+/**
+ * What a fold or a query talks to: portable SQL with `?` placeholders, answered asynchronously by
+ * whichever read-model adapter holds the tables (SQLite embedded, PostgreSQL shared). The SQL written
+ * against it keeps to what both engines read the same way; anything engine-specific (JSON access,
+ * list parameters, aggregation into JSON, case-insensitive matching) comes from `dialect`.
+ */
+export interface SqlSession {
+  readonly dialect: SqlDialect;
+  all<R = SqlRow>(sql: string, ...params: SqlValue[]): Promise<R[]>;
+  get<R = SqlRow>(sql: string, ...params: SqlValue[]): Promise<R | undefined>;
+  run(sql: string, ...params: SqlValue[]): Promise<{ changes: number }>;
+  /** Rows one at a time, as arrays of column values in SELECT order (digests, large reads). */
+  stream(sql: string, ...params: SqlValue[]): AsyncIterable<unknown[]>;
+}
+
+/** The fragments of SQL that differ between engines; each adapter supplies its own. */
+export interface SqlDialect {
+  readonly name: 'sqlite' | 'postgres';
+  /**
+   * `expr IN (…)` over one parameter holding a JSON array (of texts, or of integers), so a list of any
+   * length is one placeholder.
+   */
+  inJsonArray(expr: string, kind: 'text' | 'integer'): string;
+  /** A top-level key of a JSON object held in a text column, as text (null when absent). */
+  jsonText(column: string, key: string): string;
+  /** An aggregate: JSON array text of `expr` over the group's rows in `orderBy` order ('[]' for none). */
+  jsonArrayAgg(expr: string, orderBy: string): string;
+  /** `expr LIKE pattern` ignoring case (pattern escaped with backslash). */
+  likeIgnoringCase(expr: string, pattern: string): string;
+}
+
+export type ColumnType = 'text' | 'integer' | 'real' | 'blob';
+
+/**
+ * A read-model table, declared rather than written as DDL so each adapter creates it in its own
+ * dialect. Column order is the order of `columns` (digests hash rows in that order).
+ */
+export interface TableSchema {
+  name: string;
+  /** Type per column; a trailing `?` allows null. */
+  columns: Readonly<Record<string, ColumnType | `${ColumnType}?`>>;
+  primaryKey: readonly string[];
+  /** Further unique keys. */
+  unique?: readonly (readonly string[])[];
+  /** Secondary indexes by name. */
+  indexes?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Store rows in primary-key order (SQLite WITHOUT ROWID): for tables read mostly by key. Adapters
+   * without the notion ignore it.
+   */
+  clustered?: boolean;
+  /** A total order over the rows, so digests are stable. */
+  orderBy: string;
+}

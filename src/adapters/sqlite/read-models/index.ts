@@ -1,0 +1,4 @@
+export { SqliteReadModelStore } from './store';
+export { sqliteSession } from './session';
+export { sqliteDialect } from './dialect';
+export { sqliteTableDdl } from './ddl';

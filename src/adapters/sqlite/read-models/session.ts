@@ -1,0 +1,40 @@
+import type Database from 'better-sqlite3';
+import type { SqlValue } from '../../../../projections/projection';
+import type { SqlSession } from '../../../../projections/sql';
+import type { SqliteDatabase } from '../../../store/sqlite/open';
+import { sqliteDialect } from './dialect';
+
+type Statement = Database.Statement<unknown[]>;
+
+/**
+ * The port's session over one better-sqlite3 connection. Statements run synchronously and the
+ * promises are already settled, so a transaction of such calls finishes within one turn of the
+ * event loop: no request handler can interleave with it on the shared connection.
+ */
+export function sqliteSession(db: SqliteDatabase): SqlSession {
+  const cache = new Map<string, Statement>();
+  const prepared = (sql: string) => {
+    let stmt = cache.get(sql);
+    if (!stmt) {
+      stmt = db.prepare<unknown[]>(sql);
+      cache.set(sql, stmt);
+    }
+    return stmt;
+  };
+  return {
+    dialect: sqliteDialect,
+    async all<R>(sql: string, ...params: SqlValue[]) {
+      return prepared(sql).all(...params) as R[];
+    },
+    async get<R>(sql: string, ...params: SqlValue[]) {
+      return prepared(sql).get(...params) as R | undefined;
+    },
+    async run(sql: string, ...params: SqlValue[]) {
+      return { changes: prepared(sql).run(...params).changes };
+    },
+    async *stream(sql: string, ...params: SqlValue[]) {
+      // A statement of its own: the cached one may be iterated by another reader meanwhile.
+      yield* db.prepare(sql).raw(true).iterate(...params) as IterableIterator<unknown[]>;
+    },
+  };
+}

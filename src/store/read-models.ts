@@ -1,0 +1,35 @@
+import type { SqlDialect, SqlSession, TableSchema } from '../../projections/sql';
+
+/** A read-model transaction: the session a batch of folds writes through, and the schema moves the runner makes. */
+export interface ReadModelTransaction extends SqlSession {
+  /** Runs `fn` in a savepoint: if it throws, its writes alone are undone and the error is rethrown. */
+  savepoint<T>(fn: () => Promise<T>): Promise<T>;
+  /** Creates the tables and indexes that do not exist yet (idempotent), in this transaction. */
+  createTables(tables: readonly TableSchema[]): Promise<void>;
+  dropTables(names: readonly string[]): Promise<void>;
+}
+
+export interface TransactionOptions {
+  /**
+   * A name to serialise on: two transactions holding the same lock name never overlap, whichever
+   * process runs them (the runner locks per projection, so two runners cannot fold one batch twice).
+   */
+  lock?: string;
+  /** Reads only, all from one snapshot (digests with their checkpoint); takes no write lock. */
+  snapshot?: boolean;
+}
+
+/**
+ * The read-model port: where projections keep their rows and queries read them. One transaction
+ * applies a batch and moves the projection's checkpoint atomically. Adapters: SQLite (embedded,
+ * one file per store) and PostgreSQL (shared by every process).
+ */
+export interface ReadModelStore {
+  readonly dialect: SqlDialect;
+  /** Reads outside any transaction (each statement sees committed rows). */
+  readonly session: SqlSession;
+  transaction<T>(fn: (tx: ReadModelTransaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /** Whether a table exists (a store that predates a table). */
+  hasTable(name: string): Promise<boolean>;
+  close(): Promise<void>;
+}
