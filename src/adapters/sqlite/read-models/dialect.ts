@@ -6,7 +6,8 @@ export const sqliteDialect: SqlDialect = {
   name: 'sqlite',
   inJsonArray: (expr) => `${expr} IN (SELECT value FROM json_each(?))`,
   jsonText: (column, key) => `json_extract(${column}, ${quoteText(`$."${key.replaceAll('"', '\\"')}"`)})`,
-  jsonArrayAgg: (expr, orderBy) => `coalesce((SELECT json_group_array(v) FROM (SELECT ${expr} AS v ORDER BY ${orderBy})), '[]')`,
+  // ORDER BY inside an aggregate: SQLite 3.44 and later (better-sqlite3 bundles a newer one).
+  jsonArrayAgg: (expr, orderBy) => `json_group_array(${expr} ORDER BY ${orderBy})`,
   // SQLite's LIKE ignores ASCII case already.
   likeIgnoringCase: (expr, pattern) => `${expr} LIKE ${pattern} ESCAPE '\\'`,
 };
