@@ -1,0 +1,1 @@
+export { InProcessLeases } from './leases';

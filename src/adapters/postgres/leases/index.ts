@@ -1,0 +1,1 @@
+export { PostgresLeases, type PostgresLeaseOptions } from './postgres-leases';
