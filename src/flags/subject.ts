@@ -1,3 +1,4 @@
+import { withInitialTwins } from './initial-properties';
 import { readerFor, type PropertyReader } from './operators';
 import type { EvaluationContext } from './types';
 
@@ -37,7 +38,9 @@ export function subjectOf(ctx: EvaluationContext): Subject {
     return String(key);
   };
   return {
-    person: withFallback(readerFor(ctx.personProperties), 'distinct_id', ctx.distinctId),
+    // Person properties only: the flags service fills `$initial_*` twins on the person's merged
+    // (stored + request) properties, never on group properties.
+    person: withInitialTwins(withFallback(readerFor(ctx.personProperties), 'distinct_id', ctx.distinctId)),
     group(index) {
       const typeName = ctx.groupTypeMapping[index];
       const key = groupKey(index);

@@ -7,7 +7,16 @@ import { Op, type Program } from './program';
  * branches inside the parts fancy-regex runs on its linear engine are free, see program.ts),
  * after which the search is abandoned with no verdict. On top of that, MAX_STEPS bounds all the
  * work (instructions run plus characters compared by backreferences), so time and memory stay
- * small whatever the pattern; the branch stack and the slot log grow by at most one entry a step.
+ * small whatever the pattern; the branch stack and the slot log grow by at most two entries a step.
+ *
+ * The linear parts cost what they cost on fancy-regex's linear engine, not what a backtracking
+ * search of them would: each branch point of such a part (a free Split at a position) is explored
+ * at most once per search. Whether the part's end is reachable from there depends on that point
+ * alone (no backreference inside, assertions read only the text), so a point found to fail stays
+ * failed, and the end a capture-free part reached from a point is reused, for every later entry
+ * into the part, e.g. a lookahead tried again at each start position. Without this, a lookaround
+ * over a long value (`(?=.*foo)bar`) re-scanned the value at every position and ran out of steps
+ * where fancy-regex answers.
  */
 export const BACKTRACK_LIMIT = 10_000;
 export const MAX_STEPS = 500_000;
@@ -19,15 +28,24 @@ export interface Run {
   steps: number;
 }
 
+// A stack entry that is no branch: popping it means the branch point it names failed.
+const FAILED_POINT = -0x40000000;
+
 export function run(program: Program, subject: string): Run {
   const text = Array.from(subject, (ch) => ch.codePointAt(0)!);
   const n = text.length;
   const code = program.code;
   const slots = new Array<number>(program.slots).fill(-1);
-  // Saved branches: program counter, position, slot-log length to unwind to.
+  // Saved branches: program counter, position, slot-log length to unwind to, and for the entries
+  // that mark a free branch point (program counter FAILED_POINT), that point's key.
   const branchPc: number[] = [];
   const branchPos: number[] = [];
   const branchLog: number[] = [];
+  const branchPoint: number[] = [];
+  // Free branch points (pc * (n + 1) + position) of linear parts: those whose part cannot reach
+  // its end, and, for capture-free parts, the position where the part ended when it could.
+  const failedPoints = new Set<number>();
+  const reachedEnds = new Map<number, number>();
   // Slot writes, so that backtracking restores earlier values.
   const logSlot: number[] = [];
   const logValue: number[] = [];
@@ -70,10 +88,23 @@ export function run(program: Program, subject: string): Run {
         else ok = false;
         break;
       case Op.Split:
-        // A free branch is stored complemented (negative): taking it is not counted.
-        branchPc.push(ins.free ? ~ins.b : ins.b);
-        branchPos.push(pos);
-        branchLog.push(logSlot.length);
+        if (ins.free) {
+          const point = pc * (n + 1) + pos;
+          if (failedPoints.has(point)) {
+            ok = false;
+            break;
+          }
+          const end = reachedEnds.get(point);
+          if (end !== undefined) {
+            pos = end;
+            pc = program.regions[ins.region].exit;
+            break;
+          }
+          // Below the branch, a marker: popped only once everything from this point has failed.
+          save(FAILED_POINT, pos, point);
+          // A free branch is stored complemented (negative): taking it is not counted.
+          save(~ins.b, pos, -1);
+        } else save(ins.b, pos, -1);
         pc = ins.a;
         break;
       case Op.Jump:
@@ -109,15 +140,18 @@ export function run(program: Program, subject: string): Run {
         pc++;
         break;
       case Op.RestoreCut:
+        reached(ins.region, slots[ins.a], pos);
         pos = slots[ins.b];
         cut(slots[ins.a]);
         pc++;
         break;
       case Op.Cut:
+        reached(ins.region, slots[ins.a], pos);
         cut(slots[ins.a]);
         pc++;
         break;
       case Op.FailCut:
+        reached(ins.region, slots[ins.a], pos);
         cut(slots[ins.a]);
         ok = false;
         break;
@@ -134,13 +168,38 @@ export function run(program: Program, subject: string): Run {
         break;
     }
     if (ok) continue;
-    if (branchPc.length === 0) return { found: false, backtracks, steps };
-    pc = branchPc.pop()!;
-    if (pc < 0) pc = ~pc;
-    else if (++backtracks > BACKTRACK_LIMIT) return { found: null, backtracks, steps };
-    pos = branchPos.pop()!;
-    const keep = branchLog.pop()!;
-    while (logSlot.length > keep) slots[logSlot.pop()!] = logValue.pop()!;
+    for (;;) {
+      if (branchPc.length === 0) return { found: false, backtracks, steps };
+      pc = branchPc.pop()!;
+      pos = branchPos.pop()!;
+      const point = branchPoint.pop()!;
+      const keep = branchLog.pop()!;
+      if (pc === FAILED_POINT) {
+        failedPoints.add(point);
+        if (++steps > MAX_STEPS) return { found: null, backtracks, steps };
+        continue;
+      }
+      if (pc < 0) pc = ~pc;
+      else if (++backtracks > BACKTRACK_LIMIT) return { found: null, backtracks, steps };
+      while (logSlot.length > keep) slots[logSlot.pop()!] = logValue.pop()!;
+      break;
+    }
+  }
+
+  function save(branch: number, at: number, point: number): void {
+    branchPc.push(branch);
+    branchPos.push(at);
+    branchLog.push(logSlot.length);
+    branchPoint.push(point);
+  }
+
+  /**
+   * A linear part ended at `end`: every free branch point of it still on the stack (above the
+   * part's mark) leads there first. Remembered for capture-free parts, whose end can be skipped to.
+   */
+  function reached(region: number, depth: number, end: number): void {
+    if (region < 0 || !program.regions[region].skippable) return;
+    for (let i = branchPc.length - 1; i >= depth; i--) if (branchPc[i] === FAILED_POINT) reachedEnds.set(branchPoint[i], end);
   }
 
   /** Drops the branches saved since a mark: what matched since then can no longer be retried. */
@@ -148,6 +207,7 @@ export function run(program: Program, subject: string): Run {
     branchPc.length = depth;
     branchPos.length = depth;
     branchLog.length = depth;
+    branchPoint.length = depth;
   }
 }
 

@@ -35,8 +35,22 @@ export interface Instruction {
   b: number;
   /** A Split inside a part fancy-regex hands to its linear engine: taking its branch is no backtrack. */
   free: boolean;
+  /** For a free Split and for the instruction that leaves a linear part: that part's index in `regions`. */
+  region: number;
   test: CharTest;
   kind: AssertKind;
+}
+
+/**
+ * A linear part (a lookaround or atomic body without fancy features). Whether its end can be reached
+ * from a given branch point depends only on that point, never on how the search got there, so the
+ * machine remembers it for the whole search (see machine.ts).
+ */
+export interface Region {
+  /** The instruction that leaves the part once its body matched. */
+  exit: number;
+  /** No capture group inside: skipping to the exit loses nothing, so reached ends are remembered too. */
+  skippable: boolean;
 }
 
 const NO_TEST: CharTest = () => false;
@@ -44,15 +58,19 @@ const NO_TEST: CharTest = () => false;
 export interface Program {
   code: Instruction[];
   slots: number;
+  regions: Region[];
 }
 
 export const MAX_PROGRAM = 20_000;
 
 class Compiler {
   readonly code: Instruction[] = [];
+  readonly regions: Region[] = [];
   slots: number;
   /** > 0 while compiling a lookaround or atomic body without fancy features. */
   private linear = 0;
+  /** The region being compiled while `linear` > 0 (linear parts never nest: they hold no lookaround). */
+  private region = -1;
 
   constructor(groups: number) {
     this.slots = (groups + 1) * 2;
@@ -60,7 +78,8 @@ class Compiler {
 
   private emit(op: Op, a = 0, b = 0, test: CharTest = NO_TEST, kind: AssertKind = 'textStart'): number {
     if (this.code.length >= MAX_PROGRAM) throw new PatternError('pattern too large');
-    this.code.push({ op, a, b, free: op === Op.Split && this.linear > 0, test, kind });
+    const free = op === Op.Split && this.linear > 0;
+    this.code.push({ op, a, b, free, region: free ? this.region : -1, test, kind });
     return this.code.length - 1;
   }
 
@@ -102,8 +121,7 @@ class Compiler {
       case 'atomic': {
         const mark = this.slot();
         this.emit(Op.Mark, mark);
-        this.body(n.body);
-        this.emit(Op.Cut, mark);
+        this.leave(this.body(n.body), Op.Cut, mark);
         return;
       }
       case 'backref':
@@ -124,13 +142,28 @@ class Compiler {
   /**
    * The body of a lookaround or atomic group. fancy-regex runs such a body, when it has no fancy
    * feature itself, on Rust's linear engine, where it costs no backtracks; its branches here are
-   * marked free so that they count towards MAX_STEPS only, not towards the backtrack limit.
+   * marked free so that they count towards MAX_STEPS only, not towards the backtrack limit, and
+   * the machine remembers their outcome so that the body's work stays linear over the whole
+   * search, as on that engine. The instruction emitted right after the body leaves the part.
    */
-  private body(n: Node): void {
-    const linear = !fancy(n);
-    if (linear) this.linear++;
+  private body(n: Node): number {
+    if (fancy(n)) {
+      this.node(n);
+      return -1;
+    }
+    const region = (this.region = this.regions.length);
+    this.regions.push({ exit: -1, skippable: !captures(n) });
+    this.linear++;
     this.node(n);
-    if (linear) this.linear--;
+    this.linear--;
+    this.regions[region].exit = this.code.length;
+    return region;
+  }
+
+  /** Emits the instruction that leaves a body compiled by `body`, tagged with its region (or -1). */
+  private leave(region: number, op: Op, a = 0, b = 0): void {
+    this.emit(op, a, b);
+    this.code[this.code.length - 1].region = region;
   }
 
   private alternation(items: Node[]): void {
@@ -202,28 +235,25 @@ class Compiler {
       const at = this.slot();
       this.emit(Op.Save, at);
       if (behind) this.emit(Op.GoBack, back);
-      this.body(body);
-      this.emit(Op.RestoreCut, mark, at);
+      this.leave(this.body(body), Op.RestoreCut, mark, at);
       return;
     }
     const split = this.emit(Op.Split, this.code.length + 1);
     if (behind) this.emit(Op.GoBack, back);
-    this.body(body);
-    this.emit(Op.FailCut, mark);
+    this.leave(this.body(body), Op.FailCut, mark);
     this.code[split].b = this.code.length;
   }
 
   /**
-   * The unanchored search: a lazy any-character loop before the pattern, as fancy-regex does, so
-   * moving to the next start position is a backtrack too. A pattern that can only match at the
-   * start of the text (`^…`, `\A…`) skips it: those retries could never succeed.
+   * The unanchored search: a lazy any-character loop before the pattern, as fancy-regex wraps every
+   * pattern (`(?s:.)*?(…)`), so moving to the next start position is a backtrack too. Even a pattern
+   * anchored with `^` is retried at every position there (each retry fails at once but counts),
+   * so a long enough value exhausts the backtrack limit: kept, to give up where it does.
    */
   search(root: Node): void {
-    if (!startAnchored(root)) {
-      this.emit(Op.Split, 3, 1);
-      this.emit(Op.AnyNewline);
-      this.emit(Op.Jump, 0);
-    }
+    this.emit(Op.Split, 3, 1);
+    this.emit(Op.AnyNewline);
+    this.emit(Op.Jump, 0);
     this.node(root);
     this.emit(Op.Match);
   }
@@ -248,17 +278,20 @@ function fancy(n: Node): boolean {
   }
 }
 
-function startAnchored(n: Node): boolean {
+/** Whether a part holds a capture group (whose position a later backreference may read). */
+function captures(n: Node): boolean {
   switch (n.t) {
-    case 'assert':
-      return n.kind === 'textStart';
     case 'group':
+      return n.index !== null || captures(n.body);
+    case 'repeat':
+    case 'look':
     case 'atomic':
-      return startAnchored(n.body);
+      return captures(n.body);
     case 'concat':
-      return n.items.length > 0 && startAnchored(n.items[0]);
     case 'alt':
-      return n.items.every(startAnchored);
+      return n.items.some(captures);
+    case 'cond':
+      return captures(n.yes) || captures(n.no);
     default:
       return false;
   }
@@ -330,5 +363,5 @@ export function constantSize(n: Node): number | null {
 export function compileProgram(parsed: Parsed): Program {
   const compiler = new Compiler(parsed.groups);
   compiler.search(parsed.root);
-  return { code: compiler.code, slots: compiler.slots };
+  return { code: compiler.code, slots: compiler.slots, regions: compiler.regions };
 }

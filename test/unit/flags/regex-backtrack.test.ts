@@ -162,13 +162,16 @@ describe('the step limit', () => {
     expect(r.backtracks).toBeLessThan(BACKTRACK_LIMIT);
   });
 
-  it('a pattern anchored at the start is not retried at every position', () => {
-    const long = `x${'a'.repeat(9_999)}`;
-    const anchored = find('^(?!x)a', long);
-    expect(anchored).toMatchObject({ found: false, backtracks: 0 });
-    expect(m('not_regex', '^(?!x)a', long)).toBe(true);
-    // Unanchored, each start position costs a backtrack, as in fancy-regex.
-    expect(find('(?!x)b', long).found).toBeNull();
+  it('a pattern anchored at the start is still retried at every position, as fancy-regex does', () => {
+    // fancy-regex searches `(?s:.)*?(…)`: `^` fails at once at each later position, but each of the
+    // n + 1 start positions costs a backtrack, so 10,000 characters exhaust the limit of 10,000.
+    const justUnder = `x${'a'.repeat(9_998)}`;
+    expect(find('^(?!x)a', justUnder)).toMatchObject({ found: false, backtracks: BACKTRACK_LIMIT });
+    expect(m('not_regex', '^(?!x)a', justUnder)).toBe(true);
+    const atLimit = `x${'a'.repeat(9_999)}`;
+    expect(limited('^(?!x)a', atLimit).backtracks).toBe(BACKTRACK_LIMIT + 1);
+    // Unanchored, the same.
+    expect(find('(?!x)b', atLimit).found).toBeNull();
   });
 
   it('branches inside plain lookaround and atomic bodies are not backtracks (fancy-regex runs them linearly)', () => {
@@ -179,14 +182,43 @@ describe('the step limit', () => {
     expect(r.backtracks).toBeLessThan(10);
     expect(m('regex', '^(?!.*test).*$', long)).toBe(true);
     expect(m('not_regex', '^(?!.*test).*$', `${long.slice(1)}test`.slice(-9_999))).toBe(true);
-    expect(find('^(?>a*)a', long)).toMatchObject({ found: false, backtracks: 0 });
+    // The atomic group gives nothing back: only the start positions count (one each).
+    expect(find('^(?>a*)a', 'a'.repeat(5_000))).toMatchObject({ found: false, backtracks: 5_001 });
     // A body with fancy features of its own counts as usual.
     expect(find('^(?=(a+)+\\1c)', `${'a'.repeat(30)}b`).found).toBeNull();
   });
 
+  it('a lookaround body costs linear work over the whole search, as on the linear engine', () => {
+    // fancy-regex runs `(a*)*b` on its linear engine at each of the 31 positions: false, 31
+    // backtracks (the start positions). A plain backtracking search of it would be exponential.
+    const nested = find('(?=(a*)*b)', 'a'.repeat(30));
+    expect(nested).toMatchObject({ found: false, backtracks: 31 });
+    expect(nested.steps).toBeLessThan(2_000);
+    expect(m('not_regex', '(?=(a*)*b)', 'a'.repeat(30))).toBe(true);
+    // A lookahead that scans the rest of a long value at every start position: each branch point of
+    // the body is explored once per search, not once per position.
+    for (const [pattern, subject, found] of [
+      ['(?=.*foo)bar', 'x'.repeat(9_000), false],
+      ['(?=.*foo)bar', `${'x'.repeat(8_000)}barfoo`, true],
+      ['(?=.*a)b', 'a'.repeat(9_000), false],
+      ['(?=(.*)x)', 'a'.repeat(9_000), false], // a capture inside: failures are still remembered
+      ['(?=(.*)x)', `${'a'.repeat(9_000)}x`, true],
+      // Entered again at 1, the body meets a branch point whose end is known, but it must still run
+      // to set the group the reference reads: \1 is "a" here, not the "aa" of the first entry.
+      ['(?=(a+)x)(?<!^)\\1x', 'aax', true],
+    ] as const) {
+      const run = find(pattern, subject);
+      expect(run.found, `${pattern} on ${subject.length} characters`).toBe(found);
+      expect(run.steps).toBeLessThan(MAX_STEPS / 4);
+      expect(run.backtracks).toBeLessThanOrEqual(subject.length + 1);
+      expect(m(found ? 'regex' : 'not_regex', pattern, subject)).toBe(true);
+    }
+  });
+
   it('free branches are still bounded by the step limit', () => {
-    const r = limited('(?=(a*)*b)', 'a'.repeat(30));
-    expect(r.backtracks).toBe(0);
+    // Bodies are remembered per branch point, so only a huge body over a long value gets there.
+    const r = limited(`(?=(?:${'a?'.repeat(60)})*b)`, 'a'.repeat(9_000));
+    expect(r.backtracks).toBeLessThan(BACKTRACK_LIMIT);
     expect(r.steps).toBe(MAX_STEPS + 1);
   });
 
@@ -268,4 +300,45 @@ describe('agrees with JS RegExp on small patterns', () => {
     );
     expect(compared).toBeGreaterThan(500);
   });
+
+  it('on lookarounds tried at many start positions (the remembered branch points)', () => {
+    // Longer values, so each lookaround body is entered again and again and reuses what earlier
+    // entries learned; JS RegExp recomputes everything, so any wrongly remembered outcome shows.
+    // One group counter for both parts, so that a reference still names the group right before it.
+    const around = fc.tuple(generators.pattern, generators.pattern, fc.constantFrom('(?=', '(?!', '(?>')).map(([x, y, open]) => {
+      const counter = { n: 0 };
+      return `${open}${x(counter)})${y(counter)}`;
+    });
+    const subject = fc.string({ unit: fc.constantFrom('a', 'b', '1', ' '), minLength: 10, maxLength: 40 });
+    let compared = 0;
+    fc.assert(
+      fc.property(around, subject, (source, text) => {
+        const result = find(source, text);
+        fc.pre(result.found !== null);
+        compared++;
+        // JS has no atomic groups: `(?>x)` is `(?=(x))\N` there, with N a fresh group after x's.
+        const js = source.startsWith('(?>') ? atomicAsJs(source) : source;
+        expect(result.found, `${source} on ${JSON.stringify(text)}`).toBe(new RegExp(js, 'u').test(text));
+      }),
+      { numRuns: 600 },
+    );
+    expect(compared).toBeGreaterThan(300);
+  });
 });
+
+/** `(?>x)y` as JS reads it: `(?=(x))\1y`, the new group being the first, so every reference shifts by one. */
+function atomicAsJs(source: string): string {
+  let depth = 0;
+  let end = 3;
+  for (; end < source.length; end++) {
+    const c = source[end];
+    if (c === '\\') end++;
+    else if (c === '(') depth++;
+    else if (c === ')') {
+      if (depth === 0) break;
+      depth--;
+    }
+  }
+  const shift = (text: string) => text.replace(/\\(\d+)/g, (_, d: string) => `\\${Number(d) + 1}`);
+  return `(?=(${shift(source.slice(3, end))}))\\1${shift(source.slice(end + 1))}`;
+}
