@@ -2,14 +2,17 @@ import type { Config } from './config';
 import { bootstrap } from './access';
 import { buildApp } from './http';
 import { geoLookup, openRuntimeOn, writeCredentialsFile } from './app';
+import { resolveSecretKey } from './app/secret-key';
 import { logDestination } from './app/log-output';
 import { startExportProcesses } from './exports/processes';
 import { exportPolicyFromConfig } from './exports';
 
 /** Opens the runtime, catches projections up, bootstraps an empty store, then serves HTTP. */
 export async function startServer(config: Config) {
+  const secretKey = resolveSecretKey({ dataDir: config.DATA_DIR, configured: config.SECRET_KEY, shared: config.EVENT_LOG.kind !== 'sqlite' });
   const runtime = await openRuntimeOn(config.EVENT_LOG, {
     dataDir: config.DATA_DIR,
+    secretKey,
     geo: await geoLookup(config.GEOIP_DIR, (msg) => process.stderr.write(`warning: ${msg}\n`)),
     durability: config.DURABILITY,
     projectionsInWorker: config.PROJECTIONS_IN_WORKER,

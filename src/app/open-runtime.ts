@@ -61,6 +61,8 @@ export interface RuntimeOptions {
   projectionsNice?: number;
   /** GeoIP for ingestion enrichment and flag evaluation; absent means none. */
   geo?: GeoLookup;
+  /** The key sealing destination secrets (see resolveSecretKey); default: the data directory's own. */
+  secretKey?: Buffer;
   /** Export root, allowed hosts, backfill cap; default: `$dataDir/exports`, no private hosts, 10,000 runs. */
   exportPolicy?: ExportPolicy;
 }
@@ -200,7 +202,7 @@ export function openRuntime(options: RuntimeOptions) {
     runner,
     now: options.now,
     exportSource: sqliteExportSource,
-    secrets: new SecretBox(loadSecretKey(options.dataDir)),
+    secrets: new SecretBox(options.secretKey ?? loadSecretKey(options.dataDir)),
     policy: options.exportPolicy ?? exportPolicy({ dataDir: options.dataDir }),
   });
   // Recording on/off (`recordingAccepted`) is left open: see RecordingIngestDeps.

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from '../config';
 import { openRuntimeOn } from '../app';
+import { resolveSecretKey } from '../app/secret-key';
 import { UsageError } from './args';
 import { bootstrapCommand } from './bootstrap';
 import { keysCommand } from './keys';
@@ -28,7 +29,8 @@ async function main(argv: string[]): Promise<number> {
     await replayCommand(dataDir, rest, config.EVENT_LOG);
     return 0;
   }
-  const runtime = await openRuntimeOn(config.EVENT_LOG, { dataDir, durability: config.DURABILITY });
+  const secretKey = resolveSecretKey({ dataDir, configured: config.SECRET_KEY, shared: config.EVENT_LOG.kind !== 'sqlite' });
+  const runtime = await openRuntimeOn(config.EVENT_LOG, { dataDir, durability: config.DURABILITY, secretKey });
   try {
     await runtime.runner.catchUp();
     runtime.runner.start();

@@ -78,6 +78,12 @@ export const ConfigSchema = z.object({
   INGEST_BYTES_PER_MINUTE: z.coerce.number().int().positive().default(4 * 1024 * 1024 * 1024),
   /** Per project: historical-migration events per second, limited apart from live traffic. */
   INGEST_HISTORICAL_EVENTS_PER_SECOND: z.coerce.number().int().positive().default(100_000),
+  /**
+   * The key that seals destination secrets: 32 bytes in base64, or the path of a file holding them.
+   * Required when the event log is shared (every process must open what another sealed); otherwise
+   * `secrets.key` in DATA_DIR is created and used.
+   */
+  SECRET_KEY: z.string().min(1).optional(),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -87,7 +93,8 @@ export class ConfigError extends Error {
 }
 
 /** A variable's value as an error message may show it: a URL's password never appears. */
-const shown = (name: string, env: NodeJS.ProcessEnv) => (name === 'EVENT_LOG' && env[name] ? redactedUrl(env[name]) : env[name]);
+const shown = (name: string, env: NodeJS.ProcessEnv) =>
+  name === 'SECRET_KEY' ? '(not shown)' : name === 'EVENT_LOG' && env[name] ? redactedUrl(env[name]) : env[name];
 
 /** Reads the environment; an invalid value becomes one line naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

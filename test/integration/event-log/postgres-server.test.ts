@@ -13,6 +13,7 @@ import { PG_DATABASE, PG_HOST, PG_PORT, reachablePgUser } from '../../support/po
 import { pgSchemas } from '../../support/postgres-schema';
 import { tempDir } from '../../support/temp-dir';
 import { spawnSync } from 'node:child_process';
+import { TEST_SECRET_KEY } from '../../support/secret-key';
 
 const USER = await reachablePgUser();
 
@@ -28,7 +29,7 @@ const eventLogUrl = (schema: string) => `postgres://${USER}@${PG_HOST}:${PG_PORT
 
 /** The real server (`npm start`) on the PostgreSQL log, read models in dataDir. */
 async function startServer(dataDir: string, eventLog: string) {
-  const server = runTs('src/main.ts', [], { DATA_DIR: dataDir, EVENT_LOG: eventLog, PORT: '0', LOG_LEVEL: 'info', PRINT_CREDENTIALS: 'false', EXPORTS_ENABLED: 'false' });
+  const server = runTs('src/main.ts', [], { DATA_DIR: dataDir, EVENT_LOG: eventLog, SECRET_KEY: TEST_SECRET_KEY, PORT: '0', LOG_LEVEL: 'info', PRINT_CREDENTIALS: 'false', EXPORTS_ENABLED: 'false' });
   const listening = await server.waitForLine((l) => l.includes('Server listening'));
   const url = /listening at (http:\/\/[^"\s]+)/.exec(listening)![1];
   const credentials = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')) as { project_api_key: string; personal_api_key: string; project_id: number };
@@ -54,7 +55,7 @@ async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, 
 function cliOn(dataDir: string, eventLog: string, args: string[]) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
     cwd: repoRoot,
-    env: { ...process.env, DATA_DIR: dataDir, EVENT_LOG: eventLog },
+    env: { ...process.env, DATA_DIR: dataDir, EVENT_LOG: eventLog, SECRET_KEY: TEST_SECRET_KEY },
     encoding: 'utf8',
     timeout: 120_000,
   });
