@@ -49,9 +49,9 @@ export async function openPostgresLog(choice: Extract<EventLogChoice, { kind: 'p
   }
   return {
     log,
-    // The server's NOTIFY wakes every handle's subscriptions, in any process; these in-process
+    // The server's NOTIFY wakes every handle's subscriptions and runners, in any process; in-process
     // notices only spare a worker thread that round trip.
-    notifications: inProcessAppendNotifications(log),
+    notifications: { appended$: log.appends, moved$: log.moved, notify: (position) => log.notifyAppended(position) },
     storage: log.storage,
     spec: { kind: 'postgres', url: choice.url, schema: choice.schema },
   };

@@ -95,6 +95,8 @@ const WRITE_CHECKPOINT = `INSERT INTO projection_checkpoints (name, position, ve
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+const SCHEMA_LOCK = 'schema';
+
 const isSchema = (t: TableSchema | TableSpec): t is TableSchema => 'columns' in t;
 /** The lock a projection's transactions take, so two runners on one store never fold one batch twice. */
 const lockOf = (projection: ReadModelProjection) => `projection:${projection.name}`;
@@ -220,7 +222,7 @@ export class ProjectionRunner implements Runner {
       wake = null;
       w?.();
     };
-    const notices = this.options.notifications?.appended$.subscribe(poke);
+    const notices = this.options.notifications?.moved$.subscribe(poke);
     const timer = setInterval(poke, this.options.pollIntervalMs ?? 100);
     timer.unref();
     this.stopFollowing = () => {
@@ -310,7 +312,8 @@ export class ProjectionRunner implements Runner {
         await projection.setup?.(tx);
         return { checkpoint: current ? stored.position : 0, quarantine: await quarantineSummary(tx, name) };
       },
-      { lock: lockOf(projection) },
+      // Schema changes of runners starting together (in several processes) take turns.
+      { lock: [SCHEMA_LOCK, lockOf(projection)] },
     );
     return {
       projection,

@@ -8,6 +8,11 @@ import type { Observable } from 'rxjs';
 export interface AppendNotifications {
   /** Last positions of appends committed through this process's log handle, as they commit. */
   readonly appended$: Observable<number>;
+  /**
+   * Emits whenever the log may have moved: this handle's appends, another thread's notice, and (for
+   * a shared log) another process's append. A runner waits on it between reads.
+   */
+  readonly moved$: Observable<unknown>;
   /** Another thread or process appended up to `position`: wake this handle's live subscriptions now. */
   notify(position: number): void;
 }
@@ -20,5 +25,5 @@ export interface InProcessAppendSource {
 
 /** In-process notices, as the embedded runtime has always had them (one log handle per thread). */
 export function inProcessAppendNotifications(source: InProcessAppendSource): AppendNotifications {
-  return { appended$: source.appends, notify: (position) => source.notifyAppended(position) };
+  return { appended$: source.appends, moved$: source.appends, notify: (position) => source.notifyAppended(position) };
 }

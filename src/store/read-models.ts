@@ -13,8 +13,9 @@ export interface TransactionOptions {
   /**
    * A name to serialise on: two transactions holding the same lock name never overlap, whichever
    * process runs them (the runner locks per projection, so two runners cannot fold one batch twice).
+   * Several names are taken in the order given.
    */
-  lock?: string;
+  lock?: string | readonly string[];
   /** Reads only, all from one snapshot (digests with their checkpoint); takes no write lock. */
   snapshot?: boolean;
 }

@@ -43,7 +43,7 @@ const append = (log: SqliteEventLog, data: Data) =>
 function open(dir: string, name: string, log: SqliteEventLog, batchSize: number, projections: (typeof ingestionProjection | ReadModelProjection)[] = [fragile]) {
   const stores = { readmodels: openSqlite(join(dir, `${name}-rm.sqlite`)), analytics: openSqlite(join(dir, `${name}-an.sqlite`)) };
   const ports = { readmodels: new SqliteReadModelStore(stores.readmodels), analytics: new SqliteReadModelStore(stores.analytics) };
-  const runner = new ProjectionRunner(log, ports, onEmbeddedStores(projections, stores), { batchSize, notifications: { appended$: log.appends, notify: () => {} } });
+  const runner = new ProjectionRunner(log, ports, onEmbeddedStores(projections, stores), { batchSize, notifications: { appended$: log.appends, moved$: log.appends, notify: () => {} } });
   const seen = () => stores.readmodels.prepare('SELECT position, part FROM seen ORDER BY position, part').all();
   const failures = () => stores.readmodels.prepare('SELECT * FROM projection_failures ORDER BY position, part').all();
   const close = () => {

@@ -17,6 +17,8 @@ export interface PostgresReadModelOptions {
   connectTimeoutMs?: number;
 }
 
+const UNIQUE_VIOLATION = '23505';
+const DUPLICATE_SCHEMA = '42P06';
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /**
@@ -53,7 +55,10 @@ export class PostgresReadModelStore implements ReadModelStore {
     // An idle pooled connection that dies must not crash the process; the next query reconnects.
     pool.on('error', () => undefined);
     try {
-      await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`).catch((err: { code?: string }) => {
+        // Processes starting together race on IF NOT EXISTS: losing it means the schema is there.
+        if (err.code !== UNIQUE_VIOLATION && err.code !== DUPLICATE_SCHEMA) throw err;
+      });
     } catch (err) {
       await pool.end();
       throw err;
@@ -66,7 +71,9 @@ export class PostgresReadModelStore implements ReadModelStore {
     let broken = false;
     try {
       await client.query(options.snapshot ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
-      if (options.lock) await client.query({ text: 'SELECT pg_advisory_xact_lock($1::bigint)', values: [this.lockKey(options.lock)] });
+      for (const name of typeof options.lock === 'string' ? [options.lock] : (options.lock ?? [])) {
+        await client.query({ text: 'SELECT pg_advisory_xact_lock($1::bigint)', values: [this.lockKey(name)] });
+      }
       const result = await fn(this.tx(client));
       await client.query('COMMIT');
       return result;

@@ -1,0 +1,75 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ReadModelProjection } from '../../../projections/projection';
+import { PostgresEventLog } from '../../../src/adapters/postgres/event-log';
+import { PostgresReadModelStore } from '../../../src/adapters/postgres/read-models';
+import { digestProjection } from '../../../src/runtime/digest';
+import { ProjectionRunner } from '../../../src/runtime/projection-runner';
+import { PG_DATABASE, PG_HOST, PG_PORT, reachablePgUser } from '../../support/postgres';
+import { pgSchemas } from '../../support/postgres-schema';
+
+const USER = await reachablePgUser();
+
+describe('PostgreSQL availability', () => {
+  it.runIf(process.env.CI === 'true')('is reachable in CI', () => {
+    expect(USER, `PostgreSQL at ${PG_HOST}:${PG_PORT}/${PG_DATABASE} is unreachable`).not.toBeNull();
+  });
+});
+
+/** Sums per stream: a read-modify-write fold, so a batch applied twice or skipped shows. */
+const totals: ReadModelProjection = {
+  portable: true,
+  name: 'totals',
+  version: 1,
+  store: 'readmodels',
+  tables: [{ name: 'totals', columns: { stream: 'text', total: 'integer', events: 'integer' }, primaryKey: ['stream'], orderBy: 'stream' }],
+  async apply(event, db) {
+    const n = (event.data as { n: number }).n;
+    const row = await db.get<{ total: number; events: number }>('SELECT total, events FROM totals WHERE stream = ?', event.streamId);
+    if (row) await db.run('UPDATE totals SET total = ?, events = ? WHERE stream = ?', row.total + n, row.events + 1, event.streamId);
+    else await db.run('INSERT INTO totals (stream, total, events) VALUES (?, ?, 1)', event.streamId, n);
+  },
+};
+
+const ctx = { context: { actor: { type: 'system' as const } } };
+
+if (USER !== null) {
+  const schemas = pgSchemas(USER, 'rm_runner');
+  afterAll(() => schemas.dropAll());
+
+  describe('the projection runner on a PostgreSQL log and PostgreSQL read models', () => {
+    it("is woken by another process's append (NOTIFY), not its poll, and two runners on one store fold each event once", async () => {
+      const logSchema = schemas.fresh();
+      const modelSchema = schemas.fresh();
+      const openLog = () => PostgresEventLog.open({ connection: schemas.connection, schema: logSchema, pollIntervalMs: 60_000 });
+      const openStore = () => PostgresReadModelStore.open({ connection: schemas.connection, schema: modelSchema });
+      const [writer, logA, logB, storeA, storeB] = await Promise.all([openLog(), openLog(), openLog(), openStore(), openStore()]);
+      const notices = (log: PostgresEventLog) => ({ appended$: log.appends, moved$: log.moved, notify: () => {} });
+      // Polls far apart: only notices can wake them in time.
+      const a = new ProjectionRunner(logA, { readmodels: storeA, analytics: storeA }, [totals], { notifications: notices(logA), pollIntervalMs: 60_000, batchSize: 7 });
+      const b = new ProjectionRunner(logB, { readmodels: storeB, analytics: storeB }, [totals], { notifications: notices(logB), pollIntervalMs: 60_000, batchSize: 5 });
+      await Promise.all([a.ready, b.ready]);
+      a.start();
+      b.start();
+      await Promise.all([logA.listening(), logB.listening()]);
+
+      let last = 0;
+      let expected = 0;
+      for (let i = 1; i <= 60; i++) {
+        last = (await writer.append(`s-${i % 3}`, [{ type: 'Added', data: { n: i } }], ctx)).lastPosition;
+        expected += i;
+      }
+      const started = Date.now();
+      // Either runner may have folded any batch: the store's checkpoint is what both wait on.
+      await Promise.race([a.waitFor(last), b.waitFor(last)]);
+      expect(Date.now() - started).toBeLessThan(5000);
+      await new Promise((r) => setTimeout(r, 300));
+      const rows = await storeA.session.all<{ stream: string; total: number; events: number }>('SELECT * FROM totals ORDER BY stream');
+      expect(rows.reduce((n, r) => n + r.total, 0)).toBe(expected);
+      expect(rows.reduce((n, r) => n + r.events, 0)).toBe(60);
+      expect(await digestProjection(storeA.session, totals)).toBe(await digestProjection(storeB.session, totals));
+      a.stop();
+      b.stop();
+      await Promise.all([writer.close(), logA.close(), logB.close(), storeA.close(), storeB.close()]);
+    });
+  });
+}
