@@ -3,7 +3,8 @@ import type { ReadModelProjection } from '../../../projections/projection';
 import { PostgresEventLog } from '../../../src/adapters/postgres/event-log';
 import { PostgresReadModelStore } from '../../../src/adapters/postgres/read-models';
 import { digestProjection } from '../../../src/runtime/digest';
-import { ProjectionRunner } from '../../../src/runtime/projection-runner';
+import { FollowingRunner } from '../../../src/runtime/following-runner';
+import { ProjectionRunner, type AppliedBatch } from '../../../src/runtime/projection-runner';
 import { PG_DATABASE, PG_HOST, PG_PORT, reachablePgUser } from '../../support/postgres';
 import { pgSchemas } from '../../support/postgres-schema';
 
@@ -70,6 +71,37 @@ if (USER !== null) {
       a.stop();
       b.stop();
       await Promise.all([writer.close(), logA.close(), logB.close(), storeA.close(), storeB.close()]);
+    });
+  });
+
+  describe('a process that folds nothing follows the shared store', () => {
+    it('answers read-your-writes from the shared checkpoints and tells its caches what the folding process applied', async () => {
+      const logSchema = schemas.fresh();
+      const modelSchema = schemas.fresh();
+      const openLog = () => PostgresEventLog.open({ connection: schemas.connection, schema: logSchema, pollIntervalMs: 60_000 });
+      const openStore = () => PostgresReadModelStore.open({ connection: schemas.connection, schema: modelSchema });
+      const [apiLog, foldLog, apiStore, foldStore] = await Promise.all([openLog(), openLog(), openStore(), openStore()]);
+      const notices = (log: PostgresEventLog) => ({ appended$: log.appends, moved$: log.moved, notify: () => {} });
+      const folding = new ProjectionRunner(foldLog, { readmodels: foldStore, analytics: foldStore }, [totals], { notifications: notices(foldLog) });
+      await folding.ready;
+      folding.start();
+      const following = new FollowingRunner(apiLog, { readmodels: apiStore, analytics: apiStore }, [totals], { notifications: notices(apiLog), pollIntervalMs: 60_000 });
+      await following.ready;
+      const applied: AppliedBatch[] = [];
+      following.applied$.subscribe((b) => applied.push(b));
+      following.start();
+
+      // The API process appends, then answers once the shared read models include the write.
+      const { lastPosition } = await apiLog.append('s-1', [{ type: 'Added', data: { n: 5 } }], { context: { actor: { type: 'system' }, projectId: 42 } });
+      await following.waitFor(lastPosition, ['totals']);
+      expect(await apiStore.session.get('SELECT total FROM totals WHERE stream = ?', 's-1')).toEqual({ total: 5 });
+      expect(following.checkpoints()).toEqual({ totals: lastPosition });
+      await new Promise((r) => setTimeout(r, 100));
+      expect(applied).toEqual([{ projection: 'totals', events: [expect.objectContaining({ type: 'Added', metadata: { projectId: 42 } })] }]);
+
+      following.stop();
+      folding.stop();
+      await Promise.all([apiLog.close(), foldLog.close(), apiStore.close(), foldStore.close()]);
     });
   });
 }

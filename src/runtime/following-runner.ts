@@ -1,0 +1,166 @@
+import { Subject, type Subscription } from 'rxjs';
+import type { ReadModelProjection, StoreName } from '../../projections/projection';
+import type { AppendNotifications } from '../store/append-notifications';
+import type { EventLog } from '../store/event-log';
+import type { ReadModelStore } from '../store/read-models';
+import type { AppliedBatch, AppliedEvent, Runner } from './projection-runner';
+import type { QuarantineSummary } from './quarantine';
+
+export interface FollowingOptions {
+  notifications?: AppendNotifications;
+  /** How often checkpoints are read while nothing waits (and as a backstop to notices). */
+  pollIntervalMs?: number;
+  /** How often while a read-your-writes waiter is parked: the fold commits after the append's notice. */
+  waitingPollMs?: number;
+}
+
+interface Waiter {
+  position: number;
+  names: readonly string[] | null;
+  resolve: () => void;
+}
+
+/** Log events read per step when telling caches what a projection applied. */
+const CHANGES_PAGE = 2000;
+
+/**
+ * The runner of a process that serves the read models another process folds (ROLES without
+ * `projections`): it folds nothing, follows the shared store's checkpoints, answers read-your-writes
+ * from them, and tells in-memory caches what moved by reading the log between the checkpoints it saw
+ * (the same stubs the folding runner emits), so every process's caches follow every write.
+ */
+export class FollowingRunner implements Runner {
+  readonly applied$ = new Subject<AppliedBatch>();
+  readonly ready: Promise<void>;
+  private current: Record<string, number> = {};
+  private readonly waiters = new Set<Waiter>();
+  private subscription: Subscription | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private refreshing: Promise<void> | null = null;
+  private again = false;
+
+  constructor(
+    private readonly log: EventLog,
+    private readonly stores: Record<StoreName, ReadModelStore>,
+    readonly projections: readonly ReadModelProjection[],
+    private readonly options: FollowingOptions = {},
+  ) {
+    this.ready = this.read().then((checkpoints) => void (this.current = checkpoints));
+  }
+
+  checkpoints(): Record<string, number> {
+    return { ...this.current };
+  }
+
+  /** The folding process reports its own failures; a follower has none. */
+  failures(): Record<string, string> {
+    return {};
+  }
+
+  quarantines(): QuarantineSummary {
+    return { count: 0, latest: [] };
+  }
+
+  start(): void {
+    if (this.subscription) return;
+    this.subscription = this.options.notifications?.moved$.subscribe(() => this.refresh()) ?? null;
+    this.schedule();
+  }
+
+  stop(): void {
+    this.subscription?.unsubscribe();
+    this.subscription = null;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  async catchUp(options: { toPosition?: number } = {}): Promise<void> {
+    await this.ready;
+    await this.waitFor(options.toPosition ?? (await this.log.head()));
+  }
+
+  waitFor(position: number, names: readonly string[] | null = null): Promise<void> {
+    return new Promise((resolve) => {
+      const waiter = { position, names, resolve };
+      if (this.settle(waiter)) return;
+      this.waiters.add(waiter);
+      this.refresh();
+    });
+  }
+
+  /** Reads the checkpoints now (coalescing calls), then wakes waiters and tells caches. */
+  refresh(): void {
+    if (this.refreshing) {
+      this.again = true;
+      return;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.again = false;
+        try {
+          await this.step();
+        } catch {
+          // The store is out of reach for now: the next poll tries again.
+        }
+      } while (this.again);
+    })().finally(() => {
+      this.refreshing = null;
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (!this.subscription && !this.waiters.size) return;
+    if (this.timer) clearTimeout(this.timer);
+    const ms = this.waiters.size ? (this.options.waitingPollMs ?? 20) : (this.options.pollIntervalMs ?? 500);
+    this.timer = setTimeout(() => this.refresh(), ms);
+    this.timer.unref();
+  }
+
+  private async step(): Promise<void> {
+    const next = await this.read();
+    const before = this.current;
+    this.current = next;
+    if (this.applied$.observed) {
+      for (const projection of this.projections) {
+        const from = before[projection.name] ?? 0;
+        const to = next[projection.name] ?? 0;
+        if (to > from) await this.announce(projection, from, to);
+      }
+    }
+    for (const waiter of this.waiters) if (this.settle(waiter)) this.waiters.delete(waiter);
+  }
+
+  private async read(): Promise<Record<string, number>> {
+    const checkpoints: Record<string, number> = {};
+    for (const store of new Set(this.projections.map((p) => this.stores[p.store]))) {
+      const rows = await store.session.all<{ name: string; position: number }>('SELECT name, position FROM projection_checkpoints');
+      for (const row of rows) checkpoints[row.name] = row.position;
+    }
+    return Object.fromEntries(this.projections.map((p) => [p.name, checkpoints[p.name] ?? 0]));
+  }
+
+  /** One stub per (type, project) of what the projection applied in (from, to]. */
+  private async announce(projection: ReadModelProjection, from: number, to: number): Promise<void> {
+    const handles = projection.handles ? new Set(projection.handles) : null;
+    const seen = new Map<string, AppliedEvent>();
+    let position = from + 1;
+    while (position <= to) {
+      const batch = await this.log.readAll({ fromPosition: position, toPosition: to, maxCount: CHANGES_PAGE });
+      if (!batch.length) break;
+      for (const e of batch) {
+        if (handles && !handles.has(e.type)) continue;
+        seen.set(`${e.type}:${e.metadata.projectId}`, { type: e.type, position: e.position, streamId: e.streamId, metadata: { projectId: e.metadata.projectId } });
+      }
+      position = batch[batch.length - 1].position + 1;
+    }
+    if (seen.size) this.applied$.next({ projection: projection.name, events: [...seen.values()] });
+  }
+
+  private settle(waiter: Waiter): boolean {
+    const names = waiter.names ?? this.projections.map((p) => p.name);
+    if (!names.every((n) => (this.current[n] ?? 0) >= waiter.position)) return false;
+    waiter.resolve();
+    return true;
+  }
+}
