@@ -1,7 +1,8 @@
 import { INTERVAL_MS, type BatchExportEvent, type BatchExportInterval, type RecordedEvent } from '../../streams';
 import { stableJson } from '../json';
-import type { Projection, SqlStore } from '../projection';
-import { EXPORT_TABLES, createExportTables } from './schema';
+import type { ReadModelProjection, SqlValue } from '../projection';
+import type { SqlSession } from '../sql';
+import { EXPORT_TABLES } from './schema';
 
 const nullableJson = (value: unknown) => (value === null || value === undefined ? null : stableJson(value));
 
@@ -16,9 +17,9 @@ const COLUMNS: Record<string, { column: string; encode?: (v: unknown) => unknown
   lastPausedAt: { column: 'last_paused_at' },
 };
 
-function update(db: SqlStore, id: string, at: string, data: Record<string, unknown>): void {
+async function update(db: SqlSession, id: string, at: string, data: Record<string, unknown>): Promise<void> {
   const sets = ['last_updated_at = ?'];
-  const params: (string | number | null)[] = [at];
+  const params: SqlValue[] = [at];
   for (const [field, value] of Object.entries(data)) {
     if (value === undefined) continue;
     if (field === 'destination') {
@@ -32,14 +33,15 @@ function update(db: SqlStore, id: string, at: string, data: Record<string, unkno
     sets.push(`${spec.column} = ?`);
     params.push((spec.encode ? spec.encode(value) : value) as string | null);
   }
-  db.prepare(`UPDATE batch_exports SET ${sets.join(', ')} WHERE id = ?`).run(...params, id);
+  await db.run(`UPDATE batch_exports SET ${sets.join(', ')} WHERE id = ?`, ...params, id);
 }
 
 /**
  * Batch exports read model: the exports (secrets included, for the worker), their pause spans
  * (what the scheduler skips) and backfill requests (what it schedules besides the clock).
  */
-export const batchExportsProjection: Projection = {
+export const batchExportsProjection: ReadModelProjection = {
+  portable: true,
   name: 'batch_exports',
   version: 1,
   store: 'readmodels',
@@ -52,59 +54,63 @@ export const batchExportsProjection: Projection = {
     'BatchExportDeleted',
   ],
   tables: EXPORT_TABLES,
-  setup: createExportTables,
-  apply(recorded: RecordedEvent, db: SqlStore) {
+  async apply(recorded: RecordedEvent, db: SqlSession) {
     const at = recorded.metadata.recordedAt;
     const e = recorded as unknown as BatchExportEvent;
     switch (e.type) {
       case 'BatchExportCreated': {
         const d = e.data;
-        db.prepare(
-          `INSERT OR IGNORE INTO batch_exports (id, seq, project_id, name, model, destination_type, destination_config, interval,
-             paused, created_at, created_by, last_updated_at, last_paused_at, start_at, end_at, hogql_query, schema)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(
+        await db.run(
+          `INSERT INTO batch_exports (id, seq, project_id, name, model, destination_type, destination_config, interval,
+             paused, created_at, created_by, last_updated_at, last_paused_at, start_at, end_at, hogql_query, schema, deleted, deleted_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL) ON CONFLICT DO NOTHING`,
           d.id, recorded.position, d.projectId, d.name, d.model, d.destination.type, stableJson(d.destination.config), d.interval,
           d.paused ? 1 : 0, at, d.createdBy, at, d.paused ? at : null, d.startAt, d.endAt, d.hogqlQuery, nullableJson(d.schema),
         );
         // Created paused: nothing is scheduled until it is unpaused.
         if (d.paused) {
-          db.prepare('INSERT INTO batch_export_pauses (seq, batch_export_id, paused_at, automatic) VALUES (?, ?, ?, 0)').run(recorded.position, d.id, at);
+          await db.run(
+            'INSERT INTO batch_export_pauses (seq, batch_export_id, paused_at, unpaused_at, backfill, automatic) VALUES (?, ?, ?, NULL, 0, 0)',
+            recorded.position, d.id, at,
+          );
         }
         return;
       }
       case 'BatchExportUpdated': {
         const { id, projectId: _p, ...changes } = e.data;
-        update(db, id, at, changes);
+        await update(db, id, at, changes);
         return;
       }
       case 'BatchExportPaused':
-        db.prepare('UPDATE batch_exports SET paused = 1, last_paused_at = ?, last_updated_at = ? WHERE id = ?').run(at, at, e.data.id);
-        db.prepare('INSERT INTO batch_export_pauses (seq, batch_export_id, paused_at, automatic) VALUES (?, ?, ?, ?)').run(
+        await db.run('UPDATE batch_exports SET paused = 1, last_paused_at = ?, last_updated_at = ? WHERE id = ?', at, at, e.data.id);
+        await db.run(
+          'INSERT INTO batch_export_pauses (seq, batch_export_id, paused_at, unpaused_at, backfill, automatic) VALUES (?, ?, ?, NULL, 0, ?)',
           recorded.position, e.data.id, at, e.data.automatic ? 1 : 0,
         );
         return;
       case 'BatchExportUnpaused':
-        db.prepare('UPDATE batch_exports SET paused = 0, last_updated_at = ? WHERE id = ?').run(at, e.data.id);
-        db.prepare(
+        await db.run('UPDATE batch_exports SET paused = 0, last_updated_at = ? WHERE id = ?', at, e.data.id);
+        await db.run(
           `UPDATE batch_export_pauses SET unpaused_at = ?, backfill = ?
            WHERE seq = (SELECT max(seq) FROM batch_export_pauses WHERE batch_export_id = ?) AND unpaused_at IS NULL`,
-        ).run(at, e.data.backfill ? 1 : 0, e.data.id);
+          at, e.data.backfill ? 1 : 0, e.data.id,
+        );
         return;
       case 'BatchExportBackfillRequested': {
         const d = e.data;
-        const row = db.prepare('SELECT interval FROM batch_exports WHERE id = ?').get(d.id) as { interval: BatchExportInterval } | undefined;
+        const row = await db.get<{ interval: BatchExportInterval }>('SELECT interval FROM batch_exports WHERE id = ?', d.id);
         if (!row) return;
         const step = INTERVAL_MS[row.interval];
         const total = Math.max(0, Math.floor((Date.parse(d.endAt) - Date.parse(d.startAt)) / step));
-        db.prepare(
-          `INSERT OR IGNORE INTO batch_export_backfills (id, seq, batch_export_id, project_id, interval, start_at, end_at, total_runs, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(d.backfillId, recorded.position, d.id, d.projectId, row.interval, d.startAt, d.endAt, total, at);
+        await db.run(
+          `INSERT INTO batch_export_backfills (id, seq, batch_export_id, project_id, interval, start_at, end_at, total_runs, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+          d.backfillId, recorded.position, d.id, d.projectId, row.interval, d.startAt, d.endAt, total, at,
+        );
         return;
       }
       case 'BatchExportDeleted':
-        db.prepare('UPDATE batch_exports SET deleted = 1, deleted_at = ?, last_updated_at = ? WHERE id = ?').run(at, at, e.data.id);
+        await db.run('UPDATE batch_exports SET deleted = 1, deleted_at = ?, last_updated_at = ? WHERE id = ?', at, at, e.data.id);
         return;
       default: {
         const never: never = e;

@@ -1,5 +1,5 @@
 import type { BatchExportInterval } from '../../streams';
-import type { SqlStore } from '../projection';
+import type { SqlSession } from '../sql';
 
 export interface BatchExportRow {
   id: string;
@@ -58,47 +58,50 @@ const row = (r: Raw): BatchExportRow => ({
 });
 
 /** Read side of the batch exports projection (and what the scheduler reads). */
-export function batchExportQueries(db: SqlStore) {
+export function batchExportQueries(db: SqlSession) {
   return {
     /** Deleted exports too: the worker must know a run's export is gone. */
-    byId(id: string): BatchExportRow | undefined {
-      const r = db.prepare('SELECT * FROM batch_exports WHERE id = ?').get(id) as Raw | undefined;
+    async byId(id: string): Promise<BatchExportRow | undefined> {
+      const r = await db.get<Raw>('SELECT * FROM batch_exports WHERE id = ?', id);
       return r ? row(r) : undefined;
     },
     /** Live exports of some projects, newest first. */
-    list(projectIds: readonly number[], limit: number, offset: number): { count: number; rows: BatchExportRow[] } {
-      const where = 'deleted = 0 AND project_id IN (SELECT value FROM json_each(?))';
+    async list(projectIds: readonly number[], limit: number, offset: number): Promise<{ count: number; rows: BatchExportRow[] }> {
+      const where = `deleted = 0 AND ${db.dialect.inJsonArray('project_id', 'integer')}`;
       const ids = JSON.stringify(projectIds);
-      const count = (db.prepare(`SELECT count(*) AS n FROM batch_exports WHERE ${where}`).get(ids) as { n: number }).n;
-      const rows = db.prepare(`SELECT * FROM batch_exports WHERE ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`).all(ids, limit, offset) as Raw[];
+      const count = (await db.get<{ n: number }>(`SELECT count(*) AS n FROM batch_exports WHERE ${where}`, ids))!.n;
+      const rows = await db.all<Raw>(`SELECT * FROM batch_exports WHERE ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`, ids, limit, offset);
       return { count, rows: rows.map(row) };
     },
     /** Every live export: the scheduler's worklist. */
-    live(): BatchExportRow[] {
-      return (db.prepare('SELECT * FROM batch_exports WHERE deleted = 0 ORDER BY seq').all() as Raw[]).map(row);
+    async live(): Promise<BatchExportRow[]> {
+      return (await db.all<Raw>('SELECT * FROM batch_exports WHERE deleted = 0 ORDER BY seq')).map(row);
     },
-    pauses(batchExportId: string): PauseSpan[] {
-      const rows = db
-        .prepare('SELECT paused_at, unpaused_at, backfill FROM batch_export_pauses WHERE batch_export_id = ? ORDER BY seq')
-        .all(batchExportId) as (Omit<PauseSpan, 'backfill'> & { backfill: number })[];
+    async pauses(batchExportId: string): Promise<PauseSpan[]> {
+      const rows = await db.all<Omit<PauseSpan, 'backfill'> & { backfill: number }>(
+        'SELECT paused_at, unpaused_at, backfill FROM batch_export_pauses WHERE batch_export_id = ? ORDER BY seq',
+        batchExportId,
+      );
       return rows.map((r) => ({ ...r, backfill: r.backfill === 1 }));
     },
     /** Backfills of live exports that still have intervals to schedule, oldest request first. */
-    pendingBackfills(): BackfillRow[] {
-      return db
-        .prepare(
-          `SELECT b.*, (SELECT count(*) FROM batch_export_runs r WHERE r.batch_export_id = b.batch_export_id AND r.backfill_id = b.id) AS scheduled_runs
+    async pendingBackfills(): Promise<BackfillRow[]> {
+      // The count is compared in an outer query: PostgreSQL does not see a select-list alias in WHERE.
+      return db.all<BackfillRow>(
+        `SELECT * FROM (
+           SELECT b.*, (SELECT count(*) FROM batch_export_runs r WHERE r.batch_export_id = b.batch_export_id AND r.backfill_id = b.id) AS scheduled_runs
            FROM batch_export_backfills b JOIN batch_exports e ON e.id = b.batch_export_id
-           WHERE e.deleted = 0 AND scheduled_runs < b.total_runs ORDER BY b.seq`,
-        )
-        .all() as BackfillRow[];
+           WHERE e.deleted = 0) AS pending
+         WHERE scheduled_runs < total_runs ORDER BY seq`,
+      );
     },
     /** End of the latest scheduled (not backfill) interval: where the scheduler resumes. */
-    lastScheduledEnd(batchExportId: string): string | null {
-      const r = db
-        .prepare('SELECT max(data_interval_end) AS e FROM batch_export_runs WHERE batch_export_id = ? AND backfill_id IS NULL')
-        .get(batchExportId) as { e: string | null };
-      return r.e;
+    async lastScheduledEnd(batchExportId: string): Promise<string | null> {
+      const r = await db.get<{ e: string | null }>(
+        'SELECT max(data_interval_end) AS e FROM batch_export_runs WHERE batch_export_id = ? AND backfill_id IS NULL',
+        batchExportId,
+      );
+      return r?.e ?? null;
     },
   };
 }

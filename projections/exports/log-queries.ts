@@ -1,5 +1,6 @@
 import type { BatchExportLogLevel } from '../../streams';
-import type { SqlStore } from '../projection';
+import type { SqlValue } from '../projection';
+import type { SqlSession } from '../sql';
 
 export interface LogRow {
   seq: number;
@@ -20,29 +21,33 @@ export interface LogFilter {
   offset: number;
 }
 
-/** Newest first; filtered by run, level(s) and a substring. */
-export function batchExportLogQueries(db: SqlStore) {
+/** `%text%` for LIKE, with LIKE's own characters (and the escape) taken literally. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Newest first; filtered by run, level(s) and a substring (ignoring case). */
+export function batchExportLogQueries(db: SqlSession) {
   return {
-    list(filter: LogFilter): { count: number; rows: LogRow[] } {
+    async list(filter: LogFilter): Promise<{ count: number; rows: LogRow[] }> {
       const where = ['batch_export_id = ?'];
-      const params: (string | number)[] = [filter.batchExportId];
+      const params: SqlValue[] = [filter.batchExportId];
       if (filter.runId !== undefined) {
         where.push('run_id = ?');
         params.push(filter.runId);
       }
       if (filter.levels && filter.levels.length > 0) {
-        where.push('level IN (SELECT value FROM json_each(?))');
+        where.push(db.dialect.inJsonArray('level', 'text'));
         params.push(JSON.stringify(filter.levels));
       }
       if (filter.search) {
-        where.push("instr(lower(message), lower(?)) > 0");
-        params.push(filter.search);
+        where.push(db.dialect.likeIgnoringCase('message', '?'));
+        params.push(containing(filter.search));
       }
       const w = where.join(' AND ');
-      const count = (db.prepare(`SELECT count(*) AS n FROM batch_export_logs WHERE ${w}`).get(...params) as { n: number }).n;
-      const rows = db
-        .prepare(`SELECT * FROM batch_export_logs WHERE ${w} ORDER BY timestamp DESC, seq DESC LIMIT ? OFFSET ?`)
-        .all(...params, filter.limit, filter.offset) as LogRow[];
+      const count = (await db.get<{ n: number }>(`SELECT count(*) AS n FROM batch_export_logs WHERE ${w}`, ...params))!.n;
+      const rows = await db.all<LogRow>(
+        `SELECT * FROM batch_export_logs WHERE ${w} ORDER BY timestamp DESC, seq DESC LIMIT ? OFFSET ?`,
+        ...params, filter.limit, filter.offset,
+      );
       return { count, rows };
     },
   };

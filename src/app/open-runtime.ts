@@ -198,7 +198,7 @@ export function openRuntime(options: RuntimeOptions) {
   const earlyAccess = openEarlyAccess({ log, readmodels, flags, waitFor: (position, names) => runner.waitFor(position, names) });
   const exports = openBatchExports({
     log,
-    readmodels,
+    readmodels: readModels.readmodels.session,
     runner,
     now: options.now,
     exportSource: sqliteExportSource,

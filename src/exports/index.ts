@@ -4,7 +4,7 @@ import {
   batchExportQueries,
   batchExportRunQueries,
 } from '../../projections/exports';
-import type { SqlStore } from '../../projections/projection';
+import type { SqlSession } from '../../projections/sql';
 import type { EventLog } from '../store/event-log';
 import { ExportScheduler, type SchedulerDeps } from './scheduler/scheduler';
 import { BatchExportService } from './service/batch-export-service';
@@ -28,7 +28,7 @@ export { exportPolicy, exportPolicyFromConfig, type ExportPolicy } from './polic
 export interface BatchExportsDeps {
   log: EventLog;
   /** The read-model store: exports, runs and logs, and the analytics tables the worker reads. */
-  readmodels: SqlStore;
+  readmodels: SqlSession;
   runner: { waitFor(position: number, names?: readonly string[] | null): Promise<void> };
   now?: () => Date;
   /** The analytics port's adapter: a run-rows source over the read-model file (the app wires SQLite). */

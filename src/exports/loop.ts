@@ -45,3 +45,17 @@ export class Loop {
     this.done = null;
   }
 }
+
+/**
+ * `fn` made to take turns with itself: each call starts once the previous one has settled. A tick
+ * reads the read models asynchronously, so a tick called by hand (tests, `drain`) while the loop's
+ * own is between two reads would otherwise act on a worklist the other is changing.
+ */
+export function oneAtATime<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  let turn: Promise<unknown> = Promise.resolve();
+  return (...args: A) => {
+    const run = turn.then(() => fn(...args));
+    turn = run.catch(() => undefined);
+    return run;
+  };
+}

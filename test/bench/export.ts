@@ -114,7 +114,7 @@ for (const [i, name] of runs.entries()) {
   collectGarbage();
   const { seconds } = await timedAsync(() => worker.drain());
   await runtime.runner.waitFor(await runtime.log.head());
-  const run = runtime.exports.queries.runs.latest(exp.id, 1)[0];
+  const run = (await runtime.exports.queries.runs.latest(exp.id, 1))[0];
   if (run.status !== 'Completed') throw new Error(`${name}: run ${run.status}: ${run.latest_error}`);
   const bytes = name === 'postgres' ? 0 : readdirSync(out).reduce((n, f) => n + statSync(join(out, f)).size, 0);
   rows.push({

@@ -5,7 +5,7 @@ import type { EventLog } from '../../store/event-log';
 import { backfillRunId, scheduledRunId } from '../model/ids';
 import { iso } from '../model/intervals';
 import { runDecider } from '../model/run-decider';
-import { Loop } from '../loop';
+import { Loop, oneAtATime } from '../loop';
 import { dueBackfillIntervals, dueIntervals, type Interval } from './due';
 
 export interface SchedulerDeps {
@@ -34,25 +34,27 @@ export interface TickResult {
  */
 export class ExportScheduler {
   private readonly loop: Loop;
+  /** One tick at a time per scheduler: the loop's and any called directly take turns. */
+  readonly tick: () => Promise<TickResult> = oneAtATime(() => this.tickNow());
 
   constructor(private readonly deps: SchedulerDeps) {
     this.loop = new Loop(() => this.tick().then(() => undefined), deps.onError);
   }
 
-  async tick(): Promise<TickResult> {
+  private async tickNow(): Promise<TickResult> {
     const { exports, log } = this.deps;
     await this.deps.waitFor(await log.head());
     const now = this.deps.now();
     const limit = this.deps.batchLimit ?? 500;
     const result: TickResult = { scheduled: 0, alreadyScheduled: 0 };
-    for (const exp of exports.live()) {
-      const due = dueIntervals(exp, exports.pauses(exp.id), exports.lastScheduledEnd(exp.id), now.getTime(), limit);
+    for (const exp of await exports.live()) {
+      const due = dueIntervals(exp, await exports.pauses(exp.id), await exports.lastScheduledEnd(exp.id), now.getTime(), limit);
       for (const interval of due) {
         const runId = scheduledRunId(exp.id, iso(interval.end));
         await this.schedule(result, runId, exp.id, exp.project_id, interval, null, now);
       }
     }
-    for (const backfill of exports.pendingBackfills()) {
+    for (const backfill of await exports.pendingBackfills()) {
       for (const interval of dueBackfillIntervals(backfill, now.getTime(), limit)) {
         const runId = backfillRunId(backfill.batch_export_id, backfill.id, iso(interval.end));
         await this.schedule(result, runId, backfill.batch_export_id, backfill.project_id, interval, backfill.id, now);

@@ -47,13 +47,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export class BatchExportService {
   constructor(private readonly deps: BatchExportServiceDeps) {}
 
-  get(projectIds: readonly number[], id: string): BatchExportRow {
-    const row = UUID.test(id) ? this.deps.exports.byId(id.toLowerCase()) : undefined;
+  async get(projectIds: readonly number[], id: string): Promise<BatchExportRow> {
+    const row = UUID.test(id) ? await this.deps.exports.byId(id.toLowerCase()) : undefined;
     if (!row || row.deleted || !projectIds.includes(row.project_id)) throw notFound();
     return row;
   }
 
-  list(projectIds: readonly number[], limit: number, offset: number) {
+  async list(projectIds: readonly number[], limit: number, offset: number) {
     return this.deps.exports.list(projectIds, limit, offset);
   }
 
@@ -83,11 +83,11 @@ export class BatchExportService {
       createdBy: actor.type === 'user' ? actor.id : null,
     };
     await this.exec(id, projectId, { type: 'Create', data }, actor);
-    return this.deps.exports.byId(id)!;
+    return (await this.deps.exports.byId(id))!;
   }
 
   async update(projectIds: readonly number[], id: string, body: ExportBody, actor: Actor): Promise<BatchExportRow> {
-    const row = this.get(projectIds, id);
+    const row = await this.get(projectIds, id);
     const p = present(body);
     const changes: ExportChanges = {};
     if (p.name) changes.name = checkName(body.name);
@@ -111,20 +111,20 @@ export class BatchExportService {
   }
 
   async pause(projectIds: readonly number[], id: string, actor: Actor): Promise<BatchExportRow> {
-    const row = this.get(projectIds, id);
+    const row = await this.get(projectIds, id);
     return this.answer(row.id, await this.exec(row.id, row.project_id, { type: 'Pause', automatic: false, reason: null }, actor));
   }
 
   /** With `backfill`, the intervals that ended while paused are scheduled after all (capped). */
   async unpause(projectIds: readonly number[], id: string, body: ExportBody, actor: Actor): Promise<BatchExportRow> {
-    const row = this.get(projectIds, id);
+    const row = await this.get(projectIds, id);
     const backfill = body.backfill === undefined || body.backfill === null ? false : checkBoolean(body.backfill, 'backfill');
     if (row.paused) checkUnpauseBackfillSize(row, backfill, this.deps.now().getTime(), this.deps.policy.backfillMaxRuns);
     return this.answer(row.id, await this.exec(row.id, row.project_id, { type: 'Unpause', backfill }, actor));
   }
 
   async backfill(projectIds: readonly number[], id: string, body: ExportBody, actor: Actor): Promise<BatchExportRow> {
-    const row = this.get(projectIds, id);
+    const row = await this.get(projectIds, id);
     const now = this.deps.now();
     const range = checkBackfill(body, { now: now.getTime(), step: INTERVAL_MS[row.interval], destinationType: row.destination_type });
     checkBackfillSize(range, INTERVAL_MS[row.interval], this.deps.policy.backfillMaxRuns);
@@ -133,33 +133,33 @@ export class BatchExportService {
     const entry = { runId: null, level: 'INFO' as const, timestamp: now.toISOString(), message: `Backfill ${backfillId} requested from ${range.startAt} to ${range.endAt}` };
     const logged = await writeLogEntries(this.deps.log, { batchExportId: row.id, projectId: row.project_id }, [entry], actor);
     if (logged) await this.deps.waitFor(logged.lastPosition);
-    return this.deps.exports.byId(row.id)!;
+    return (await this.deps.exports.byId(row.id))!;
   }
 
   async delete(projectIds: readonly number[], id: string, actor: Actor): Promise<void> {
-    const row = this.get(projectIds, id);
+    const row = await this.get(projectIds, id);
     await this.exec(row.id, row.project_id, { type: 'Delete' }, actor);
   }
 
-  run(projectIds: readonly number[], batchExportId: string, runId: string): RunRow {
-    const exportRow = this.get(projectIds, batchExportId);
-    const run = UUID.test(runId) ? this.deps.runs.byId(runId.toLowerCase()) : undefined;
+  async run(projectIds: readonly number[], batchExportId: string, runId: string): Promise<RunRow> {
+    const exportRow = await this.get(projectIds, batchExportId);
+    const run = UUID.test(runId) ? await this.deps.runs.byId(runId.toLowerCase()) : undefined;
     if (!run || run.batch_export_id !== exportRow.id) throw notFound();
     return run;
   }
 
   /** A queued or waiting run is cancelled at once; a running one is abandoned by its worker. */
   async cancelRun(projectIds: readonly number[], batchExportId: string, runId: string, actor: Actor): Promise<RunRow> {
-    const run = this.run(projectIds, batchExportId, runId);
+    const run = await this.run(projectIds, batchExportId, runId);
     await this.execRun(run, { type: 'Cancel', reason: 'Cancelled by user' }, actor);
-    return this.deps.runs.byId(run.id)!;
+    return (await this.deps.runs.byId(run.id))!;
   }
 
   /** Runs a finished run's interval again, under the same run id (the destination dedupes). */
   async retryRun(projectIds: readonly number[], batchExportId: string, runId: string, actor: Actor): Promise<RunRow> {
-    const run = this.run(projectIds, batchExportId, runId);
+    const run = await this.run(projectIds, batchExportId, runId);
     await this.execRun(run, { type: 'Retry' }, actor);
-    return this.deps.runs.byId(run.id)!;
+    return (await this.deps.runs.byId(run.id))!;
   }
 
   /** Appends, then waits until the read models hold the append (or, with nothing appended, the log's head). */
@@ -174,8 +174,8 @@ export class BatchExportService {
    * when pauses and unpauses race, the read model may already show a later command's state,
    * and each caller must see its own action's outcome.
    */
-  private answer(id: string, state: ExportState): BatchExportRow {
-    const row = this.deps.exports.byId(id)!;
+  private async answer(id: string, state: ExportState): Promise<BatchExportRow> {
+    const row = (await this.deps.exports.byId(id))!;
     return { ...row, paused: state.paused };
   }
 

@@ -71,12 +71,12 @@ export async function runAttempt(deps: AttemptDeps, candidate: RunRow, takeOver?
   if (!started.result) return;
   await deps.waitFor(started.result.lastPosition);
   const { attempt, tries } = started.state;
-  const exp = deps.exports.byId(candidate.batch_export_id);
+  const exp = await deps.exports.byId(candidate.batch_export_id);
   if (!exp || exp.deleted) {
     await exec({ type: 'Cancel', reason: 'The batch export was deleted' });
     return;
   }
-  const run = deps.runs.byId(candidate.id) ?? candidate;
+  const run = (await deps.runs.byId(candidate.id)) ?? candidate;
   // Stored secrets are sealed: messages are scrubbed of the opened values, which are what could leak.
   const destination = scrubbable(deps, exp);
   const runLog = new RunLog(deps.log, { batchExportId: exp.id, projectId: exp.project_id, runId: run.id }, destination, deps.now);
@@ -135,16 +135,16 @@ function scrubbable(deps: AttemptDeps, exp: BatchExportRow): { type: string; con
   }
 }
 
-function abandoned(deps: AttemptDeps, runId: string, attempt: number): AbandonReason | null {
+async function abandoned(deps: AttemptDeps, runId: string, attempt: number): Promise<AbandonReason | null> {
   if (deps.stopping()) return 'stopping';
-  const row = deps.runs.byId(runId);
+  const row = await deps.runs.byId(runId);
   if (!row || row.status === 'Cancelled') return 'cancelled';
   return row.status !== 'Running' || row.attempt !== attempt ? 'superseded' : null;
 }
 
 async function autoPause(deps: AttemptDeps, exp: BatchExportRow): Promise<void> {
   const { autoPauseWindow: window, autoPauseFailures: threshold } = deps.settings;
-  const failures = deps.runs.failuresInLatest(exp.id, window);
+  const failures = await deps.runs.failuresInLatest(exp.id, window);
   if (failures < threshold) return;
   const reason = `${failures} of the last ${window} runs failed`;
   const paused = await handleCommand(deps.log, batchExportStream(exp.id), exportDecider, { type: 'Pause', automatic: true, reason }, {

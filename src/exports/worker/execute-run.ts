@@ -31,8 +31,8 @@ export interface ExecuteOptions {
   /** Where destinations may write (export root, network policy). */
   policy: DestinationPolicy;
   log: (level: LogLevel, message: string) => void;
-  /** Checked between batches; a reason stops the export. */
-  abandoned: () => AbandonReason | null;
+  /** Checked between batches (where the source checks), before the next batch reaches the destination; a reason stops the export. */
+  abandoned: () => Promise<AbandonReason | null>;
 }
 
 export interface ExecuteResult {
@@ -52,10 +52,7 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteResult
   const rows = options.source(exp, run);
   try {
     options.log('DEBUG', `${rows.total} records in the interval`);
-    const check = () => {
-      const reason = options.abandoned();
-      if (reason) throw new RunAbandonedError(reason);
-    };
+    const { check, guarded } = abandonChecks(options.abandoned);
     const result = await destination.write(
       options.secrets.openConfig(exp.destination_type, exp.destination_config),
       {
@@ -68,12 +65,45 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteResult
         log: options.log,
         policy: options.policy,
       },
-      Object.assign(rows.batches(options.batchSize, check), {
-        encoded: (format: 'JSONLines') => rows.encoded?.(format, options.batchSize, check) ?? null,
+      Object.assign(guarded(rows.batches(options.batchSize, check)), {
+        encoded: (format: 'JSONLines') => {
+          const chunks = rows.encoded?.(format, options.batchSize, check);
+          return chunks ? guarded(chunks) : null;
+        },
       }),
     );
     return { recordsCompleted: result.recordsCompleted, recordsTotalCount: rows.total, bytesExported: result.bytesExported ?? null };
   } finally {
     rows.close();
   }
+}
+
+/**
+ * The source calls `check` synchronously where a run may stop (between batches), but whether it
+ * should is a read-model query, which is asynchronous: `check` only notes that a check is due, and
+ * the rows pass through `guarded`, which makes it (awaiting the query) before the next batch reaches
+ * the destination, and once more after the last. A stop is thus noticed at the same points as the
+ * source's checks, before anything more is written.
+ */
+function abandonChecks(abandoned: () => Promise<AbandonReason | null>) {
+  let due = false;
+  let known: AbandonReason | null = null;
+  const check = () => {
+    if (known) throw new RunAbandonedError(known);
+    due = true;
+  };
+  const settle = async () => {
+    if (!due) return;
+    due = false;
+    known = await abandoned();
+    if (known) throw new RunAbandonedError(known);
+  };
+  async function* guarded<T>(items: AsyncIterable<T>): AsyncGenerator<T> {
+    for await (const item of items) {
+      await settle();
+      yield item;
+    }
+    await settle();
+  }
+  return { check, guarded };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { batchExportRunStream } from '../../../streams';
 import type { RunRow } from '../../../projections/exports';
 import { fold } from '../../runtime/decider';
-import { Loop } from '../loop';
+import { Loop, oneAtATime } from '../loop';
 import { runDecider } from '../model/run-decider';
 import { runAttempt, type AttemptDeps, type WorkerSettings } from './attempt';
 import { isAbandonedByEarlierStart, retireInstance, type WorkerInstance } from './instance';
@@ -50,6 +50,12 @@ export class ExportWorker {
   private readonly instance: WorkerInstance | undefined;
   /** Runs left Running by an earlier start, found on the first step; null until then. */
   private orphans: Orphan[] | null = null;
+  /**
+   * Claims what it can now; started attempts keep running after it returns. One step at a time
+   * (the loop's, `drain`'s): each checks the in-flight runs after its reads, so two steps must not
+   * interleave their reads and launches.
+   */
+  readonly step: () => Promise<number> = oneAtATime(() => this.stepNow());
 
   constructor(deps: WorkerDeps) {
     this.instance = deps.instance;
@@ -66,8 +72,7 @@ export class ExportWorker {
     return this.deps.settings;
   }
 
-  /** Claims what it can now; started attempts keep running after it returns. */
-  async step(): Promise<number> {
+  private async stepNow(): Promise<number> {
     const { runs, log } = this.deps;
     await this.deps.waitFor(await log.head());
     const now = this.deps.now().toISOString();
@@ -80,7 +85,7 @@ export class ExportWorker {
       this.launch(orphan.run, orphan.takeOver);
       started++;
     }
-    for (const run of runs.claimable(now, 100)) {
+    for (const run of await runs.claimable(now, 100)) {
       if (this.inFlight.size >= this.deps.settings.concurrency) break;
       if (this.busyWith(run)) continue;
       this.launch(run);
@@ -124,8 +129,8 @@ export class ExportWorker {
     const instance = this.instance;
     if (!instance) return [];
     const orphans: Orphan[] = [];
-    for (const exp of this.deps.exports.live()) {
-      for (const run of this.deps.runs.unfinished(exp.id)) {
+    for (const exp of await this.deps.exports.live()) {
+      for (const run of await this.deps.runs.unfinished(exp.id)) {
         if (run.status !== 'Running') continue;
         const recorded = await this.deps.log.readStream(batchExportRunStream(run.id));
         const state = fold(runDecider.evolve, runDecider.initialState(), recorded as never);

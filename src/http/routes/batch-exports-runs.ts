@@ -33,14 +33,14 @@ export const batchExportRunRoutes: FastifyPluginAsync = async (app) => {
   const projects = (request: FastifyRequest<{ Params: Params }>) => [Number(request.params.project_id)];
 
   app.get<{ Params: Params; Querystring: Query }>(`${base}/runs/`, read, async (request) => {
-    const exp = service.get(projects(request), request.params.id);
+    const exp = await service.get(projects(request), request.params.id);
     const { limit } = parsePage({ limit: request.query.limit }, { defaultLimit: 100, maxLimit: 1000 });
-    const page = queries.runs.page(exp.id, limit, decodeCursor(request.query.cursor));
+    const page = await queries.runs.page(exp.id, limit, decodeCursor(request.query.cursor));
     return cursorEnvelope(request, page, page.rows.map(runBody));
   });
 
   app.get<{ Params: Params }>(`${base}/runs/:run_id/`, read, async (request) =>
-    runBody(service.run(projects(request), request.params.id, request.params.run_id!)),
+    runBody(await service.run(projects(request), request.params.id, request.params.run_id!)),
   );
 
   app.post<{ Params: Params }>(`${base}/runs/:run_id/cancel/`, write, async (request) =>
@@ -51,11 +51,11 @@ export const batchExportRunRoutes: FastifyPluginAsync = async (app) => {
     runBody(await service.retryRun(projects(request), request.params.id, request.params.run_id!, actorOf(request))),
   );
 
-  const logs = (request: FastifyRequest<{ Params: Params; Querystring: Query }>, runId?: string) => {
-    const exp = service.get(projects(request), request.params.id);
-    if (runId !== undefined) service.run(projects(request), exp.id, runId);
+  const logs = async (request: FastifyRequest<{ Params: Params; Querystring: Query }>, runId?: string) => {
+    const exp = await service.get(projects(request), request.params.id);
+    if (runId !== undefined) await service.run(projects(request), exp.id, runId);
     const page = parsePage(request.query, { defaultLimit: 50, maxLimit: 500 });
-    const { count, rows } = queries.logs.list({
+    const { count, rows } = await queries.logs.list({
       batchExportId: exp.id,
       runId: runId?.toLowerCase(),
       levels: levelsOf(request.query),

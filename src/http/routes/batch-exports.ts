@@ -51,24 +51,24 @@ function projectForCreate(app: FastifyInstance, request: Req, body: Record<strin
  */
 export const batchExportRoutes: FastifyPluginAsync = async (app) => {
   const { service, queries } = app.runtime.exports;
-  const body = (row: BatchExportRow) => exportBody(row, queries.runs.latest(row.id, LATEST_RUNS));
+  const body = async (row: BatchExportRow) => exportBody(row, await queries.runs.latest(row.id, LATEST_RUNS));
   const read = { config: { scope: 'batch_export:read' as const } };
   const write = { config: { scope: 'batch_export:write' as const } };
 
   for (const base of ['/api/projects/:project_id/batch_exports', '/api/organizations/:organization_id/batch_exports']) {
     app.get<{ Params: Params }>(`${base}/`, read, async (request) => {
       const page = parsePage(request.query);
-      const { count, rows } = service.list(projectsOf(app, request), page.limit, page.offset);
-      return pageEnvelope(request, page, count, rows.map(body));
+      const { count, rows } = await service.list(projectsOf(app, request), page.limit, page.offset);
+      return pageEnvelope(request, page, count, await Promise.all(rows.map(body)));
     });
 
     app.post<{ Params: Params }>(`${base}/`, write, async (request, reply) => {
       const input = bodyOf(request);
       const row = await service.create(projectForCreate(app, request, input), input, actorOf(request));
-      return reply.status(201).send(body(row));
+      return reply.status(201).send(await body(row));
     });
 
-    app.get<{ Params: Params }>(`${base}/:id/`, read, async (request) => body(service.get(projectsOf(app, request), request.params.id)));
+    app.get<{ Params: Params }>(`${base}/:id/`, read, async (request) => body(await service.get(projectsOf(app, request), request.params.id)));
 
     app.patch<{ Params: Params }>(`${base}/:id/`, write, async (request) =>
       body(await service.update(projectsOf(app, request), request.params.id, bodyOf(request), actorOf(request))),

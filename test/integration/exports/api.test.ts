@@ -86,7 +86,7 @@ describe('batch export API', () => {
     const updated = await s.call(`${base}/${created.id}/`, patch({ destination: { type: 'S3', config: { prefix: 'events/{year}' } } }));
     expect(updated.destination.config).toMatchObject({ bucket_name: 'b', prefix: 'events/{year}' });
     // Stored sealed (the key is outside the log), and still the same secret once opened.
-    const stored = s.runtime.exports.queries.exports.byId(created.id)!;
+    const stored = (await s.runtime.exports.queries.exports.byId(created.id))!;
     expect(stored.destination_config.aws_secret_access_key).toMatch(/^enc:v1:/);
     expect(s.runtime.exports.secrets.openConfig('S3', stored.destination_config).aws_secret_access_key).toBe(SECRET);
     for (const file of ['events.sqlite', 'readmodels.sqlite'])
@@ -146,7 +146,7 @@ describe('batch export API', () => {
     const ok = await bf({ start_at: '2024-03-01T00:00:00+01:00', end_at: '2024-03-01T03:00:00Z' }, 200);
     expect(ok.id).toBe(exp.id);
     const logs = await s.call(`${base}/${exp.id}/logs/`);
-    expect(logs.results[0].message).toBe(`Backfill ${s.runtime.exports.queries.exports.pendingBackfills()[0].id} requested from 2024-02-29T23:00:00.000Z to 2024-03-01T03:00:00.000Z`);
+    expect(logs.results[0].message).toBe(`Backfill ${(await s.runtime.exports.queries.exports.pendingBackfills())[0].id} requested from 2024-02-29T23:00:00.000Z to 2024-03-01T03:00:00.000Z`);
   });
 
   it('enforces scopes: read may list, not write; no scope is refused', async () => {

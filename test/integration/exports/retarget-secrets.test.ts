@@ -15,8 +15,8 @@ beforeAll(async () => {
 });
 afterAll(async () => s.close());
 
-const opened = (id: string) => {
-  const row = s.runtime.exports.queries.exports.byId(id)!;
+const opened = async (id: string) => {
+  const row = (await s.runtime.exports.queries.exports.byId(id))!;
   return s.runtime.exports.secrets.openConfig(row.destination_type, row.destination_config);
 };
 
@@ -41,12 +41,12 @@ describe('PATCH that moves a destination needs its secrets again', () => {
     }
     // Only the user given again is not enough either.
     expect(await refusedPatch(exp.id, { destination: { config: { host: '127.0.0.2', user: 'exporter' } } })).toMatch(/again: password\.$/);
-    expect(opened(exp.id)).toMatchObject({ host: '127.0.0.1', password: PASSWORD });
+    expect(await opened(exp.id)).toMatchObject({ host: '127.0.0.1', password: PASSWORD });
 
     // Changes that keep the target need nothing; a move with the secrets is accepted.
     await s.call(`${base}/${exp.id}/`, patch({ destination: { config: { table_name: 'events2', port: '5432' } } }));
     await s.call(`${base}/${exp.id}/`, patch({ destination: { config: { host: '127.0.0.2', user: 'exporter', password: 'new-password' } } }));
-    expect(opened(exp.id)).toMatchObject({ host: '127.0.0.2', table_name: 'events2', password: 'new-password' });
+    expect(await opened(exp.id)).toMatchObject({ host: '127.0.0.2', table_name: 'events2', password: 'new-password' });
   });
 
   it('HTTP url and S3 bucket, endpoint and region', async () => {

@@ -147,7 +147,7 @@ describe('two schedulers on one data directory', () => {
     const check = openRuntime({ dataDir });
     try {
       await check.runner.catchUp();
-      const runs = check.exports.queries.runs.latest(created.id, 1000);
+      const runs = await check.exports.queries.runs.latest(created.id, 1000);
       expect(runs).toHaveLength(144);
       expect(new Set(runs.map((r) => r.data_interval_end)).size).toBe(144);
     } finally {

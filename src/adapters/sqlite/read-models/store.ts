@@ -1,9 +1,20 @@
+import { resolve } from 'node:path';
 import type { TableSchema } from '../../../../projections/sql';
 import type { ReadModelStore, ReadModelTransaction, TransactionOptions } from '../../../store/read-models';
 import type { SqliteDatabase } from '../../../store/sqlite/open';
 import { sqliteTableDdl } from './ddl';
 import { sqliteDialect } from './dialect';
 import { sqliteSession } from './session';
+
+/**
+ * The transactions of this thread on each file, whichever store (connection) opens them, take turns:
+ * a BEGIN IMMEDIATE while another connection of this thread holds the write lock would wait for it
+ * by blocking the thread, so the holder (whose transaction goes on in later microtasks) could never
+ * finish, and the waiter would fail with SQLITE_BUSY once the busy timeout ran out. Two runtimes on
+ * one data directory in one process (tests, the CLI beside a runtime) hit that.
+ */
+const turns = new Map<string, Promise<unknown>>();
+let memoryStores = 0;
 
 /**
  * The embedded read-model store: one SQLite file. Transactions begin IMMEDIATE (the write lock first,
@@ -14,21 +25,28 @@ export class SqliteReadModelStore implements ReadModelStore {
   readonly dialect = sqliteDialect;
   readonly session;
   private savepoints = 0;
-  /** Transactions of concurrent callers on this one connection take turns. */
-  private turn: Promise<unknown> = Promise.resolve();
+  /** Where this store's transactions queue: its file (an in-memory database is its own). */
+  private readonly turnKey: string;
 
   constructor(readonly db: SqliteDatabase) {
     this.session = sqliteSession(db);
+    this.turnKey = db.memory || db.name === '' ? `memory:${++memoryStores}` : resolve(db.name);
   }
 
   /**
-   * Callers on one connection share its one transaction, so theirs take turns: awaiting inside a
+   * Callers on one connection share its one transaction, so theirs take turns (with those of the
+   * other stores of this thread on the same file, see `turns`): awaiting inside a
    * transaction lets other promise chains run, and a second BEGIN would fail. Do not open one
    * transaction from inside another (it would wait for itself): use a savepoint.
    */
   transaction<T>(fn: (tx: ReadModelTransaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-    const run = this.turn.then(() => this.run(fn, options));
-    this.turn = run.catch(() => undefined);
+    const key = this.turnKey;
+    const run = (turns.get(key) ?? Promise.resolve()).then(() => this.run(fn, options));
+    const settled = run.catch(() => undefined);
+    turns.set(key, settled);
+    void settled.then(() => {
+      if (turns.get(key) === settled) turns.delete(key);
+    });
     return run;
   }
 
