@@ -9,7 +9,7 @@ import { exportPolicyFromConfig } from './exports';
 
 /** Opens the runtime, catches projections up, bootstraps an empty store, then serves HTTP. */
 export async function startServer(config: Config) {
-  const secretKey = resolveSecretKey({ dataDir: config.DATA_DIR, configured: config.SECRET_KEY, shared: config.EVENT_LOG.kind !== 'sqlite' });
+  const secretKey = resolveSecretKey({ configured: config.SECRET_KEY, shared: config.EVENT_LOG.kind !== 'sqlite' });
   const runtime = await openRuntimeOn(config.EVENT_LOG, {
     dataDir: config.DATA_DIR,
     secretKey,

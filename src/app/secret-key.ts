@@ -22,11 +22,12 @@ export function loadSecretKey(dataDir: string): Buffer {
 }
 
 /**
- * The sealing key a process uses: SECRET_KEY when set (the key itself, or a file holding it), else
- * the data directory's own. A shared event log refuses the latter: processes with their own data
- * directories would each seal with a key the others cannot open. Errors never show the value.
+ * The sealing key SECRET_KEY names (the key itself, or a file holding it); undefined when unset, and
+ * the runtime then uses the data directory's own (created once the directory is known to be usable).
+ * A shared event log refuses the latter: processes with their own data directories would each seal
+ * with a key the others cannot open. Errors never show the value.
  */
-export function resolveSecretKey(options: { dataDir: string; configured?: string; shared: boolean }): Buffer {
+export function resolveSecretKey(options: { configured?: string; shared: boolean }): Buffer | undefined {
   const { configured } = options;
   if (configured === undefined) {
     if (options.shared) {
@@ -35,7 +36,7 @@ export function resolveSecretKey(options: { dataDir: string; configured?: string
           '(32 random bytes in base64, e.g. `openssl rand -base64 32`, or the path of a file holding them)',
       );
     }
-    return loadSecretKey(options.dataDir);
+    return undefined;
   }
   if (BASE64.test(configured)) return Buffer.from(configured, 'base64');
   if (existsSync(configured) && statSync(configured).isFile()) {

@@ -29,7 +29,7 @@ async function main(argv: string[]): Promise<number> {
     await replayCommand(dataDir, rest, config.EVENT_LOG);
     return 0;
   }
-  const secretKey = resolveSecretKey({ dataDir, configured: config.SECRET_KEY, shared: config.EVENT_LOG.kind !== 'sqlite' });
+  const secretKey = resolveSecretKey({ configured: config.SECRET_KEY, shared: config.EVENT_LOG.kind !== 'sqlite' });
   const runtime = await openRuntimeOn(config.EVENT_LOG, { dataDir, durability: config.DURABILITY, secretKey });
   try {
     await runtime.runner.catchUp();

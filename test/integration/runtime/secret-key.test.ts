@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveSecretKey } from '../../../src/app/secret-key';
+import { loadSecretKey, resolveSecretKey } from '../../../src/app/secret-key';
 import { ConfigError } from '../../../src/config';
 import { SecretBox } from '../../../src/exports/secrets';
 import { repoRoot } from '../../support/child';
@@ -40,19 +40,20 @@ describe('SECRET_KEY: the key sealing destination secrets', () => {
     const dir = tempDir('secret-file-');
     const file = join(dir, 'secret.key');
     writeFileSync(file, `${KEY}\n`, { mode: 0o600 });
-    const fromValue = resolveSecretKey({ dataDir: dir, configured: KEY, shared: true });
-    const fromFile = resolveSecretKey({ dataDir: dir, configured: file, shared: true });
+    const fromValue = resolveSecretKey({ configured: KEY, shared: true })!;
+    const fromFile = resolveSecretKey({ configured: file, shared: true })!;
     expect(fromFile.equals(fromValue)).toBe(true);
     const sealed = new SecretBox(fromValue).seal('hunter2');
     expect(new SecretBox(fromFile).open(sealed)).toBe('hunter2');
     // Another process's own data-directory key cannot open it: why a shared log requires SECRET_KEY.
-    const own = resolveSecretKey({ dataDir: tempDir('secret-own-'), shared: false });
+    expect(resolveSecretKey({ shared: false })).toBeUndefined();
+    const own = loadSecretKey(tempDir('secret-own-'));
     expect(() => new SecretBox(own).open(sealed)).toThrow();
   });
 
   it('refuses a file that does not hold a key', () => {
     const file = join(tempDir('secret-junk-'), 'junk');
     writeFileSync(file, 'hello\n');
-    expect(() => resolveSecretKey({ dataDir: tempDir('x-'), configured: file, shared: false })).toThrow(ConfigError);
+    expect(() => resolveSecretKey({ configured: file, shared: false })).toThrow(ConfigError);
   });
 });
