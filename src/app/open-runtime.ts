@@ -193,7 +193,7 @@ export function openRuntime(options: RuntimeOptions) {
 
   const experiments = openExperiments({ log, readmodels, runner, flags, now: options.now });
   const surveys = openSurveys({ log, session: readModels.readmodels.session, readmodels, flags, waitFor: waitFor(['surveys']) });
-  const earlyAccess = openEarlyAccess({ log, readmodels, flags, waitFor: (position, names) => runner.waitFor(position, names) });
+  const earlyAccess = openEarlyAccess({ log, session: readModels.readmodels.session, readmodels, flags, waitFor: (position, names) => runner.waitFor(position, names) });
   const exports = openBatchExports({
     log,
     readmodels,
