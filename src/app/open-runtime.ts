@@ -204,7 +204,7 @@ export function openRuntime(options: RuntimeOptions) {
     policy: options.exportPolicy ?? exportPolicy({ dataDir: options.dataDir }),
   });
   // Recording on/off (`recordingAccepted`) is left open: see RecordingIngestDeps.
-  const recordings = openRecordings({ log, readmodels, projectIdForToken: tokens, now: options.now });
+  const recordings = openRecordings({ log, session: readModels.readmodels.session, projectIdForToken: tokens, now: options.now });
   return {
     experiments,
     surveys,
