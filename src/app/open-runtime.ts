@@ -191,7 +191,7 @@ export function openRuntime(options: RuntimeOptions) {
     geoProperties: (ip) => (geo && ip ? geo.lookup(ip) : null),
   };
 
-  const experiments = openExperiments({ log, readmodels, runner, flags, now: options.now });
+  const experiments = openExperiments({ log, session: readModels.readmodels.session, readmodels, runner, flags, now: options.now });
   const surveys = openSurveys({ log, session: readModels.readmodels.session, readmodels, flags, waitFor: waitFor(['surveys']) });
   const earlyAccess = openEarlyAccess({ log, session: readModels.readmodels.session, readmodels, flags, waitFor: (position, names) => runner.waitFor(position, names) });
   const exports = openBatchExports({
