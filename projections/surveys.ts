@@ -58,7 +58,8 @@ export const surveysProjection: ReadModelProjection = {
   ],
   async apply(recorded: RecordedEvent, db: SqlSession) {
     if (recorded.type === 'EventsCaptured') {
-      for (const data of (recorded.data as EventsCapturedData).events) await recordResponse(recorded, data, db);
+      // Checked here first: the other captured events of a batch then cost no await.
+      for (const data of (recorded.data as EventsCapturedData).events) if (data.event === 'survey sent') await recordResponse(recorded, data, db);
       return;
     }
     if (recorded.type === 'EventCaptured') {
