@@ -1,5 +1,5 @@
 import type { EarlyAccessFields } from '../streams';
-import type { SqlStore } from './projection';
+import type { SqlSession } from './sql';
 
 export interface EarlyAccessRow {
   id: string;
@@ -22,31 +22,29 @@ const COLUMNS = 'e.id, e.project_id, e.fields, e.flag_key, f.id AS flag_id, e.cr
 
 const row = (r: Raw): EarlyAccessRow => ({ ...r, fields: JSON.parse(r.fields) as EarlyAccessFields });
 
-export function earlyAccessQueries(db: SqlStore) {
+export function earlyAccessQueries(db: SqlSession) {
   return {
-    byId: (projectId: number, id: string): EarlyAccessRow | undefined => {
-      const r = db.prepare(`SELECT ${COLUMNS} FROM ${FROM} AND e.project_id = ? AND e.id = ?`).get(projectId, id) as Raw | undefined;
+    byId: async (projectId: number, id: string): Promise<EarlyAccessRow | undefined> => {
+      const r = await db.get<Raw>(`SELECT ${COLUMNS} FROM ${FROM} AND e.project_id = ? AND e.id = ?`, projectId, id);
       return r ? row(r) : undefined;
     },
 
     /** Whether a visible feature already owns this flag (PostHog allows one feature per flag). */
-    ownerOfFlag: (projectId: number, flagKey: string): string | undefined =>
-      (db.prepare(`SELECT e.id FROM ${FROM} AND e.project_id = ? AND e.flag_key = ?`).get(projectId, flagKey) as { id: string } | undefined)?.id,
+    ownerOfFlag: async (projectId: number, flagKey: string): Promise<string | undefined> =>
+      (await db.get<{ id: string }>(`SELECT e.id FROM ${FROM} AND e.project_id = ? AND e.flag_key = ?`, projectId, flagKey))?.id,
 
     /** Newest first. */
-    list: (projectId: number, limit: number, offset: number) => {
-      const count = (db.prepare(`SELECT count(*) AS n FROM ${FROM} AND e.project_id = ?`).get(projectId) as { n: number }).n;
-      const rows = db.prepare(`SELECT ${COLUMNS} FROM ${FROM} AND e.project_id = ? ORDER BY e.created_at DESC, e.id LIMIT ? OFFSET ?`).all(projectId, limit, offset) as Raw[];
+    list: async (projectId: number, limit: number, offset: number) => {
+      const count = (await db.get<{ n: number }>(`SELECT count(*) AS n FROM ${FROM} AND e.project_id = ?`, projectId))!.n;
+      const rows = await db.all<Raw>(`SELECT ${COLUMNS} FROM ${FROM} AND e.project_id = ? ORDER BY e.created_at DESC, e.id LIMIT ? OFFSET ?`, projectId, limit, offset);
       return { count, rows: rows.map(row) };
     },
 
     /** The features in the given stages, oldest first (the public endpoint's list). */
-    inStages: (projectId: number, stages: readonly string[]): EarlyAccessRow[] => {
+    inStages: async (projectId: number, stages: readonly string[]): Promise<EarlyAccessRow[]> => {
       if (stages.length === 0) return [];
-      const marks = stages.map(() => '?').join(', ');
-      return (
-        db.prepare(`SELECT ${COLUMNS} FROM ${FROM} AND e.project_id = ? AND e.stage IN (${marks}) ORDER BY e.created_at, e.id`).all(projectId, ...stages) as Raw[]
-      ).map(row);
+      const inStages = db.dialect.inJsonArray('e.stage', 'text');
+      return (await db.all<Raw>(`SELECT ${COLUMNS} FROM ${FROM} AND e.project_id = ? AND ${inStages} ORDER BY e.created_at, e.id`, projectId, JSON.stringify(stages))).map(row);
     },
   };
 }

@@ -1,56 +1,93 @@
 import type { EarlyAccessFeatureEvent, FeatureFlagEvent, RecordedEvent } from '../streams';
 import { stableJson } from './json';
-import type { Projection, SqlStore } from './projection';
+import type { ReadModelProjection } from './projection';
+import type { SqlSession } from './sql';
 
 /**
  * Early access features. A feature created with `flagCreated: false` waits for its flag: the
  * flag key's one and only `FeatureFlagCreated` (a key is claimed for ever by its stream) links it
  * when it follows the feature in the log. A flag created before the feature is someone else's and
- * links nothing, so a feature is visible only with the flag made for it. Rows are inserted in log
- * order, so rowid order is log order on every rebuild.
+ * links nothing, so a feature is visible only with the flag made for it. Each row keeps the log
+ * position of its creation (`created_position`), which orders the features the same way on every
+ * rebuild and on every engine.
  */
-export const earlyAccessProjection: Projection = {
+export const earlyAccessProjection: ReadModelProjection = {
+  portable: true,
   name: 'early_access',
-  version: 1,
+  // 2: the creation's log position replaces SQLite's rowid as the order of the rows.
+  version: 2,
   store: 'readmodels',
   handles: ['EarlyAccessFeatureCreated', 'EarlyAccessFeatureUpdated', 'EarlyAccessFeatureAbandoned', 'EarlyAccessFeatureDeleted', 'FeatureFlagCreated'],
-  tables: [{ name: 'early_access_features', orderBy: 'id' }],
-  setup(db) {
-    db.exec(`CREATE TABLE IF NOT EXISTS early_access_features (
-      id TEXT PRIMARY KEY, project_id INTEGER NOT NULL, name TEXT NOT NULL, stage TEXT NOT NULL, fields TEXT NOT NULL,
-      flag_key TEXT NOT NULL, flag_linked INTEGER NOT NULL, gone INTEGER NOT NULL DEFAULT 0,
-      created_by INTEGER, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, version INTEGER NOT NULL);
-    CREATE INDEX IF NOT EXISTS early_access_by_project ON early_access_features (project_id, created_at);
-    CREATE INDEX IF NOT EXISTS early_access_by_flag ON early_access_features (project_id, flag_key);`);
-  },
-  apply(recorded: RecordedEvent, db: SqlStore) {
+  tables: [
+    {
+      name: 'early_access_features',
+      columns: {
+        id: 'text',
+        project_id: 'integer',
+        name: 'text',
+        stage: 'text',
+        fields: 'text',
+        flag_key: 'text',
+        flag_linked: 'integer',
+        gone: 'integer',
+        created_by: 'integer?',
+        created_at: 'text',
+        updated_at: 'text',
+        version: 'integer',
+        created_position: 'integer',
+      },
+      primaryKey: ['id'],
+      indexes: {
+        early_access_by_project: ['project_id', 'created_at'],
+        early_access_by_flag: ['project_id', 'flag_key'],
+      },
+      orderBy: 'id',
+    },
+  ],
+  async apply(recorded: RecordedEvent, db: SqlSession) {
     const at = recorded.metadata.recordedAt;
     if (recorded.type === 'FeatureFlagCreated') {
       const f = (recorded as unknown as Extract<FeatureFlagEvent, { type: 'FeatureFlagCreated' }>).data;
       // The feature the service appended just before this flag (it queues creates per key): the
       // latest one still waiting for this key, under the flag name the service gives. An older one
       // whose creation crashed before its flag stays invisible.
-      db.prepare(
-        `UPDATE early_access_features SET flag_linked = 1 WHERE rowid = (SELECT max(rowid) FROM early_access_features
-           WHERE project_id = ? AND flag_key = ? AND flag_linked = 0 AND gone = 0 AND ? = 'Feature Flag for Early Access Feature ' || name)`,
-      ).run(f.projectId, f.key, f.name);
+      await db.run(
+        `UPDATE early_access_features SET flag_linked = 1 WHERE id = (SELECT id FROM early_access_features
+           WHERE project_id = ? AND flag_key = ? AND flag_linked = 0 AND gone = 0 AND ? = 'Feature Flag for Early Access Feature ' || name
+           ORDER BY created_position DESC LIMIT 1)`,
+        f.projectId,
+        f.key,
+        f.name,
+      );
       return;
     }
     const e = recorded as unknown as EarlyAccessFeatureEvent;
     switch (e.type) {
       case 'EarlyAccessFeatureCreated': {
         const d = e.data;
-        db.prepare(
-          `INSERT INTO early_access_features (id, project_id, name, stage, fields, flag_key, flag_linked, created_by, created_at, updated_at, version)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
-        ).run(d.featureId, d.projectId, d.fields.name, d.fields.stage, stableJson(d.fields), d.flagKey, d.flagCreated ? 1 : 0, d.createdBy, at, at);
+        await db.run(
+          `INSERT INTO early_access_features (id, project_id, name, stage, fields, flag_key, flag_linked, gone, created_by, created_at, updated_at, version, created_position)
+           VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, 1, ?)`,
+          d.featureId,
+          d.projectId,
+          d.fields.name,
+          d.fields.stage,
+          stableJson(d.fields),
+          d.flagKey,
+          d.flagCreated ? 1 : 0,
+          d.createdBy,
+          at,
+          at,
+          recorded.position,
+        );
         return;
       }
       case 'EarlyAccessFeatureUpdated': {
-        const current = db.prepare('SELECT fields FROM early_access_features WHERE id = ?').get(e.data.featureId) as { fields: string } | undefined;
+        const current = await db.get<{ fields: string }>('SELECT fields FROM early_access_features WHERE id = ?', e.data.featureId);
         if (!current) return;
         const fields = { ...(JSON.parse(current.fields) as Record<string, unknown>), ...e.data.changes };
-        db.prepare('UPDATE early_access_features SET name = ?, stage = ?, fields = ?, updated_at = ?, version = version + 1 WHERE id = ?').run(
+        await db.run(
+          'UPDATE early_access_features SET name = ?, stage = ?, fields = ?, updated_at = ?, version = version + 1 WHERE id = ?',
           String(fields.name),
           String(fields.stage),
           stableJson(fields),
@@ -61,7 +98,7 @@ export const earlyAccessProjection: Projection = {
       }
       case 'EarlyAccessFeatureAbandoned':
       case 'EarlyAccessFeatureDeleted':
-        db.prepare('UPDATE early_access_features SET gone = 1, updated_at = ?, version = version + 1 WHERE id = ?').run(at, e.data.featureId);
+        await db.run('UPDATE early_access_features SET gone = 1, updated_at = ?, version = version + 1 WHERE id = ?', at, e.data.featureId);
         return;
       default: {
         const never: never = e;

@@ -1,4 +1,4 @@
-import type { SqlStore } from './projection';
+import type { SqlSession } from './sql';
 import type { FeatureFlagRow } from './feature-flags-queries';
 
 /** The linked flag as the Experiment shape nests it: a slice of the flags read model's row. */
@@ -97,23 +97,21 @@ const VISIBLE = `FROM experiments e JOIN feature_flags f
 const COLUMNS = `e.*, f.id AS flag_id, f.name AS flag_name, f.filters AS flag_filters, f.active AS flag_active,
   f.deleted AS flag_deleted, f.ensure_experience_continuity AS flag_continuity, f.version AS flag_version`;
 
-export function experimentQueries(db: SqlStore) {
+export function experimentQueries(db: SqlSession) {
   return {
     /** The first id to try for a new experiment (ids are global, as PostHog's). */
-    nextId: () => (db.prepare('SELECT coalesce(max(id), 0) + 1 AS id FROM experiments').get() as { id: number }).id,
+    nextId: async () => (await db.get<{ id: number }>('SELECT coalesce(max(id), 0) + 1 AS id FROM experiments'))!.id,
 
-    byId: (projectId: number, id: number): ExperimentRow | undefined => {
-      const r = db.prepare(`SELECT ${COLUMNS} ${VISIBLE} AND e.project_id = ? AND e.id = ?`).get(projectId, id) as Raw | undefined;
+    byId: async (projectId: number, id: number): Promise<ExperimentRow | undefined> => {
+      const r = await db.get<Raw>(`SELECT ${COLUMNS} ${VISIBLE} AND e.project_id = ? AND e.id = ?`, projectId, id);
       return r ? row(r) : undefined;
     },
 
     /** Newest first; archived experiments only when asked for (PostHog hides them by default). */
-    list: (projectId: number, limit: number, offset: number, archived = false) => {
+    list: async (projectId: number, limit: number, offset: number, archived = false) => {
       const where = `${VISIBLE} AND e.project_id = ? AND e.archived = ?`;
-      const count = (db.prepare(`SELECT count(*) AS n ${where}`).get(projectId, archived ? 1 : 0) as { n: number }).n;
-      const rows = db
-        .prepare(`SELECT ${COLUMNS} ${where} ORDER BY e.id DESC LIMIT ? OFFSET ?`)
-        .all(projectId, archived ? 1 : 0, limit, offset) as Raw[];
+      const count = (await db.get<{ n: number }>(`SELECT count(*) AS n ${where}`, projectId, archived ? 1 : 0))!.n;
+      const rows = await db.all<Raw>(`SELECT ${COLUMNS} ${where} ORDER BY e.id DESC LIMIT ? OFFSET ?`, projectId, archived ? 1 : 0, limit, offset);
       return { count, rows: rows.map(row) };
     },
   };

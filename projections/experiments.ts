@@ -1,6 +1,7 @@
 import type { ExperimentEvent, ExperimentUpdatedData, RecordedEvent } from '../streams';
 import { stableJson } from './json';
-import type { Projection, SqlStore } from './projection';
+import type { ReadModelProjection } from './projection';
+import type { SqlSession } from './sql';
 
 /** JSON columns: null stays SQL NULL, anything else is stored with sorted keys (stable digests). */
 const jsonOrNull = (value: unknown): string | null => (value === undefined || value === null ? null : stableJson(value));
@@ -17,12 +18,13 @@ const UPDATABLE: Record<string, { column: string; encode: (v: unknown) => string
   archived: { column: 'archived', encode: (v) => (v ? 1 : 0) },
 };
 
-function applyUpdate(db: SqlStore, d: ExperimentUpdatedData, at: string) {
+async function applyUpdate(db: SqlSession, d: ExperimentUpdatedData, at: string) {
   const fields = Object.keys(UPDATABLE).filter((k) => k in d && d[k as keyof ExperimentUpdatedData] !== undefined);
   // The SQL text depends only on which fields changed, so the statement cache stays small.
   const set = fields.map((k) => `${UPDATABLE[k].column} = ?`);
   const values = fields.map((k) => UPDATABLE[k].encode(d[k as keyof ExperimentUpdatedData]));
-  db.prepare(`UPDATE experiments SET ${[...set, 'updated_at = ?', 'version = version + 1'].join(', ')} WHERE id = ?`).run(
+  await db.run(
+    `UPDATE experiments SET ${[...set, 'updated_at = ?', 'version = version + 1'].join(', ')} WHERE id = ?`,
     ...values,
     at,
     d.experimentId,
@@ -33,32 +35,50 @@ function applyUpdate(db: SqlStore, d: ExperimentUpdatedData, at: string) {
  * Experiments read model: one row per experiment stream, abandoned and deleted ones included (they
  * keep their ids). Whether an experiment is visible also depends on its flag, which the queries join.
  */
-export const experimentsProjection: Projection = {
+export const experimentsProjection: ReadModelProjection = {
+  portable: true,
   name: 'experiments',
   version: 1,
   store: 'readmodels',
   handles: ['ExperimentCreated', 'ExperimentUpdated', 'ExperimentExposureCohortSet', 'ExperimentDeleted', 'ExperimentCreationAbandoned'],
-  tables: [{ name: 'experiments', orderBy: 'id' }],
-  setup(db) {
-    db.exec(`CREATE TABLE IF NOT EXISTS experiments (
-      id INTEGER PRIMARY KEY, project_id INTEGER NOT NULL, name TEXT NOT NULL, description TEXT NOT NULL,
-      start_date TEXT, end_date TEXT, feature_flag_key TEXT NOT NULL, parameters TEXT, secondary_metrics TEXT,
-      filters TEXT, archived INTEGER NOT NULL, exposure_cohort INTEGER, created_by INTEGER,
-      created_at TEXT NOT NULL, updated_at TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0,
-      abandoned INTEGER NOT NULL DEFAULT 0, version INTEGER NOT NULL);
-    CREATE INDEX IF NOT EXISTS experiments_by_project ON experiments (project_id, id);`);
-  },
-  apply(recorded: RecordedEvent, db: SqlStore) {
+  tables: [
+    {
+      name: 'experiments',
+      columns: {
+        id: 'integer',
+        project_id: 'integer',
+        name: 'text',
+        description: 'text',
+        start_date: 'text?',
+        end_date: 'text?',
+        feature_flag_key: 'text',
+        parameters: 'text?',
+        secondary_metrics: 'text?',
+        filters: 'text?',
+        archived: 'integer',
+        exposure_cohort: 'integer?',
+        created_by: 'integer?',
+        created_at: 'text',
+        updated_at: 'text',
+        deleted: 'integer',
+        abandoned: 'integer',
+        version: 'integer',
+      },
+      primaryKey: ['id'],
+      indexes: { experiments_by_project: ['project_id', 'id'] },
+      orderBy: 'id',
+    },
+  ],
+  async apply(recorded: RecordedEvent, db: SqlSession) {
     const at = recorded.metadata.recordedAt;
     const e = recorded as unknown as ExperimentEvent;
     switch (e.type) {
       case 'ExperimentCreated': {
         const d = e.data;
-        db.prepare(
+        await db.run(
           `INSERT INTO experiments (id, project_id, name, description, start_date, end_date, feature_flag_key, parameters,
-             secondary_metrics, filters, archived, exposure_cohort, created_by, created_at, updated_at, version)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, 1)`,
-        ).run(
+             secondary_metrics, filters, archived, exposure_cohort, created_by, created_at, updated_at, deleted, abandoned, version)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, 0, 0, 1)`,
           d.experimentId,
           d.projectId,
           d.name,
@@ -77,20 +97,16 @@ export const experimentsProjection: Projection = {
         return;
       }
       case 'ExperimentUpdated':
-        applyUpdate(db, e.data, at);
+        await applyUpdate(db, e.data, at);
         return;
       case 'ExperimentExposureCohortSet':
-        db.prepare('UPDATE experiments SET exposure_cohort = ?, updated_at = ?, version = version + 1 WHERE id = ?').run(
-          e.data.cohortId,
-          at,
-          e.data.experimentId,
-        );
+        await db.run('UPDATE experiments SET exposure_cohort = ?, updated_at = ?, version = version + 1 WHERE id = ?', e.data.cohortId, at, e.data.experimentId);
         return;
       case 'ExperimentDeleted':
-        db.prepare('UPDATE experiments SET deleted = 1, updated_at = ?, version = version + 1 WHERE id = ?').run(at, e.data.experimentId);
+        await db.run('UPDATE experiments SET deleted = 1, updated_at = ?, version = version + 1 WHERE id = ?', at, e.data.experimentId);
         return;
       case 'ExperimentCreationAbandoned':
-        db.prepare('UPDATE experiments SET abandoned = 1, version = version + 1 WHERE id = ?').run(e.data.experimentId);
+        await db.run('UPDATE experiments SET abandoned = 1, version = version + 1 WHERE id = ?', e.data.experimentId);
         return;
       default: {
         const never: never = e;

@@ -1,4 +1,4 @@
-import type { SqlStore } from './projection';
+import type { SqlSession } from './sql';
 
 export interface RecordingRow {
   project_id: number;
@@ -38,31 +38,33 @@ const COLUMNS = `project_id, session_id, distinct_id, snapshot_source, lib, star
   snapshot_bytes, chunk_count, click_count, keypress_count, mouse_activity_count, console_log_count,
   console_warn_count, console_error_count, first_received_at, last_received_at`;
 
-export function recordingQueries(db: SqlStore) {
+export function recordingQueries(db: SqlSession) {
   return {
-    /** Newest first (by first rrweb timestamp), ties by session id. */
-    list(projectId: number, limit: number, offset: number): { count: number; rows: RecordingRow[] } {
-      const count = (db.prepare('SELECT count(*) AS n FROM session_recordings WHERE project_id = ?').get(projectId) as { n: number }).n;
-      const rows = db
-        .prepare(`SELECT ${COLUMNS} FROM session_recordings WHERE project_id = ? ORDER BY start_ts DESC, session_id LIMIT ? OFFSET ?`)
-        .all(projectId, limit, offset) as RecordingRow[];
+    /** Newest first (by first rrweb timestamp; sessions without one last), ties by session id. */
+    async list(projectId: number, limit: number, offset: number): Promise<{ count: number; rows: RecordingRow[] }> {
+      const count = (await db.get<{ n: number }>('SELECT count(*) AS n FROM session_recordings WHERE project_id = ?', projectId))!.n;
+      // NULLS LAST spelled out: SQLite sorts nulls first ascending, PostgreSQL last.
+      const rows = await db.all<RecordingRow>(
+        `SELECT ${COLUMNS} FROM session_recordings WHERE project_id = ? ORDER BY start_ts DESC NULLS LAST, session_id LIMIT ? OFFSET ?`,
+        projectId,
+        limit,
+        offset,
+      );
       return { count, rows };
     },
 
-    byId(projectId: number, sessionId: string): RecordingRow | undefined {
-      return db.prepare(`SELECT ${COLUMNS} FROM session_recordings WHERE project_id = ? AND session_id = ?`).get(projectId, sessionId) as
-        | RecordingRow
-        | undefined;
+    byId(projectId: number, sessionId: string): Promise<RecordingRow | undefined> {
+      return db.get<RecordingRow>(`SELECT ${COLUMNS} FROM session_recordings WHERE project_id = ? AND session_id = ?`, projectId, sessionId);
     },
 
     /** In arrival order. */
-    chunks(projectId: number, sessionId: string): RecordingChunkRow[] {
-      const rows = db
-        .prepare(
-          `SELECT seq, revision, window_ids, start_ts, end_ts, snapshot_count, snapshot_bytes FROM session_recording_chunks
-           WHERE project_id = ? AND session_id = ? ORDER BY seq`,
-        )
-        .all(projectId, sessionId) as Array<Omit<RecordingChunkRow, 'window_ids'> & { window_ids: string }>;
+    async chunks(projectId: number, sessionId: string): Promise<RecordingChunkRow[]> {
+      const rows = await db.all<Omit<RecordingChunkRow, 'window_ids'> & { window_ids: string }>(
+        `SELECT seq, revision, window_ids, start_ts, end_ts, snapshot_count, snapshot_bytes FROM session_recording_chunks
+         WHERE project_id = ? AND session_id = ? ORDER BY seq`,
+        projectId,
+        sessionId,
+      );
       return rows.map((r) => ({ ...r, window_ids: JSON.parse(r.window_ids) as string[] }));
     },
   };

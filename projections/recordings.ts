@@ -1,5 +1,6 @@
 import type { RecordedEvent, RecordingSnapshotsData } from '../streams';
-import type { Projection, SqlStore } from './projection';
+import type { ReadModelProjection } from './projection';
+import type { SqlSession } from './sql';
 import { summarizeChunk } from './recordings-chunk';
 
 /** The project of a recordings record: its metadata, else its stream name. */
@@ -17,37 +18,65 @@ function projectOf(recorded: RecordedEvent): number | null {
  * without any falls back to when its first chunk was received. The person is resolved at query
  * time through `person_distinct_ids`, so a later merge moves the recording with the person.
  */
-export const recordingsProjection: Projection = {
+export const recordingsProjection: ReadModelProjection = {
+  portable: true,
   name: 'recordings',
   version: 1,
   store: 'readmodels',
   handles: ['RecordingSnapshotsCaptured'],
   tables: [
-    { name: 'session_recordings', orderBy: 'project_id, session_id' },
-    { name: 'session_recording_chunks', orderBy: 'project_id, session_id, seq' },
+    {
+      name: 'session_recordings',
+      columns: {
+        project_id: 'integer',
+        session_id: 'text',
+        distinct_id: 'text',
+        snapshot_source: 'text',
+        lib: 'text',
+        start_ts: 'integer?',
+        end_ts: 'integer?',
+        start_url: 'text?',
+        start_url_ts: 'integer?',
+        snapshot_count: 'integer',
+        snapshot_bytes: 'integer',
+        chunk_count: 'integer',
+        click_count: 'integer',
+        keypress_count: 'integer',
+        mouse_activity_count: 'integer',
+        console_log_count: 'integer',
+        console_warn_count: 'integer',
+        console_error_count: 'integer',
+        first_received_at: 'text',
+        last_received_at: 'text',
+      },
+      primaryKey: ['project_id', 'session_id'],
+      indexes: { session_recordings_by_start: ['project_id', 'start_ts'] },
+      clustered: true,
+      orderBy: 'project_id, session_id',
+    },
+    {
+      name: 'session_recording_chunks',
+      columns: {
+        project_id: 'integer',
+        session_id: 'text',
+        seq: 'integer',
+        revision: 'integer',
+        window_ids: 'text',
+        start_ts: 'integer?',
+        end_ts: 'integer?',
+        snapshot_count: 'integer',
+        snapshot_bytes: 'integer',
+      },
+      primaryKey: ['project_id', 'session_id', 'seq'],
+      clustered: true,
+      orderBy: 'project_id, session_id, seq',
+    },
   ],
-  setup(db) {
-    db.exec(`CREATE TABLE IF NOT EXISTS session_recordings (
-      project_id INTEGER NOT NULL, session_id TEXT NOT NULL, distinct_id TEXT NOT NULL,
-      snapshot_source TEXT NOT NULL, lib TEXT NOT NULL, start_ts INTEGER, end_ts INTEGER,
-      start_url TEXT, start_url_ts INTEGER, snapshot_count INTEGER NOT NULL, snapshot_bytes INTEGER NOT NULL,
-      chunk_count INTEGER NOT NULL, click_count INTEGER NOT NULL, keypress_count INTEGER NOT NULL,
-      mouse_activity_count INTEGER NOT NULL, console_log_count INTEGER NOT NULL,
-      console_warn_count INTEGER NOT NULL, console_error_count INTEGER NOT NULL,
-      first_received_at TEXT NOT NULL, last_received_at TEXT NOT NULL,
-      PRIMARY KEY (project_id, session_id)) WITHOUT ROWID;
-    CREATE INDEX IF NOT EXISTS session_recordings_by_start ON session_recordings (project_id, start_ts);
-    CREATE TABLE IF NOT EXISTS session_recording_chunks (
-      project_id INTEGER NOT NULL, session_id TEXT NOT NULL, seq INTEGER NOT NULL, revision INTEGER NOT NULL,
-      window_ids TEXT NOT NULL, start_ts INTEGER, end_ts INTEGER, snapshot_count INTEGER NOT NULL,
-      snapshot_bytes INTEGER NOT NULL,
-      PRIMARY KEY (project_id, session_id, seq)) WITHOUT ROWID;`);
-  },
-  apply(recorded: RecordedEvent, db: SqlStore) {
+  async apply(recorded: RecordedEvent, db: SqlSession) {
     if (recorded.type !== 'RecordingSnapshotsCaptured') return;
     const projectId = projectOf(recorded);
     if (projectId === null) return;
-    applyChunk(projectId, recorded.revision, recorded.data as RecordingSnapshotsData, db);
+    await applyChunk(projectId, recorded.revision, recorded.data as RecordingSnapshotsData, db);
   },
 };
 
@@ -63,23 +92,25 @@ interface SessionTimes {
 const least = (a: number | null, b: number | null, pick: (x: number, y: number) => number): number | null =>
   a === null ? b : b === null ? a : pick(a, b);
 
-function applyChunk(projectId: number, revision: number, d: RecordingSnapshotsData, db: SqlStore) {
+async function applyChunk(projectId: number, revision: number, d: RecordingSnapshotsData, db: SqlSession) {
   const c = summarizeChunk(d.snapshots);
-  const session = db
-    .prepare('SELECT chunk_count, start_ts, end_ts, start_url, start_url_ts FROM session_recordings WHERE project_id = ? AND session_id = ?')
-    .get(projectId, d.session_id) as SessionTimes | undefined;
+  const session = await db.get<SessionTimes>(
+    'SELECT chunk_count, start_ts, end_ts, start_url, start_url_ts FROM session_recordings WHERE project_id = ? AND session_id = ?',
+    projectId,
+    d.session_id,
+  );
   const seq = session?.chunk_count ?? 0;
-  db.prepare(
+  await db.run(
     `INSERT INTO session_recording_chunks (project_id, session_id, seq, revision, window_ids, start_ts, end_ts, snapshot_count, snapshot_bytes)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(projectId, d.session_id, seq, revision, JSON.stringify(c.windowIds), c.startTs, c.endTs, d.snapshots.length, d.snapshot_bytes);
+    projectId, d.session_id, seq, revision, JSON.stringify(c.windowIds), c.startTs, c.endTs, d.snapshots.length, d.snapshot_bytes,
+  );
   if (session === undefined) {
-    db.prepare(
+    await db.run(
       `INSERT INTO session_recordings (project_id, session_id, distinct_id, snapshot_source, lib, start_ts, end_ts,
          start_url, start_url_ts, snapshot_count, snapshot_bytes, chunk_count, click_count, keypress_count,
          mouse_activity_count, console_log_count, console_warn_count, console_error_count, first_received_at, last_received_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
       projectId, d.session_id, d.distinct_id, d.snapshot_source, d.lib, c.startTs, c.endTs, c.url, c.urlTs,
       d.snapshots.length, d.snapshot_bytes, c.clicks, c.keypresses, c.mouseActivity, c.consoleLog, c.consoleWarn,
       c.consoleError, d.received_at, d.received_at,
@@ -88,14 +119,13 @@ function applyChunk(projectId: number, revision: number, d: RecordingSnapshotsDa
   }
   // Chunks arrive out of order across requests: the earliest timestamp and the earliest page win.
   const earlierUrl = c.url !== null && (session.start_url_ts === null || (c.urlTs as number) < session.start_url_ts);
-  db.prepare(
+  await db.run(
     `UPDATE session_recordings SET start_ts = ?, end_ts = ?, start_url = ?, start_url_ts = ?,
        snapshot_count = snapshot_count + ?, snapshot_bytes = snapshot_bytes + ?, chunk_count = chunk_count + 1,
        click_count = click_count + ?, keypress_count = keypress_count + ?, mouse_activity_count = mouse_activity_count + ?,
        console_log_count = console_log_count + ?, console_warn_count = console_warn_count + ?,
        console_error_count = console_error_count + ?, last_received_at = ?
      WHERE project_id = ? AND session_id = ?`,
-  ).run(
     least(session.start_ts, c.startTs, Math.min), least(session.end_ts, c.endTs, Math.max),
     earlierUrl ? c.url : session.start_url, earlierUrl ? c.urlTs : session.start_url_ts,
     d.snapshots.length, d.snapshot_bytes, c.clicks, c.keypresses, c.mouseActivity,

@@ -1,5 +1,5 @@
 import type { SurveyFields } from '../streams';
-import type { SqlStore } from './projection';
+import type { SqlSession } from './sql';
 
 export interface SurveyRow {
   id: string;
@@ -24,38 +24,50 @@ const COLUMNS = `s.id, s.project_id, s.fields, s.internal_flag_key, s.targeting_
 
 const row = (r: Raw): SurveyRow => ({ ...r, fields: JSON.parse(r.fields) as SurveyFields });
 
-export function surveyQueries(db: SqlStore) {
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export function surveyQueries(db: SqlSession) {
+  const d = db.dialect;
+  // Name or description, ignoring case (the dialect's way: SQLite's LIKE, PostgreSQL's ILIKE).
+  const SEARCH = ` AND (${d.likeIgnoringCase('s.name', '?')} OR ${d.likeIgnoringCase(d.jsonText('s.fields', 'description'), '?')})`;
   return {
-    byId: (projectId: number, id: string): SurveyRow | undefined => {
-      const r = db.prepare(`SELECT ${COLUMNS} FROM surveys s WHERE s.project_id = ? AND s.id = ? AND s.deleted = 0`).get(projectId, id) as Raw | undefined;
+    byId: async (projectId: number, id: string): Promise<SurveyRow | undefined> => {
+      const r = await db.get<Raw>(`SELECT ${COLUMNS} FROM surveys s WHERE s.project_id = ? AND s.id = ? AND s.deleted = 0`, projectId, id);
       return r ? row(r) : undefined;
     },
 
     /** Whether another live survey of the project has this name (PostHog's unique name rule). */
-    nameTaken: (projectId: number, name: string, exceptId: string | null): boolean =>
-      db.prepare('SELECT 1 FROM surveys WHERE project_id = ? AND name = ? AND deleted = 0 AND id IS NOT ?').get(projectId, name, exceptId) !== undefined,
+    nameTaken: async (projectId: number, name: string, exceptId: string | null): Promise<boolean> => {
+      // Two statements rather than `id IS NOT ?`: PostgreSQL has no IS NOT between values.
+      const found =
+        exceptId === null
+          ? await db.get('SELECT 1 AS taken FROM surveys WHERE project_id = ? AND name = ? AND deleted = 0', projectId, name)
+          : await db.get('SELECT 1 AS taken FROM surveys WHERE project_id = ? AND name = ? AND deleted = 0 AND id <> ?', projectId, name, exceptId);
+      return found !== undefined;
+    },
 
     /** Newest first; `search` matches name or description, case-insensitively. */
-    list: (projectId: number, limit: number, offset: number, search?: string) => {
-      const where = `s.project_id = ? AND s.deleted = 0${search ? ` AND (s.name LIKE ? ESCAPE '\\' OR json_extract(s.fields, '$.description') LIKE ? ESCAPE '\\')` : ''}`;
-      const like = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+    list: async (projectId: number, limit: number, offset: number, search?: string) => {
+      const where = `s.project_id = ? AND s.deleted = 0${search ? SEARCH : ''}`;
+      const like = search ? `%${escapeLike(search)}%` : undefined;
       const args = like ? [projectId, like, like] : [projectId];
-      const count = (db.prepare(`SELECT count(*) AS n FROM surveys s WHERE ${where}`).get(...args) as { n: number }).n;
-      const rows = db.prepare(`SELECT ${COLUMNS} FROM surveys s WHERE ${where} ORDER BY s.created_at DESC, s.id LIMIT ? OFFSET ?`).all(...args, limit, offset) as Raw[];
+      const count = (await db.get<{ n: number }>(`SELECT count(*) AS n FROM surveys s WHERE ${where}`, ...args))!.n;
+      const rows = await db.all<Raw>(`SELECT ${COLUMNS} FROM surveys s WHERE ${where} ORDER BY s.created_at DESC, s.id LIMIT ? OFFSET ?`, ...args, limit, offset);
       return { count, rows: rows.map(row) };
     },
 
     /** What posthog-js is served: every non-archived survey, drafts and stopped ones included. */
-    active: (projectId: number): SurveyRow[] =>
-      (db.prepare(`SELECT ${COLUMNS} FROM surveys s WHERE s.project_id = ? AND s.deleted = 0 AND s.archived = 0 ORDER BY s.created_at, s.id`).all(projectId) as Raw[]).map(row),
+    active: async (projectId: number): Promise<SurveyRow[]> =>
+      (await db.all<Raw>(`SELECT ${COLUMNS} FROM surveys s WHERE s.project_id = ? AND s.deleted = 0 AND s.archived = 0 ORDER BY s.created_at, s.id`, projectId)).map(row),
 
     /** Responses per survey id, as PostHog's responses_count action. */
-    responsesCount: (projectId: number): Record<string, number> =>
+    responsesCount: async (projectId: number): Promise<Record<string, number>> =>
       Object.fromEntries(
         (
-          db
-            .prepare('SELECT r.survey_id, count(*) AS n FROM survey_responses r JOIN surveys s ON s.id = r.survey_id AND s.project_id = r.project_id WHERE r.project_id = ? AND s.deleted = 0 GROUP BY r.survey_id ORDER BY r.survey_id')
-            .all(projectId) as { survey_id: string; n: number }[]
+          await db.all<{ survey_id: string; n: number }>(
+            'SELECT r.survey_id, count(*) AS n FROM survey_responses r JOIN surveys s ON s.id = r.survey_id AND s.project_id = r.project_id WHERE r.project_id = ? AND s.deleted = 0 GROUP BY r.survey_id ORDER BY r.survey_id',
+            projectId,
+          )
         ).map((r) => [r.survey_id, r.n]),
       ),
   };

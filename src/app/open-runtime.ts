@@ -193,9 +193,9 @@ export function openRuntime(options: RuntimeOptions) {
     geoProperties: (ip) => (geo && ip ? geo.lookup(ip) : null),
   };
 
-  const experiments = openExperiments({ log, readmodels, runner, flags, now: options.now });
-  const surveys = openSurveys({ log, readmodels, flags, waitFor: waitFor(['surveys']) });
-  const earlyAccess = openEarlyAccess({ log, readmodels, flags, waitFor: (position, names) => runner.waitFor(position, names) });
+  const experiments = openExperiments({ log, session: readModels.readmodels.session, readmodels, runner, flags, now: options.now });
+  const surveys = openSurveys({ log, session: readModels.readmodels.session, readmodels, flags, waitFor: waitFor(['surveys']) });
+  const earlyAccess = openEarlyAccess({ log, session: readModels.readmodels.session, readmodels, flags, waitFor: (position, names) => runner.waitFor(position, names) });
   const exports = openBatchExports({
     log,
     readmodels: readModels.readmodels.session,
@@ -206,7 +206,7 @@ export function openRuntime(options: RuntimeOptions) {
     policy: options.exportPolicy ?? exportPolicy({ dataDir: options.dataDir }),
   });
   // Recording on/off (`recordingAccepted`) is left open: see RecordingIngestDeps.
-  const recordings = openRecordings({ log, readmodels, projectIdForToken: tokens, now: options.now });
+  const recordings = openRecordings({ log, session: readModels.readmodels.session, projectIdForToken: tokens, now: options.now });
   return {
     experiments,
     surveys,

@@ -44,7 +44,7 @@ export class EarlyAccessService {
     const createdBy = actor.type === 'user' ? actor.id : null;
     const featureId = randomUUID();
     if (featureFlagId !== null) {
-      const flag = this.linkable(projectId, featureFlagId);
+      const flag = await this.linkable(projectId, featureFlagId);
       const command: EarlyAccessCommand = { type: 'CreateEarlyAccessFeature', featureId, projectId, fields, flagKey: flag.key, flagCreated: true, createdBy };
       await this.run(projectId, featureId, command, actor);
       if (enrolls(fields.stage)) await this.deps.flags.update(projectId, flag.id, { filters: withEnrollment(flag.filters, flag.key, true) }, actor);
@@ -81,7 +81,7 @@ export class EarlyAccessService {
    * second, so retrying a PATCH whose second append failed completes it.
    */
   async update(projectId: number, id: string, body: Record<string, unknown>, actor: Actor): Promise<EarlyAccessRow> {
-    const current = this.get(projectId, id);
+    const current = await this.get(projectId, id);
     const { changes, rolloutToAll } = parseEarlyAccessUpdate(body);
     const stage = changes.stage ?? current.fields.stage;
     const flag = this.deps.flagQueries.byId(projectId, current.flag_id);
@@ -97,25 +97,25 @@ export class EarlyAccessService {
 
   /** Enrollment leaves the flag first (the flag stays, as in PostHog), the feature goes second. */
   async delete(projectId: number, id: string, actor: Actor): Promise<void> {
-    const current = this.get(projectId, id);
+    const current = await this.get(projectId, id);
     const flag = this.deps.flagQueries.byId(projectId, current.flag_id);
     if (flag && !flag.deleted && (flag.filters.super_groups !== undefined || flag.filters.feature_enrollment !== undefined))
       await this.deps.flags.update(projectId, flag.id, { filters: withEnrollment(flag.filters, flag.key, false) }, actor);
     await this.run(projectId, id, { type: 'DeleteEarlyAccessFeature' }, actor);
   }
 
-  get(projectId: number, id: string): EarlyAccessRow {
-    const row = UUID.test(id) ? this.deps.features.byId(projectId, id) : undefined;
+  async get(projectId: number, id: string): Promise<EarlyAccessRow> {
+    const row = UUID.test(id) ? await this.deps.features.byId(projectId, id) : undefined;
     if (!row) throw notFound();
     return row;
   }
 
   /** compat §8: a linked flag must exist, be person-based, boolean, and have no feature yet. */
-  private linkable(projectId: number, flagId: number): FeatureFlagRow {
+  private async linkable(projectId: number, flagId: number): Promise<FeatureFlagRow> {
     const attr = 'feature_flag_id';
     const flag = this.deps.flagQueries.byId(projectId, flagId);
     if (!flag || flag.deleted) throw validationError(`Invalid pk "${flagId}" - object does not exist.`, attr, 'does_not_exist');
-    if (this.deps.features.ownerOfFlag(projectId, flag.key)) throw validationError(`Linked feature flag ${flag.key} already has a feature attached`, attr);
+    if (await this.deps.features.ownerOfFlag(projectId, flag.key)) throw validationError(`Linked feature flag ${flag.key} already has a feature attached`, attr);
     if (flag.filters.aggregation_group_type_index != null) throw validationError('Group-based feature flags are not supported for Early Access Features', attr);
     const variants = (flag.filters.multivariate as { variants?: unknown[] } | null | undefined)?.variants;
     if (variants && variants.length > 0) throw validationError('Multivariate feature flags are not supported for Early Access Features', attr);

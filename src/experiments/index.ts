@@ -4,6 +4,7 @@ import { experimentQueries } from '../../projections/experiments-queries';
 import { experimentResultsQueries } from '../../projections/experiments-results-queries';
 import { featureFlagQueries } from '../../projections/feature-flags-queries';
 import type { SqlStore } from '../../projections/projection';
+import type { SqlSession } from '../../projections/sql';
 import { CohortService, personCohorts } from '../cohorts';
 import type { FlagService } from '../flags/management';
 import type { AppliedBatch } from '../runtime/projection-runner';
@@ -22,7 +23,9 @@ export { experimentVariants, DEFAULT_VARIANTS, MAX_VARIANTS } from './variants';
 
 export interface ExperimentsDeps {
   log: EventLog;
-  /** The read-model store (experiments, cohorts, flags and the ingestion tables live there). */
+  /** The read-model session: the experiments' own queries. */
+  session: SqlSession;
+  /** The read-model store as the queries not yet on the port read it (cohorts, flags, the ingestion tables). */
   readmodels: SqlStore;
   runner: {
     waitFor(position: number, names: readonly string[] | null): Promise<void>;
@@ -35,7 +38,7 @@ export interface ExperimentsDeps {
 /** Experiments and cohorts wired over the runtime's log, read models and flag service. */
 export function openExperiments(deps: ExperimentsDeps) {
   const queries = {
-    experiments: experimentQueries(deps.readmodels),
+    experiments: experimentQueries(deps.session),
     cohorts: cohortQueries(deps.readmodels),
   };
   const cohorts = new CohortService({ log: deps.log, cohorts: queries.cohorts });

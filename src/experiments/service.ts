@@ -48,7 +48,7 @@ export class ExperimentService {
     if (flagQueries.byKey(projectId, input.featureFlagKey)) throw keyTaken();
 
     const createdBy = actor.type === 'user' ? actor.id : null;
-    const { id, position, state } = await withNextId(experiments.nextId(), async (id) => {
+    const { id, position, state } = await withNextId(await experiments.nextId(), async (id) => {
       const command: ExperimentCommand = { type: 'CreateExperiment', experimentId: id, projectId, createdBy, ...input };
       const { result, state } = await handleCommand(log, experimentStream(id), experimentDecider, command, { actor, projectId }, { maxAttempts: 1 });
       return { id, position: result!.lastPosition, state };
@@ -77,7 +77,7 @@ export class ExperimentService {
    * are already applied record nothing).
    */
   async update(projectId: number, id: number, body: Record<string, unknown>, actor: Actor): Promise<ExperimentRow> {
-    const current = this.visible(projectId, id);
+    const current = await this.visible(projectId, id);
     const changes = parseUpdate(body, current.feature_flag_key, { startDate: current.start_date, endDate: current.end_date });
     const flag = current.feature_flag;
     const launched = current.start_date !== null;
@@ -97,7 +97,7 @@ export class ExperimentService {
 
   /** Flag first (soft delete), experiment second: a retry after a partial failure finishes the job. */
   async delete(projectId: number, id: number, actor: Actor): Promise<void> {
-    const current = this.visible(projectId, id);
+    const current = await this.visible(projectId, id);
     if (!current.feature_flag.deleted) await this.deps.flags.delete(projectId, current.feature_flag.id, actor);
     await this.run(projectId, id, { type: 'DeleteExperiment' }, actor);
   }
@@ -107,7 +107,7 @@ export class ExperimentService {
    * link is refused (a concurrent request linked another cohort first) the new cohort is deleted.
    */
   async createExposureCohort(projectId: number, id: number, actor: Actor): Promise<ExperimentRow> {
-    const current = this.visible(projectId, id);
+    const current = await this.visible(projectId, id);
     if (current.start_date === null) throw validationError('Experiment does not have a start date');
     if (current.exposure_cohort !== null) throw validationError('Experiment already has an exposure cohort');
     const input = { experimentId: id, experimentName: current.name, flagKey: current.feature_flag_key, since: current.start_date };
@@ -123,8 +123,8 @@ export class ExperimentService {
     return this.own(projectId, id, state);
   }
 
-  private visible(projectId: number, id: number): ExperimentRow {
-    const row = this.deps.experiments.byId(projectId, id);
+  private async visible(projectId: number, id: number): Promise<ExperimentRow> {
+    const row = await this.deps.experiments.byId(projectId, id);
     if (!row) throw notFound();
     return row;
   }
@@ -147,7 +147,7 @@ export class ExperimentService {
    * nested flag from the flag write this request made, if any.
    */
   private async own(projectId: number, id: number, state: ExperimentState, flag?: FeatureFlagRow): Promise<ExperimentRow> {
-    const row = this.visible(projectId, id);
+    const row = await this.visible(projectId, id);
     const mine: ExperimentRow =
       row.version === state.version
         ? row

@@ -3,7 +3,7 @@
  * the log through the recordings read model's chunk list.
  */
 import { recordingQueries } from '../../projections';
-import type { SqlStore } from '../../projections';
+import type { SqlSession } from '../../projections';
 import type { EventLog } from '../store/event-log';
 import { RecordingIngest, type RecordingIngestDeps } from './ingest';
 import { readSnapshots } from './snapshots';
@@ -13,8 +13,8 @@ export { extractSnapshots, type SessionSnapshots } from './extract-snapshots';
 export { RECORDING_BODY_LIMIT, RECORDING_DECOMPRESSED_LIMIT } from './limits';
 export { readSnapshots } from './snapshots';
 
-export function openRecordings(deps: RecordingIngestDeps & { log: EventLog; readmodels: SqlStore }) {
-  const queries = recordingQueries(deps.readmodels);
+export function openRecordings(deps: RecordingIngestDeps & { log: EventLog; session: SqlSession }) {
+  const queries = recordingQueries(deps.session);
   return {
     ingest: new RecordingIngest(deps),
     queries,

@@ -1,5 +1,6 @@
 import { featureFlagQueries } from '../../projections/feature-flags-queries';
 import type { SqlStore } from '../../projections/projection';
+import type { SqlSession } from '../../projections/sql';
 import { surveyQueries } from '../../projections/surveys-queries';
 import type { FlagService } from '../flags/management';
 import type { EventLog } from '../store/event-log';
@@ -11,16 +12,19 @@ export { surveyDecider, type SurveyCommand, type SurveyState } from './decider';
 export { parseSurveyCreate, parseSurveyUpdate, SURVEY_TYPES } from './input';
 export { surveyBody, publicSurveyBody } from './body';
 
-/** Surveys wired over the runtime's log and read models. */
-export function openSurveys(deps: { log: EventLog; readmodels: SqlStore; flags: FlagService; waitFor: (position: number) => Promise<void> }) {
-  const queries = surveyQueries(deps.readmodels);
+/**
+ * Surveys wired over the runtime's log and read models: the surveys' own queries through the
+ * read-model session, the flags' queries (not yet on the port) through the embedded store.
+ */
+export function openSurveys(deps: { log: EventLog; session: SqlSession; readmodels: SqlStore; flags: FlagService; waitFor: (position: number) => Promise<void> }) {
+  const queries = surveyQueries(deps.session);
   const flags = featureFlagQueries(deps.readmodels);
   const service = new SurveyService({ log: deps.log, surveys: queries, flags, flagService: deps.flags, waitFor: deps.waitFor });
   return {
     service,
     queries,
     /** The surveys posthog-js is served for a project (the public list; remote config's `surveys` too). */
-    publicSurveys: (projectId: number) => queries.active(projectId).map((s) => publicSurveyBody(s, flags.byId, flags.byKey)),
+    publicSurveys: async (projectId: number) => (await queries.active(projectId)).map((s) => publicSurveyBody(s, flags.byId, flags.byKey)),
   };
 }
 

@@ -35,7 +35,7 @@ export class SurveyService {
   async create(projectId: number, body: Record<string, unknown>, actor: Actor): Promise<SurveyRow> {
     const fields = parseSurveyCreate(body);
     const targeting = parseTargeting(body);
-    this.check(projectId, fields, null);
+    await this.check(projectId, fields, null);
     const targetingFilters = targeting.filters && this.targetingFilters(projectId, targeting.filters);
     const surveyId = randomUUID();
     const internalFlagKey = `${newTargetingKey()}-custom`;
@@ -55,11 +55,11 @@ export class SurveyService {
    * half-done PATCH.
    */
   async update(projectId: number, id: string, body: Record<string, unknown>, actor: Actor): Promise<SurveyRow> {
-    const current = this.get(projectId, id);
+    const current = await this.get(projectId, id);
     const changes = parseSurveyUpdate(body);
     const targeting = parseTargeting(body);
     const next = { ...current.fields, ...changes };
-    this.check(projectId, next, id);
+    await this.check(projectId, next, id);
     const targetingFilters = targeting.filters && this.targetingFilters(projectId, targeting.filters);
     const running = surveyRunning(next);
 
@@ -92,7 +92,7 @@ export class SurveyService {
 
   /** The flags go first, then the survey (PostHog deletes them with it). */
   async delete(projectId: number, id: string, actor: Actor): Promise<void> {
-    const current = this.get(projectId, id);
+    const current = await this.get(projectId, id);
     for (const key of [current.internal_flag_key, current.targeting_flag_key]) {
       const flag = this.liveFlag(projectId, key);
       if (flag) await this.deps.flagService.delete(projectId, flag.id, actor);
@@ -100,8 +100,8 @@ export class SurveyService {
     await this.run(projectId, id, { type: 'DeleteSurvey' }, actor);
   }
 
-  get(projectId: number, id: string): SurveyRow {
-    const row = UUID.test(id) ? this.deps.surveys.byId(projectId, id) : undefined;
+  async get(projectId: number, id: string): Promise<SurveyRow> {
+    const row = UUID.test(id) ? await this.deps.surveys.byId(projectId, id) : undefined;
     if (!row) throw notFound();
     return row;
   }
@@ -121,8 +121,8 @@ export class SurveyService {
     return flag && !flag.deleted ? flag : undefined;
   }
 
-  private check(projectId: number, fields: SurveyFields, selfId: string | null): void {
-    if (this.deps.surveys.nameTaken(projectId, fields.name, selfId)) throw validationError('There is already a survey with this name.', 'name', 'unique');
+  private async check(projectId: number, fields: SurveyFields, selfId: string | null): Promise<void> {
+    if (await this.deps.surveys.nameTaken(projectId, fields.name, selfId)) throw validationError('There is already a survey with this name.', 'name', 'unique');
     let variants: string[] | null = null;
     if (fields.linked_flag_id !== null) {
       const flag = this.deps.flags.byId(projectId, fields.linked_flag_id);

@@ -38,7 +38,7 @@ export class ExperimentResults {
     this.now = deps.now ?? (() => new Date());
   }
 
-  primary(projectId: number, id: number): ResultsBody<unknown> {
+  primary(projectId: number, id: number): Promise<ResultsBody<unknown>> {
     return this.cached('primary', projectId, id, (experiment) =>
       computeMetric(this.deps.queries, experiment, parseMetric(experiment.filters), experiment.filters),
     );
@@ -48,7 +48,7 @@ export class ExperimentResults {
    * One entry per `secondary_metrics` item: `{name, result: {variant: value}, ...statistics}`. A
    * metric without data (or not supported) reports its own error instead of failing the others.
    */
-  secondary(projectId: number, id: number): ResultsBody<unknown> {
+  secondary(projectId: number, id: number): Promise<ResultsBody<unknown>> {
     return this.cached('secondary', projectId, id, (experiment) => {
       const metrics = Array.isArray(experiment.secondary_metrics) ? experiment.secondary_metrics : [];
       const exposures = new Exposures(this.deps.queries, experiment);
@@ -77,8 +77,8 @@ export class ExperimentResults {
     return { result: !this.deps.queries.carriesFeatureProperty(projectId, events, since, key) };
   }
 
-  private cached<T>(kind: string, projectId: number, id: number, compute: (e: ExperimentRow) => T): ResultsBody<T> {
-    const experiment = this.deps.experiments.byId(projectId, id);
+  private async cached<T>(kind: string, projectId: number, id: number, compute: (e: ExperimentRow) => T): Promise<ResultsBody<T>> {
+    const experiment = await this.deps.experiments.byId(projectId, id);
     if (!experiment) throw notFound();
     const stamp = `${this.deps.counter.version(projectId)}/${experiment.version}/${experiment.feature_flag.version}`;
     const key = `${kind}/${projectId}/${id}`;

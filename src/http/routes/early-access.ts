@@ -27,7 +27,7 @@ export const earlyAccessRoutes: FastifyPluginAsync = async (app) => {
 
   app.get<P>(`${base}/`, read, async (request) => {
     const page = parsePage(request.query);
-    const { count, rows } = earlyAccess.queries.list(projectOf(request.params), page.limit, page.offset);
+    const { count, rows } = await earlyAccess.queries.list(projectOf(request.params), page.limit, page.offset);
     return pageEnvelope(request, page, count, rows.map(body));
   });
 
@@ -35,7 +35,7 @@ export const earlyAccessRoutes: FastifyPluginAsync = async (app) => {
     reply.status(201).send(body(await service.create(projectOf(request.params), bodyObject(request.body), actorOf(request)))),
   );
 
-  app.get<P>(`${base}/:id/`, read, async (request) => body(service.get(projectOf(request.params), request.params.id)));
+  app.get<P>(`${base}/:id/`, read, async (request) => body(await service.get(projectOf(request.params), request.params.id)));
 
   app.patch<P>(`${base}/:id/`, write, async (request) => body(await service.update(projectOf(request.params), request.params.id, bodyObject(request.body), actorOf(request))));
 
@@ -56,7 +56,7 @@ export const earlyAccessRoutes: FastifyPluginAsync = async (app) => {
       const stages = query.stage === undefined ? ['beta'] : [query.stage].flat();
       const unknown = stages.find((s) => !(EARLY_ACCESS_STAGES as readonly string[]).includes(s));
       if (unknown !== undefined) throw malformedRequest(`stage: "${unknown}" is not a valid stage`);
-      return { earlyAccessFeatures: earlyAccess.queries.inStages(projectId, stages).map(publicEarlyAccessBody) };
+      return { earlyAccessFeatures: (await earlyAccess.queries.inStages(projectId, stages)).map(publicEarlyAccessBody) };
     });
     open.options('/api/early_access_features', corsPreflight('GET, OPTIONS'));
   });

@@ -59,7 +59,7 @@ export const experimentRoutes: FastifyPluginAsync = async (app) => {
   app.get<P>(`${base}/`, read, async (request) => {
     const page = parsePage(request.query);
     const archived = (request.query as Record<string, string | undefined>).archived === 'true';
-    const { count, rows } = experiments.queries.experiments.list(ids(request.params).projectId, page.limit, page.offset, archived);
+    const { count, rows } = await experiments.queries.experiments.list(ids(request.params).projectId, page.limit, page.offset, archived);
     return pageEnvelope(request, page, count, rows.map(body));
   });
 
@@ -75,7 +75,7 @@ export const experimentRoutes: FastifyPluginAsync = async (app) => {
 
   app.get<P>(`${base}/:id/`, read, async (request) => {
     const { projectId, id } = ids(request.params);
-    const experiment = experiments.queries.experiments.byId(projectId, id);
+    const experiment = await experiments.queries.experiments.byId(projectId, id);
     if (!experiment) throw notFoundError();
     return body(experiment);
   });

@@ -87,19 +87,19 @@ const recordingApi: FastifyPluginAsync = async (app) => {
     };
   };
 
-  const recording = (params: P['Params']): RecordingRow => {
-    const r = SESSION_ID_PATTERN.test(params.session_id) ? recordings.queries.byId(Number(params.project_id), params.session_id) : undefined;
+  const recording = async (params: P['Params']): Promise<RecordingRow> => {
+    const r = SESSION_ID_PATTERN.test(params.session_id) ? await recordings.queries.byId(Number(params.project_id), params.session_id) : undefined;
     if (r === undefined) throw notFoundError('Recording not found');
     return r;
   };
 
   app.get<P>(`${base}/`, read, async (request) => {
     const page = parsePage(request.query);
-    const { count, rows } = recordings.queries.list(Number(request.params.project_id), page.limit, page.offset);
+    const { count, rows } = await recordings.queries.list(Number(request.params.project_id), page.limit, page.offset);
     return { ...pageEnvelope(request, page, count, rows.map(body)), has_next: page.offset + page.limit < count, version: 4 };
   });
 
-  app.get<P>(`${base}/:session_id/`, read, async (request) => body(recording(request.params)));
+  app.get<P>(`${base}/:session_id/`, read, async (request) => body(await recording(request.params)));
 
   /**
    * PostHog's two steps: without `source`, the list of blocks (one `blob_v2` block per chunk, in
@@ -108,8 +108,8 @@ const recordingApi: FastifyPluginAsync = async (app) => {
    * sorted by rrweb timestamp.
    */
   app.get<P>(`${base}/:session_id/snapshots`, read, async (request, reply) => {
-    const r = recording(request.params);
-    const chunks = recordings.queries.chunks(r.project_id, r.session_id);
+    const r = await recording(request.params);
+    const chunks = await recordings.queries.chunks(r.project_id, r.session_id);
     const q = request.query;
     if (q.source === undefined || q.source === '') {
       return {

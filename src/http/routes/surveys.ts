@@ -26,7 +26,7 @@ export const surveyRoutes: FastifyPluginAsync = async (app) => {
   app.get<P>(`${base}/`, read, async (request) => {
     const page = parsePage(request.query);
     const search = (request.query as Record<string, string | undefined>).search;
-    const { count, rows } = surveys.queries.list(projectOf(request.params), page.limit, page.offset, search || undefined);
+    const { count, rows } = await surveys.queries.list(projectOf(request.params), page.limit, page.offset, search || undefined);
     return pageEnvelope(request, page, count, rows.map(body));
   });
 
@@ -37,7 +37,7 @@ export const surveyRoutes: FastifyPluginAsync = async (app) => {
   /** PostHog's per-survey count of `survey sent` submissions. */
   app.get<P>(`${base}/responses_count/`, read, async (request) => surveys.queries.responsesCount(projectOf(request.params)));
 
-  app.get<P>(`${base}/:id/`, read, async (request) => body(surveys.service.get(projectOf(request.params), request.params.id)));
+  app.get<P>(`${base}/:id/`, read, async (request) => body(await surveys.service.get(projectOf(request.params), request.params.id)));
 
   app.patch<P>(`${base}/:id/`, write, async (request) =>
     body(await surveys.service.update(projectOf(request.params), request.params.id, bodyObject(request.body), actorOf(request))),
@@ -55,7 +55,7 @@ export const surveyRoutes: FastifyPluginAsync = async (app) => {
       if (!token) throw missingApiKey();
       const projectId = projectIdForToken(token);
       if (projectId === undefined) throw invalidApiKey();
-      return { surveys: surveys.publicSurveys(projectId), survey_config: null };
+      return { surveys: await surveys.publicSurveys(projectId), survey_config: null };
     });
     open.options('/api/surveys', corsPreflight('GET, OPTIONS'));
   });

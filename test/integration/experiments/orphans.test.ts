@@ -54,7 +54,7 @@ describe('creating an experiment leaves no orphan', () => {
   });
 
   it('a crash after the experiment append (no flag yet) leaves nothing visible, and the id is not reused', async () => {
-    const id = s.runtime.experiments.queries.experiments.nextId();
+    const id = await s.runtime.experiments.queries.experiments.nextId();
     await s.runtime.log.append(
       experimentStream(id),
       [
