@@ -2,6 +2,7 @@ import { FORWARDS, type EventStoreDBClient } from '@eventstore/db-client';
 import type { NewEvent } from '../../../streams';
 import type { AppendOptions, AppendResult } from '../../store/event-log';
 import { translateAppendError } from './errors';
+import type { LogScope } from './filter';
 import { toEventData } from './events';
 import { streamEventPortPosition, toPortPosition } from './positions';
 import { toClientExpectedRevision, toPortRevision } from './revisions';
@@ -13,6 +14,7 @@ import { toClientExpectedRevision, toPortRevision } from './revisions';
  */
 export async function appendEvents(
   client: EventStoreDBClient,
+  scope: LogScope,
   streamId: string,
   events: readonly NewEvent[],
   options: AppendOptions,
@@ -23,7 +25,7 @@ export async function appendEvents(
   const data = events.map((e) => toEventData(e, options.context, recordedAt));
   let result;
   try {
-    result = await client.appendToStream(streamId, data, { expectedRevision: toClientExpectedRevision(expected) });
+    result = await client.appendToStream(scope.serverStream(streamId), data, { expectedRevision: toClientExpectedRevision(expected) });
   } catch (err) {
     throw translateAppendError(err, streamId, expected);
   }
@@ -33,7 +35,7 @@ export async function appendEvents(
   let firstPosition = lastPosition;
   if (events.length > 1) {
     const first = BigInt(nextExpectedRevision - events.length + 1);
-    for await (const resolved of client.readStream(streamId, { direction: FORWARDS, fromRevision: first, maxCount: 1 })) {
+    for await (const resolved of client.readStream(scope.serverStream(streamId), { direction: FORWARDS, fromRevision: first, maxCount: 1 })) {
       if (resolved.event) firstPosition = streamEventPortPosition(resolved.event.position);
     }
   }

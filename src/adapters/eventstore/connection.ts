@@ -30,3 +30,11 @@ export function connectionHosts(value: string): string {
   const hosts = rest.split(/[/?]/, 1)[0];
   return hosts.slice(hosts.lastIndexOf('@') + 1).toLowerCase();
 }
+
+/** A connection string the client cannot read (its message names the offending part, not the whole string). */
+export class ConnectionStringError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConnectionStringError';
+  }
+}

@@ -25,12 +25,12 @@ export function toEventData(event: NewEvent, context: AppendContext, recordedAt:
   });
 }
 
-/** An event read from the server, at the port position the caller worked out for it. */
-export function toRecordedEvent(event: ClientRecordedEvent, position: number): RecordedEvent {
+/** An event read from the server, under the port's stream name and at the port position the caller worked out for it. */
+export function toRecordedEvent(event: ClientRecordedEvent, streamId: string, position: number): RecordedEvent {
   const { metadata, schemaVersion } = decodeMetadata(event.metadata, event);
   return {
     position,
-    streamId: event.streamId,
+    streamId,
     revision: toPortRevision(event.revision),
     type: event.type,
     schemaVersion,

@@ -3,7 +3,8 @@ import { concatMap, from, Subject, type Observable } from 'rxjs';
 import type { NewEvent, RecordedEvent } from '../../../streams';
 import type { AppendOptions, AppendResult, EventLog, ReadAllOptions, SubscribeOptions } from '../../store/event-log';
 import { appendEvents } from './append';
-import { clientConnectionString } from './connection';
+import { clientConnectionString, ConnectionStringError } from './connection';
+import { LogScope } from './filter';
 import { LiveHint } from './live-hint';
 import { ReachabilityMonitor } from './reachability';
 import { LogReads } from './reads';
@@ -12,6 +13,11 @@ import { subscribeBatches } from './subscription';
 export interface EventStoreEventLogOptions {
   /** `esdb://…`, `esdb+discover://…`, `kurrentdb://…` or `kurrentdb+discover://…`, with the client's settings. */
   connection: string;
+  /**
+   * This log's streams are the server's streams with this prefix (stripped in the port's names);
+   * default none: every non-system stream of the server is this log's.
+   */
+  streamPrefix?: string;
   /** Stamps recordedAt; injectable so tests control time. */
   now?: () => Date;
   /** Fallback poll of live subscriptions, should a hint be lost. */
@@ -34,11 +40,12 @@ export class EventStoreEventLog implements EventLog {
 
   private constructor(
     private readonly client: EventStoreDBClient,
+    private readonly scope: LogScope,
     private readonly now: () => Date,
     private readonly pollIntervalMs: number,
   ) {
-    this.reads = new LogReads(client);
-    this.hint = new LiveHint(client, 1000);
+    this.reads = new LogReads(client, scope);
+    this.hint = new LiveHint(client, scope.filter(), 1000);
   }
 
   /**
@@ -47,18 +54,24 @@ export class EventStoreEventLog implements EventLog {
    * the PostgreSQL log's does, instead of at the first request.
    */
   static async open(options: EventStoreEventLogOptions): Promise<EventStoreEventLog> {
-    const client = EventStoreDBClient.connectionString(clientConnectionString(options.connection));
+    const scope = new LogScope(options.streamPrefix);
+    let client: EventStoreDBClient;
+    try {
+      client = EventStoreDBClient.connectionString(clientConnectionString(options.connection));
+    } catch (err) {
+      throw new ConnectionStringError((err as Error).message);
+    }
     try {
       for await (const _ of client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 })) void _;
     } catch (err) {
       await client.dispose().catch(() => undefined);
       throw err;
     }
-    return new EventStoreEventLog(client, options.now ?? (() => new Date()), options.pollIntervalMs ?? 500);
+    return new EventStoreEventLog(client, scope, options.now ?? (() => new Date()), options.pollIntervalMs ?? 500);
   }
 
   async append(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {
-    const result = await this.storage.run(() => appendEvents(this.client, streamId, events, options, this.now().toISOString()));
+    const result = await this.storage.run(() => appendEvents(this.client, this.scope, streamId, events, options, this.now().toISOString()));
     this.appended$.next(result.lastPosition);
     return result;
   }

@@ -1,3 +1,3 @@
 export { EventStoreEventLog, type EventStoreEventLogOptions } from './eventstore-event-log';
 export { isUnreachable } from './errors';
-export { connectionHosts } from './connection';
+export { connectionHosts, ConnectionStringError } from './connection';

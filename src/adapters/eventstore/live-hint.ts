@@ -1,5 +1,4 @@
-import { END, type AllStreamSubscription, type EventStoreDBClient } from '@eventstore/db-client';
-import { logFilter } from './filter';
+import { END, type AllStreamSubscription, type EventStoreDBClient, type Filter } from '@eventstore/db-client';
 
 /**
  * One live `$all` subscription per log handle, filtered by the server (no system events), shared
@@ -18,6 +17,8 @@ export class LiveHint {
 
   constructor(
     private readonly client: EventStoreDBClient,
+    /** The server-side filter: this log's events only (LogScope.filter). */
+    private readonly filter: Filter,
     private readonly retryMs: number,
   ) {}
 
@@ -42,7 +43,7 @@ export class LiveHint {
 
   private ensureSubscribed(): void {
     if (this.subscription || this.retry || this.closed) return;
-    const subscription = this.client.subscribeToAll({ fromPosition: END, filter: logFilter() });
+    const subscription = this.client.subscribeToAll({ fromPosition: END, filter: this.filter });
     this.subscription = subscription;
     let settle = () => undefined as void;
     this.confirmed = new Promise<void>((resolve) => (settle = resolve));

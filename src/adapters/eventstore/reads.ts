@@ -12,7 +12,7 @@ import {
 import type { RecordedEvent } from '../../../streams';
 import type { ReadAllOptions } from '../../store/event-log';
 import { dataBytes, toRecordedEvent } from './events';
-import { isSystemEvent } from './filter';
+import type { LogScope } from './filter';
 import { readStartOf, samePosition, streamEventPortPosition, toPortPosition } from './positions';
 
 /** Raw `$all` events per round trip: the page also carries system events, which are skipped. */
@@ -32,18 +32,21 @@ async function collect<T>(read: AsyncIterable<T>): Promise<T[]> {
  * filtered here; the live subscription (live-hint.ts) is filtered by the server.
  */
 export class LogReads {
-  constructor(private readonly client: EventStoreDBClient) {}
+  constructor(
+    private readonly client: EventStoreDBClient,
+    private readonly scope: LogScope,
+  ) {}
 
   async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {
     if (options.maxCount === 0) return [];
     try {
-      const read = this.client.readStream(streamId, {
+      const read = this.client.readStream(this.scope.serverStream(streamId), {
         direction: FORWARDS,
         fromRevision: BigInt(options.fromRevision ?? 0),
         maxCount: options.maxCount ?? Number.MAX_SAFE_INTEGER,
       });
       const events = await collect(read);
-      return events.flatMap((r) => (r.event ? [toRecordedEvent(r.event, streamEventPortPosition(r.event.position))] : []));
+      return events.flatMap((r) => (r.event ? [toRecordedEvent(r.event, streamId, streamEventPortPosition(r.event.position))] : []));
     } catch (err) {
       // The port reads a stream that was never written as an empty one.
       if (err instanceof StreamNotFoundError) return [];
@@ -68,8 +71,8 @@ export class LogReads {
         if (!event) continue;
         last = event.position;
         if (skip && samePosition(event.position, skip)) continue;
-        if (isSystemEvent(event)) continue;
-        const recorded = toRecordedEvent(event, toPortPosition(event.position));
+        if (!this.scope.includes(event)) continue;
+        const recorded = toRecordedEvent(event, this.scope.portStream(event.streamId)!, toPortPosition(event.position));
         if (options.toPosition !== undefined && recorded.position > options.toPosition) return out;
         if (options.maxBytes !== undefined) {
           const size = dataBytes(recorded);
@@ -86,7 +89,7 @@ export class LogReads {
     }
   }
 
-  /** The last event of the filtered `$all`: read backwards past any system events after it. */
+  /** The last event of the filtered `$all`: read backwards past any system (or other logs') events after it. */
   async head(): Promise<number> {
     let from: ReadPosition = END;
     let seen: Position | null = null;
@@ -98,7 +101,7 @@ export class LogReads {
         if (!event) continue;
         last = event.position;
         if (seen && samePosition(event.position, seen)) continue;
-        if (!isSystemEvent(event)) return toPortPosition(event.position);
+        if (this.scope.includes(event)) return toPortPosition(event.position);
       }
       if (last === null || page.length < HEAD_PAGE) return 0;
       from = last;
