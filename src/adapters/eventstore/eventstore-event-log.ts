@@ -1,4 +1,4 @@
-import { BACKWARDS, END, EventStoreDBClient } from '@eventstore/db-client';
+import { EventStoreDBClient } from '@eventstore/db-client';
 import { concatMap, from, Subject, type Observable } from 'rxjs';
 import type { NewEvent, RecordedEvent } from '../../../streams';
 import type { AppendOptions, AppendResult, EventLog, ReadAllOptions, SubscribeOptions } from '../../store/event-log';
@@ -49,23 +49,29 @@ export class EventStoreEventLog implements EventLog {
   }
 
   /**
-   * Connects and returns a ready log. The client connects lazily, so one cheap read (the last
-   * event of `$all`) proves the server answers: a start on a server out of reach fails here, as
-   * the PostgreSQL log's does, instead of at the first request.
+   * Connects and returns a ready log. The client connects lazily, so one cheap read proves the
+   * server answers: a start on a server out of reach fails here, as the PostgreSQL log's does,
+   * instead of at the first request.
    */
   static async open(options: EventStoreEventLogOptions): Promise<EventStoreEventLog> {
+    const log = EventStoreEventLog.connect(options);
+    try {
+      await log.reads.probe();
+    } catch (err) {
+      await log.close().catch(() => undefined);
+      throw err;
+    }
+    return log;
+  }
+
+  /** A log whose client connects on first use: a server out of reach shows in the first operation (503 log_unreachable). */
+  static connect(options: EventStoreEventLogOptions): EventStoreEventLog {
     const scope = new LogScope(options.streamPrefix);
     let client: EventStoreDBClient;
     try {
       client = EventStoreDBClient.connectionString(clientConnectionString(options.connection));
     } catch (err) {
       throw new ConnectionStringError((err as Error).message);
-    }
-    try {
-      for await (const _ of client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 })) void _;
-    } catch (err) {
-      await client.dispose().catch(() => undefined);
-      throw err;
     }
     return new EventStoreEventLog(client, scope, options.now ?? (() => new Date()), options.pollIntervalMs ?? 500);
   }

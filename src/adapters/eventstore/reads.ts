@@ -89,6 +89,11 @@ export class LogReads {
     }
   }
 
+  /** One cheap read (the last record of `$all`, whatever it is): proves the server answers. */
+  async probe(): Promise<void> {
+    await collect(this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 }));
+  }
+
   /** The last event of the filtered `$all`: read backwards past any system (or other logs') events after it. */
   async head(): Promise<number> {
     let from: ReadPosition = END;
