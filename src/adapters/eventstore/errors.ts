@@ -2,6 +2,7 @@ import {
   CancelledError,
   convertToCommandError,
   DeadlineExceededError,
+  MaxAppendSizeExceededError,
   NotLeaderError,
   TimeoutError,
   UnavailableError,
@@ -48,11 +49,27 @@ export function isUnreachable(err: unknown): boolean {
 }
 
 /**
+ * The server refused an append larger than its MaxAppendSize (1 MiB unless configured). One
+ * append is one atomic call of the port, so it is not split: the server's limit must hold the
+ * largest append the service makes (an ingestion batch up to BATCH_BODY_LIMIT).
+ */
+export class AppendTooLargeError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly maxAppendSize: number,
+  ) {
+    super(`KurrentDB refused an append to ${streamId}: larger than its MaxAppendSize of ${maxAppendSize} bytes; raise the server's MaxAppendSize (up to 16 MiB) to hold the service's largest append`);
+    this.name = 'AppendTooLargeError';
+  }
+}
+
+/**
  * An append's error in the port's terms: the client's WrongExpectedVersionError becomes the port's
  * typed conflict (with the expectation as the caller gave it); anything else is returned as is.
  */
 export function translateAppendError(err: unknown, streamId: string, expected: ExpectedRevision): unknown {
   const e = asCommandError(err);
   if (e instanceof WrongExpectedVersionError) return new WrongExpectedRevisionError(streamId, expected, toPortCurrentRevision(e.actualVersion));
+  if (e instanceof MaxAppendSizeExceededError) return new AppendTooLargeError(streamId, e.maxAppendSize);
   return err;
 }

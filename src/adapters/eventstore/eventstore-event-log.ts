@@ -66,14 +66,18 @@ export class EventStoreEventLog implements EventLog {
 
   /** A log whose client connects on first use: a server out of reach shows in the first operation (503 log_unreachable). */
   static connect(options: EventStoreEventLogOptions): EventStoreEventLog {
-    const scope = new LogScope(options.streamPrefix);
     let client: EventStoreDBClient;
     try {
       client = EventStoreDBClient.connectionString(clientConnectionString(options.connection));
     } catch (err) {
       throw new ConnectionStringError((err as Error).message);
     }
-    return new EventStoreEventLog(client, scope, options.now ?? (() => new Date()), options.pollIntervalMs ?? 500);
+    return EventStoreEventLog.over(client, options);
+  }
+
+  /** A log over a client made elsewhere (credentials or certificates set in code); close() disposes of it. */
+  static over(client: EventStoreDBClient, options: Omit<EventStoreEventLogOptions, 'connection'> = {}): EventStoreEventLog {
+    return new EventStoreEventLog(client, new LogScope(options.streamPrefix), options.now ?? (() => new Date()), options.pollIntervalMs ?? 500);
   }
 
   async append(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {

@@ -1,13 +1,14 @@
 import {
   AccessDeniedError,
   DeadlineExceededError,
+  MaxAppendSizeExceededError,
   StreamNotFoundError,
   UnavailableError,
   UnknownError,
   WrongExpectedVersionError,
 } from '@eventstore/db-client';
 import { describe, expect, it } from 'vitest';
-import { isUnreachable, translateAppendError } from '../../../../src/adapters/eventstore/errors';
+import { AppendTooLargeError, isUnreachable, translateAppendError } from '../../../../src/adapters/eventstore/errors';
 import { ReachabilityMonitor } from '../../../../src/adapters/eventstore/reachability';
 import { WrongExpectedRevisionError } from '../../../../src/store/event-log';
 import { StorageUnavailableError } from '../../../../src/store/storage-fault';
@@ -25,6 +26,12 @@ describe('KurrentDB errors in the port’s terms', () => {
     expect(translateAppendError(missing, 's', 'stream_exists')).toMatchObject({ streamId: 's', expected: 'stream_exists', actual: 'no_stream' });
     const exists = new WrongExpectedVersionError(undefined, { streamName: 's', expected: 'no_stream', current: 0n });
     expect(translateAppendError(exists, 's', 'no_stream')).toMatchObject({ expected: 'no_stream', actual: 0 });
+  });
+
+  it("names the server's MaxAppendSize when it refuses an append, which is not split", () => {
+    const err = translateAppendError(MaxAppendSizeExceededError.fromMaxAppendSize(1048576), 'ingest-1', 'any');
+    expect(err).toBeInstanceOf(AppendTooLargeError);
+    expect(err).toMatchObject({ streamId: 'ingest-1', maxAppendSize: 1048576, message: expect.stringMatching(/MaxAppendSize of 1048576 bytes; raise/) });
   });
 
   it('passes any other error through unchanged', () => {
