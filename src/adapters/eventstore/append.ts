@@ -32,12 +32,23 @@ export async function appendEvents(
   if (!result.position) throw new Error(`the server acknowledged the append to ${streamId} without its log position`);
   const nextExpectedRevision = toPortRevision(result.nextExpectedRevision);
   const lastPosition = toPortPosition(result.position);
-  let firstPosition = lastPosition;
-  if (events.length > 1) {
-    const first = BigInt(nextExpectedRevision - events.length + 1);
-    for await (const resolved of client.readStream(scope.serverStream(streamId), { direction: FORWARDS, fromRevision: first, maxCount: 1 })) {
-      if (resolved.event) firstPosition = streamEventPortPosition(resolved.event.position);
-    }
-  }
+  const firstPosition = events.length > 1 ? await firstPositionOf(client, scope.serverStream(streamId), nextExpectedRevision - events.length + 1, lastPosition) : lastPosition;
   return { nextExpectedRevision, firstPosition, lastPosition };
+}
+
+/**
+ * The position of an append's first event, read back. The append has committed by then: should
+ * this read fail, the append must still be acknowledged (reporting it failed would have the
+ * caller append it again), so the answer falls back to the last event's position, an upper bound
+ * (nothing in the service reads firstPosition; positions become opaque in a later step).
+ */
+async function firstPositionOf(client: EventStoreDBClient, stream: string, revision: number, lastPosition: number): Promise<number> {
+  try {
+    for await (const resolved of client.readStream(stream, { direction: FORWARDS, fromRevision: BigInt(revision), maxCount: 1 })) {
+      if (resolved.event) return streamEventPortPosition(resolved.event.position);
+    }
+  } catch {
+    // See above: the append stands.
+  }
+  return lastPosition;
 }
