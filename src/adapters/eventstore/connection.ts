@@ -11,16 +11,10 @@ const SCHEMES: Record<string, string> = {
 
 const SCHEME = /^([a-z+]+):\/\//i;
 
-/** Whether the value names a KurrentDB log (by its scheme). */
-export function isEventStoreUrl(value: string): boolean {
-  const m = SCHEME.exec(value);
-  return m !== null && m[1].toLowerCase() in SCHEMES;
-}
-
 /** The connection string as the 6.x client reads it (`kurrentdb://…` becomes `esdb://…`). */
 export function clientConnectionString(value: string): string {
   const m = SCHEME.exec(value);
-  if (!m || !(m[1].toLowerCase() in SCHEMES)) throw new Error('expected an esdb://, esdb+discover://, kurrentdb:// or kurrentdb+discover:// connection string');
+  if (!m || !Object.hasOwn(SCHEMES, m[1].toLowerCase())) throw new Error('expected an esdb://, esdb+discover://, kurrentdb:// or kurrentdb+discover:// connection string');
   return `${SCHEMES[m[1].toLowerCase()]}://${value.slice(m[0].length)}`;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientConnectionString, connectionHosts, isEventStoreUrl } from '../../../../src/adapters/eventstore/connection';
+import { clientConnectionString, connectionHosts } from '../../../../src/adapters/eventstore/connection';
 import { isSystemEvent, LogScope } from '../../../../src/adapters/eventstore/filter';
 
 describe('the part of $all that is the log', () => {
@@ -47,8 +47,7 @@ describe('connection strings', () => {
     expect(clientConnectionString('kurrentdb://admin:changeit@a:2113,b:2113?tls=false')).toBe('esdb://admin:changeit@a:2113,b:2113?tls=false');
     expect(clientConnectionString('KurrentDB+Discover://cluster.example:2113')).toBe('esdb+discover://cluster.example:2113');
     expect(() => clientConnectionString('postgres://127.0.0.1/db')).toThrow(/expected an esdb:\/\//);
-    expect(isEventStoreUrl('esdb+discover://x')).toBe(true);
-    expect(isEventStoreUrl('https://x')).toBe(false);
+    expect(() => clientConnectionString('constructor://127.0.0.1')).toThrow(/expected an esdb:\/\//);
   });
 
   it('names the hosts of a log without its credentials or settings', () => {
