@@ -21,7 +21,9 @@ import {
  * (paging, filtering, the `p + 1` resume, the live wake-up, conflicts) by the whole log contract.
  * It follows the server's documented behaviour, and is strict where the adapter could go wrong:
  *  - `$all` positions are byte offsets of records of varying size, not dense, and every record
- *    here has commit == prepare (an appendToStream write);
+ *    here has commit == prepare (an appendToStream write); an append's answer has the last
+ *    event's record as commit position and the first's (the transaction's) as prepare position;
+ *  - the events of one append are consecutive records of `$all`;
  *  - a read of `$all` from a position that is not a record's start is refused ("invalid position"),
  *    a forward read includes the record at its start, a backward one excludes it (or includes it,
  *    with `backwardsInclusive`: the adapter must not depend on which);
@@ -95,13 +97,17 @@ export class KurrentStandIn {
       (typeof expected === 'bigint' && current !== undefined && expected === BigInt(current - 1));
     if (!ok) throw new WrongExpectedVersionError(undefined, { streamName: stream, expected, current: currentRevision });
     let last!: Rec;
+    let first: Rec | null = null;
     for (const e of events) {
       if (e.contentType !== 'application/json') throw new Error('the stand-in takes JSON events only');
       last = this.write(stream, e.type, e.data, e.metadata, e.id);
-      this.write(`$ce-${stream.split('-')[0]}`, '$>', `${last.revision}@${stream}`);
+      first ??= last;
     }
+    // The system projections' links follow the write (a separate write of theirs).
+    for (const rec of this.streams.get(stream)!.slice(-events.length)) this.write(`$ce-${stream.split('-')[0]}`, '$>', `${rec.revision}@${stream}`);
     if (++this.appendsMade % 3 === 0) this.write('$stats-127.0.0.1:2113', '$statsCollected', { appends: this.appendsMade });
-    return { success: true, nextExpectedRevision: last.revision, position: { commit: last.position, prepare: last.position } };
+    // As the server answers: the commit position is the last event's record, the prepare position the transaction's (the first event's).
+    return { success: true, nextExpectedRevision: last.revision, position: { commit: last.position, prepare: first!.position } };
   }
 
   private async *readStream(stream: string, options: { fromRevision?: bigint; maxCount?: number | bigint }) {

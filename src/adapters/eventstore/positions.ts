@@ -84,3 +84,15 @@ export function streamEventPortPosition(position: Position | undefined): number 
   if (position.prepare < NO_POSITION_FLOOR) return toPortPosition({ commit: position.prepare, prepare: position.prepare });
   throw new PositionRangeError('the server sent a stream event without its log position');
 }
+
+/**
+ * The positions of an append's first and last events, from the server's answer: its commit
+ * position is the last event's record, its prepare position the transaction's start, which is the
+ * first event's record (the two are equal for a single event). In `$all` each of those events has
+ * its own record as commit and prepare position.
+ */
+export function appendPositions(position: Position): { firstPosition: number; lastPosition: number } {
+  const lastPosition = toPortPosition({ commit: position.commit, prepare: position.commit });
+  if (position.prepare > position.commit) throw new PositionRangeError(`the server answered an append with prepare position ${position.prepare} after its commit position ${position.commit}`);
+  return { firstPosition: toPortPosition({ commit: position.prepare, prepare: position.prepare }), lastPosition };
+}

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  appendPositions,
   MAX_COMMIT_POSITION,
   PositionRangeError,
   readStartOf,
@@ -61,6 +62,13 @@ describe('KurrentDB positions ↔ port positions', () => {
       }),
     );
     expect(() => readStartOf(Number.MAX_SAFE_INTEGER + 2)).toThrow(PositionRangeError);
+  });
+
+  it("takes an append's last event from the answer's commit position and its first from the prepare (transaction) position", () => {
+    expect(appendPositions(at(1234n))).toEqual({ firstPosition: 2470, lastPosition: 2470 });
+    expect(appendPositions({ commit: 1500n, prepare: 1234n })).toEqual({ firstPosition: 2470, lastPosition: 3002 });
+    expect(() => appendPositions({ commit: 1234n, prepare: 1500n })).toThrow(PositionRangeError);
+    expect(() => appendPositions(at(MAX_COMMIT_POSITION + 1n))).toThrow(/bigints in a later step/);
   });
 
   it("takes a stream event's position from its commit position, or from its prepare position when the server sends none", () => {
