@@ -1,4 +1,4 @@
-import { ConnectionStringError, EventStoreEventLog, isUnreachable as isEventStoreUnreachable } from '../adapters/eventstore';
+import type { EventStoreEventLog } from '../adapters/eventstore';
 import { isUnreachable, PostgresEventLog } from '../adapters/postgres/event-log';
 import { ConfigError } from '../config';
 import { redactedUrl, type EventLogChoice } from '../config/event-log';
@@ -63,14 +63,17 @@ export async function openPostgresLog(choice: Extract<EventLogChoice, { kind: 'p
 
 /** The KurrentDB / EventStoreDB log named by EVENT_LOG (connects, and proves the server answers). */
 export async function openEventStoreLog(choice: Extract<EventLogChoice, { kind: 'eventstore' }>, options: { now?: () => Date } = {}): Promise<OpenedEventLog> {
+  // Loaded only when EVENT_LOG names it: the gRPC client is slow to load, and the embedded default
+  // (and each of its worker threads) should not pay for it.
+  const eventstore = await import('../adapters/eventstore');
   let log: EventStoreEventLog;
   try {
-    log = await EventStoreEventLog.open({ connection: choice.url, streamPrefix: choice.streamPrefix, now: options.now });
+    log = await eventstore.EventStoreEventLog.open({ connection: choice.url, streamPrefix: choice.streamPrefix, now: options.now });
   } catch (err) {
     // As for PostgreSQL: a server out of reach, or a connection string the client cannot parse,
     // is the operator's to fix: one line (exit 2), no stack.
-    if (isEventStoreUnreachable(err)) throw new ConfigError(`EVENT_LOG ${redactedUrl(choice.url)}: cannot reach KurrentDB (${(err as Error).message})`);
-    if (err instanceof ConnectionStringError) throw new ConfigError(`EVENT_LOG ${redactedUrl(choice.url)}: ${(err as Error).message}`);
+    if (eventstore.isUnreachable(err)) throw new ConfigError(`EVENT_LOG ${redactedUrl(choice.url)}: cannot reach KurrentDB (${(err as Error).message})`);
+    if (err instanceof eventstore.ConnectionStringError) throw new ConfigError(`EVENT_LOG ${redactedUrl(choice.url)}: ${(err as Error).message}`);
     throw err;
   }
   return {

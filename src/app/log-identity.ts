@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectionHosts } from '../adapters/eventstore';
+import { connectionHosts } from '../adapters/eventstore/connection';
 import { DataDirError } from '../store/data-dir';
 import type { EventLogSpec } from './event-log';
 
