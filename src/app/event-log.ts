@@ -1,3 +1,4 @@
+import type { EventStoreEventLog } from '../adapters/eventstore';
 import { isUnreachable, PostgresEventLog } from '../adapters/postgres/event-log';
 import { ConfigError } from '../config';
 import { redactedUrl, type EventLogChoice } from '../config/event-log';
@@ -8,7 +9,10 @@ import type { Durability } from '../store/sqlite/open';
 import type { StorageMonitor } from '../store/storage-fault';
 
 /** What another thread needs to open its own handle on the same log (plain data: it crosses postMessage). */
-export type EventLogSpec = { kind: 'sqlite'; path: string; durability?: Durability } | { kind: 'postgres'; url: string; schema: string };
+export type EventLogSpec =
+  | { kind: 'sqlite'; path: string; durability?: Durability }
+  | { kind: 'postgres'; url: string; schema: string }
+  | { kind: 'eventstore'; url: string; streamPrefix: string };
 
 /** One handle on the log, with the ports the runtime needs besides the log itself. */
 export interface OpenedEventLog {
@@ -57,8 +61,38 @@ export async function openPostgresLog(choice: Extract<EventLogChoice, { kind: 'p
   };
 }
 
+/** The KurrentDB / EventStoreDB log named by EVENT_LOG (connects, and proves the server answers). */
+export async function openEventStoreLog(choice: Extract<EventLogChoice, { kind: 'eventstore' }>, options: { now?: () => Date } = {}): Promise<OpenedEventLog> {
+  // Loaded only when EVENT_LOG names it: the gRPC client is slow to load, and the embedded default
+  // (and each of its worker threads) should not pay for it.
+  const eventstore = await import('../adapters/eventstore');
+  let log: EventStoreEventLog;
+  try {
+    log = await eventstore.EventStoreEventLog.open({ connection: choice.url, streamPrefix: choice.streamPrefix, now: options.now });
+  } catch (err) {
+    // As for PostgreSQL: a server out of reach, or a connection string the client cannot parse,
+    // is the operator's to fix: one line (exit 2), no stack.
+    if (eventstore.isUnreachable(err)) throw new ConfigError(`EVENT_LOG ${redactedUrl(choice.url)}: cannot reach KurrentDB (${(err as Error).message})`);
+    if (err instanceof eventstore.ConnectionStringError) throw new ConfigError(`EVENT_LOG ${redactedUrl(choice.url)}: ${(err as Error).message}`);
+    throw err;
+  }
+  return {
+    log,
+    // The server's live subscription wakes every handle's subscriptions, in any process; these
+    // in-process notices only spare a worker thread that round trip.
+    notifications: inProcessAppendNotifications(log),
+    storage: log.storage,
+    spec: { kind: 'eventstore', url: choice.url, streamPrefix: choice.streamPrefix },
+  };
+}
+
+/** Opens the log EVENT_LOG names, other than the embedded SQLite one. */
+export function openServerLog(choice: Exclude<EventLogChoice, { kind: 'sqlite' }>, options: { now?: () => Date } = {}): Promise<OpenedEventLog> {
+  return choice.kind === 'postgres' ? openPostgresLog(choice, options) : openEventStoreLog(choice, options);
+}
+
 /** Opens a handle from a spec (the projection worker thread's own handle on the main thread's log). */
 export async function openLogFromSpec(spec: EventLogSpec, options: SqliteLogOptions = {}): Promise<OpenedEventLog> {
   if (spec.kind === 'sqlite') return openSqliteLog(spec.path, { ...options, durability: spec.durability });
-  return openPostgresLog(spec);
+  return openServerLog(spec);
 }

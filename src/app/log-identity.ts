@@ -1,19 +1,28 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { connectionHosts } from '../adapters/eventstore/connection';
 import { DataDirError } from '../store/data-dir';
 import type { EventLogSpec } from './event-log';
 
 /** Names, in DATA_DIR, the log that the read models there were folded from (absent: the SQLite log beside them). */
 const FILE = 'event-log.json';
 
-interface LogIdentity {
-  kind: 'postgres';
-  /** host:port/database, without credentials. */
-  server: string;
-  schema: string;
-}
+type LogIdentity =
+  | {
+      kind: 'postgres';
+      /** host:port/database, without credentials. */
+      server: string;
+      schema: string;
+    }
+  | {
+      kind: 'eventstore';
+      /** The connection string's hosts (host:port, comma-separated), without credentials. */
+      server: string;
+      streamPrefix: string;
+    };
 
-function identityOf(spec: Extract<EventLogSpec, { kind: 'postgres' }>): LogIdentity {
+function identityOf(spec: Exclude<EventLogSpec, { kind: 'sqlite' }>): LogIdentity {
+  if (spec.kind === 'eventstore') return { kind: 'eventstore', server: connectionHosts(spec.url), streamPrefix: spec.streamPrefix };
   const url = new URL(spec.url);
   return { kind: 'postgres', server: `${url.hostname}:${url.port || '5432'}${url.pathname}`, schema: spec.schema };
 }
@@ -22,13 +31,15 @@ function readIdentity(path: string): LogIdentity {
   try {
     const id = JSON.parse(readFileSync(path, 'utf8')) as LogIdentity;
     if (id?.kind === 'postgres' && typeof id.server === 'string' && typeof id.schema === 'string') return id;
+    if (id?.kind === 'eventstore' && typeof id.server === 'string' && typeof id.streamPrefix === 'string') return id;
   } catch {
     // reported below
   }
   throw new DataDirError(`${path} does not name an event log; restore it or move the data directory away`);
 }
 
-const describe = (id: LogIdentity) => `the PostgreSQL log ${id.server} schema ${id.schema}`;
+const describe = (id: LogIdentity) => (id.kind === 'postgres' ? `the PostgreSQL log ${id.server} schema ${id.schema}` : `the KurrentDB log ${id.server}${id.streamPrefix ? ` streams ${id.streamPrefix}*` : ''}`);
+const sameLog = (a: LogIdentity, b: LogIdentity) => describe(a) === describe(b);
 
 /**
  * Read models hold checkpoints, positions in one particular log: folded from one log and then fed
@@ -44,7 +55,7 @@ export function claimDataDir(dataDir: string, spec: EventLogSpec): void {
   }
   const wanted = identityOf(spec);
   if (recorded) {
-    if (recorded.server !== wanted.server || recorded.schema !== wanted.schema) {
+    if (!sameLog(recorded, wanted)) {
       throw new DataDirError(`DATA_DIR ${dataDir} holds read models of ${describe(recorded)}, not of ${describe(wanted)}: use another DATA_DIR`);
     }
     return;

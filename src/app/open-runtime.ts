@@ -80,11 +80,11 @@ export function openRuntime(options: RuntimeOptions) {
   const files = storeFiles(options.dataDir);
   const spec = options.eventLog?.spec ?? { kind: 'sqlite' as const, path: files.log };
   // The log a DATA_DIR belongs to is checked first (a more precise refusal than a missing log file);
-  // a PostgreSQL log's claim is written once the directory is known to be usable.
+  // a server log's claim is written once the directory is known to be usable.
   if (spec.kind === 'sqlite') claimDataDir(options.dataDir, spec);
   // With a log elsewhere, DATA_DIR holds only read models and keys: there is no log file to miss.
   prepareDataDir(options.dataDir, spec.kind === 'sqlite' ? files.log : options.dataDir);
-  if (spec.kind === 'postgres') claimDataDir(options.dataDir, spec);
+  if (spec.kind !== 'sqlite') claimDataDir(options.dataDir, spec);
   const modelFiles = storeFiles(options.readModelDir ?? options.dataDir);
   // With a projection thread, a checkpointer thread copies the WALs back: the request and fold
   // threads only do so past their backstops, far beyond the usual 4000 pages.

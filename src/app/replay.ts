@@ -88,8 +88,8 @@ export async function verify(runtime: Runtime, dataDir: string, onProgress?: Pro
   const failures = runtime.runner.failures();
   const live = await liveDigests(runtime);
   const until = Object.fromEntries(live.map((d) => [d.projection, d.position]));
-  // The same log the live runtime reads (a PostgreSQL log's spec is its EVENT_LOG choice).
-  const eventLog: EventLogChoice = runtime.logSpec.kind === 'postgres' ? runtime.logSpec : { kind: 'sqlite' };
+  // The same log the live runtime reads (a server log's spec is its EVENT_LOG choice).
+  const eventLog: EventLogChoice = runtime.logSpec.kind === 'sqlite' ? { kind: 'sqlite' } : runtime.logSpec;
   const { digests } = await rebuild(dataDir, { until, onProgress, eventLog });
   const rows = live.map((l) => {
     const r = digests.find((d) => d.projection === l.projection)!;

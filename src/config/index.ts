@@ -11,7 +11,9 @@ export const ConfigSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   /**
    * Where the event log lives: `sqlite` (default, `events.sqlite` in DATA_DIR) or a PostgreSQL URL,
-   * `postgres://user@host:5432/db?schema=name` (schema default `event_log`, created when missing).
+   * `postgres://user@host:5432/db?schema=name` (schema default `event_log`, created when missing),
+   * or a KurrentDB / EventStoreDB connection string, `esdb://host:2113?tls=false` (also
+   * `esdb+discover://`, `kurrentdb://`, `kurrentdb+discover://`).
    * Read models stay SQLite files in DATA_DIR either way.
    */
   EVENT_LOG: z

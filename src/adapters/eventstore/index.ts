@@ -1,0 +1,3 @@
+export { EventStoreEventLog, type EventStoreEventLogOptions } from './eventstore-event-log';
+export { isUnreachable } from './errors';
+export { connectionHosts, ConnectionStringError } from './connection';

@@ -1,0 +1,98 @@
+import type { Position } from '@eventstore/db-client';
+
+/*
+ * Port positions over `$all` commit positions.
+ *
+ * A `$all` commit position is the byte offset of an event's record in the server's transaction
+ * log: increasing in commit order, never dense. The port's positions are numbers today, and the
+ * runtime resumes by reading from `last + 1` (see EventLog in src/store/event-log.ts). The server
+ * cannot start a read at an arbitrary offset: `c + 1` points into the middle of the record at `c`
+ * and the server answers "invalid position" (or, on old versions, reads garbage). So the port
+ * position of the event at commit `c` is `2c + 2`, and reading from a port position `x` means:
+ *   x even: from the record at commit (x - 2) / 2, inclusive (a position this adapter handed out);
+ *   x odd:  after the record at commit (x - 3) / 2 (`p + 1` for a position `p` handed out);
+ *   x <= 1: from the start of the log.
+ * Order and comparisons are those of the commit positions; `+ 2` keeps every event above 0 (the
+ * empty log's head). A later step makes the port's positions opaque bigints, and this encoding
+ * goes away with it.
+ *
+ * Every event written by appendToStream is its own implicit transaction member with commit ==
+ * prepare position; events of a legacy explicit transaction share one commit position and cannot
+ * be told apart by it, so they are refused rather than given equal positions.
+ */
+
+/** Above this commit position, `2c + 2` passes Number.MAX_SAFE_INTEGER. */
+export const MAX_COMMIT_POSITION = (BigInt(Number.MAX_SAFE_INTEGER) - 2n) / 2n;
+
+export class PositionRangeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PositionRangeError';
+  }
+}
+
+/** The port position of the event whose `$all` position is `position`. */
+export function toPortPosition(position: Position): number {
+  if (position.commit !== position.prepare) {
+    throw new PositionRangeError(
+      `$all event at commit ${position.commit} / prepare ${position.prepare} belongs to an explicit transaction: its commit position is not its own, so the event log port cannot order it`,
+    );
+  }
+  if (position.commit < 0n || position.commit > MAX_COMMIT_POSITION) {
+    throw new PositionRangeError(
+      `$all commit position ${position.commit} is past what the event log port's number positions can hold (commit positions up to ${MAX_COMMIT_POSITION}); positions become bigints in a later step`,
+    );
+  }
+  return Number(position.commit) * 2 + 2;
+}
+
+/** The `$all` position of the event at a port position this adapter handed out. */
+export function toEventPosition(portPosition: number): Position {
+  if (!Number.isSafeInteger(portPosition) || portPosition < 2 || portPosition % 2 !== 0) {
+    throw new PositionRangeError(`${portPosition} is not the position of an event of this log`);
+  }
+  const commit = BigInt((portPosition - 2) / 2);
+  return { commit, prepare: commit };
+}
+
+/** Where a forward read of `$all` starts for the port's inclusive `fromPosition`. */
+export type ReadStart = { from: 'start' } | { from: Position; skipFirstIfAt: boolean };
+
+export function readStartOf(fromPosition: number | undefined): ReadStart {
+  if (fromPosition === undefined || fromPosition <= 1) return { from: 'start' };
+  if (!Number.isSafeInteger(fromPosition)) throw new PositionRangeError(`fromPosition ${fromPosition} is not a safe integer`);
+  // Odd: what follows the event at x - 1. The server reads forward inclusively, so that event
+  // comes back first and is dropped.
+  if (fromPosition % 2 === 1) return { from: toEventPosition(fromPosition - 1), skipFirstIfAt: true };
+  return { from: toEventPosition(fromPosition), skipFirstIfAt: false };
+}
+
+export const samePosition = (a: Position, b: Position): boolean => a.commit === b.commit && a.prepare === b.prepare;
+
+/** Above any real log offset: the server sends 2^64 - 1 (an unsigned -1) for "no position". */
+const NO_POSITION_FLOOR = 1n << 63n;
+
+/**
+ * The port position of an event read from its stream. Servers that do not know a stream event's
+ * commit position send "none" for it, but still its prepare position, the offset of its record:
+ * for an event appended by appendToStream the two are the same (the server's `$all` reader gives
+ * such an event the commit position of its own record).
+ */
+export function streamEventPortPosition(position: Position | undefined): number {
+  if (position === undefined) throw new PositionRangeError('the server sent a stream event without its log position');
+  if (position.commit < NO_POSITION_FLOOR) return toPortPosition(position);
+  if (position.prepare < NO_POSITION_FLOOR) return toPortPosition({ commit: position.prepare, prepare: position.prepare });
+  throw new PositionRangeError('the server sent a stream event without its log position');
+}
+
+/**
+ * The positions of an append's first and last events, from the server's answer: its commit
+ * position is the last event's record, its prepare position the transaction's start, which is the
+ * first event's record (the two are equal for a single event). In `$all` each of those events has
+ * its own record as commit and prepare position.
+ */
+export function appendPositions(position: Position): { firstPosition: number; lastPosition: number } {
+  const lastPosition = toPortPosition({ commit: position.commit, prepare: position.commit });
+  if (position.prepare > position.commit) throw new PositionRangeError(`the server answered an append with prepare position ${position.prepare} after its commit position ${position.commit}`);
+  return { firstPosition: toPortPosition({ commit: position.prepare, prepare: position.prepare }), lastPosition };
+}

@@ -1,0 +1,75 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { Observable } from 'rxjs';
+import type { RecordedEvent } from '../../../streams';
+import type { ReadAllOptions, SubscribeOptions } from '../../store/event-log';
+import { StorageUnavailableError } from '../../store/storage-fault';
+
+export interface SubscriptionSource {
+  readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Registers a wake-up for appends (a hint); returns the unregister function. */
+  onAppend(wake: () => void): () => void;
+  pollIntervalMs: number;
+  /** Lets the log end every subscription on close(). */
+  closers: Set<() => void>;
+}
+
+/**
+ * Catch-up then live: reads the filtered `$all` from the last delivered position, and sleeps until
+ * the live subscription's hint or the poll. Same loop as the PostgreSQL adapter's: only the hint differs.
+ */
+export function subscribeBatches(source: SubscriptionSource, options: SubscribeOptions = {}): Observable<RecordedEvent[]> {
+  const batchSize = options.batchSize ?? 1000;
+  return new Observable<RecordedEvent[]>((subscriber) => {
+    // `last + 1` reads what follows `last` (positions.ts: an odd position means "after").
+    let position = options.fromPosition ?? 1;
+    let closed = false;
+    let dirty = true;
+    let wake: (() => void) | null = null;
+    const notify = () => {
+      dirty = true;
+      const w = wake;
+      wake = null;
+      w?.();
+    };
+    const stopListening = source.onAppend(notify);
+    const timer = setInterval(notify, source.pollIntervalMs);
+    timer.unref();
+    const close = () => {
+      closed = true;
+      stopListening();
+      clearInterval(timer);
+      notify();
+    };
+    source.closers.add(close);
+    (async () => {
+      while (!closed) {
+        dirty = false;
+        let batch: RecordedEvent[];
+        try {
+          batch = await source.readAll({ fromPosition: position, maxCount: batchSize, maxBytes: options.maxBytes });
+        } catch (err) {
+          // The server is out of reach: wait for the next poll and read from the same position,
+          // so a projection resumes after an outage instead of stopping for good.
+          if (closed || !(err instanceof StorageUnavailableError)) throw err;
+          await new Promise<void>((resolve) => (wake = resolve));
+          continue;
+        }
+        if (closed) break;
+        if (batch.length > 0) {
+          position = batch[batch.length - 1].position + 1;
+          subscriber.next(batch);
+          await yieldToLoop();
+        } else if (!dirty) {
+          await new Promise<void>((resolve) => (wake = resolve));
+        }
+      }
+      subscriber.complete();
+    })().catch((err) => {
+      if (!closed) subscriber.error(err);
+    });
+    return () => {
+      source.closers.delete(close);
+      close();
+    };
+  });
+}

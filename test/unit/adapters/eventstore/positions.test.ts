@@ -1,0 +1,80 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  appendPositions,
+  MAX_COMMIT_POSITION,
+  PositionRangeError,
+  readStartOf,
+  streamEventPortPosition,
+  toEventPosition,
+  toPortPosition,
+} from '../../../../src/adapters/eventstore/positions';
+
+const at = (commit: bigint) => ({ commit, prepare: commit });
+/** What the server sends for "no position" (an unsigned -1). */
+const NONE = (1n << 64n) - 1n;
+
+describe('KurrentDB positions ↔ port positions', () => {
+  it('maps $all commit positions to even port positions above 0, in the same order, and back', () => {
+    expect(toPortPosition(at(0n))).toBe(2);
+    expect(toPortPosition(at(1234n))).toBe(2470);
+    expect(toEventPosition(2470)).toEqual(at(1234n));
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: MAX_COMMIT_POSITION }), fc.bigInt({ min: 0n, max: MAX_COMMIT_POSITION }), (a, b) => {
+        const pa = toPortPosition(at(a));
+        const pb = toPortPosition(at(b));
+        expect(Number.isSafeInteger(pa) && pa >= 2 && pa % 2 === 0).toBe(true);
+        expect(Math.sign(pa - pb)).toBe(a < b ? -1 : a > b ? 1 : 0);
+        expect(toEventPosition(pa)).toEqual(at(a));
+      }),
+    );
+  });
+
+  it('refuses a commit position the port cannot hold, with a clear error', () => {
+    expect(toPortPosition(at(MAX_COMMIT_POSITION))).toBeLessThanOrEqual(Number.MAX_SAFE_INTEGER);
+    const past = () => toPortPosition(at(MAX_COMMIT_POSITION + 1n));
+    expect(past).toThrow(PositionRangeError);
+    expect(past).toThrow(/past what the event log port's number positions can hold.*bigints in a later step/);
+    expect(() => toPortPosition(at(NONE))).toThrow(PositionRangeError);
+    expect(() => toPortPosition(at(-1n))).toThrow(PositionRangeError);
+  });
+
+  it('refuses events of an explicit transaction (commit position not their own)', () => {
+    expect(() => toPortPosition({ commit: 500n, prepare: 420n })).toThrow(/explicit transaction/);
+  });
+
+  it('refuses to turn a port position it did not hand out into a server position', () => {
+    for (const p of [0, 1, 3, 2471, -2, 2.5, Number.MAX_SAFE_INTEGER + 1]) expect(() => toEventPosition(p), String(p)).toThrow(PositionRangeError);
+  });
+
+  it('reads from an event position inclusively, from `p + 1` after the event at p, and from the start below 2', () => {
+    expect(readStartOf(undefined)).toEqual({ from: 'start' });
+    expect(readStartOf(0)).toEqual({ from: 'start' });
+    expect(readStartOf(1)).toEqual({ from: 'start' });
+    expect(readStartOf(2470)).toEqual({ from: at(1234n), skipFirstIfAt: false });
+    // p + 1 never reaches the server as an offset into the middle of the record at p.
+    expect(readStartOf(2471)).toEqual({ from: at(1234n), skipFirstIfAt: true });
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: MAX_COMMIT_POSITION - 1n }), (c) => {
+        const p = toPortPosition(at(c));
+        expect(readStartOf(p)).toEqual({ from: at(c), skipFirstIfAt: false });
+        expect(readStartOf(p + 1)).toEqual({ from: at(c), skipFirstIfAt: true });
+      }),
+    );
+    expect(() => readStartOf(Number.MAX_SAFE_INTEGER + 2)).toThrow(PositionRangeError);
+  });
+
+  it("takes an append's last event from the answer's commit position and its first from the prepare (transaction) position", () => {
+    expect(appendPositions(at(1234n))).toEqual({ firstPosition: 2470, lastPosition: 2470 });
+    expect(appendPositions({ commit: 1500n, prepare: 1234n })).toEqual({ firstPosition: 2470, lastPosition: 3002 });
+    expect(() => appendPositions({ commit: 1234n, prepare: 1500n })).toThrow(PositionRangeError);
+    expect(() => appendPositions(at(MAX_COMMIT_POSITION + 1n))).toThrow(/bigints in a later step/);
+  });
+
+  it("takes a stream event's position from its commit position, or from its prepare position when the server sends none", () => {
+    expect(streamEventPortPosition(at(1234n))).toBe(2470);
+    expect(streamEventPortPosition({ commit: NONE, prepare: 1234n })).toBe(2470);
+    expect(() => streamEventPortPosition({ commit: NONE, prepare: NONE })).toThrow(/without its log position/);
+    expect(() => streamEventPortPosition(undefined)).toThrow(/without its log position/);
+  });
+});
