@@ -35,6 +35,7 @@ import { prepareDataDir } from '../store/data-dir';
 import { projectTokenCache } from './project-token-cache';
 import { openRecordings } from '../recordings';
 import { RemoteConfigCache } from '../remote-config';
+import { whenReady } from '../runtime/loading-cache';
 
 /** How often the checkpointer thread copies the WALs back (~35 MB of log WAL at 80k events/s). */
 const CHECKPOINT_MS = 1000;
@@ -136,14 +137,16 @@ export function openRuntime(options: RuntimeOptions) {
     ready = local.ready.catch(() => undefined);
   }
   const readmodels = cachedStore(stores.readmodels);
+  // Queries of converted contexts read through the port's session, on the same connection.
+  const session = readModels.readmodels.session;
   const queries = {
-    access: accessQueries(readmodels),
+    access: accessQueries(session),
     flags: featureFlagQueries(readmodels),
     ingestion: ingestionQueries(readmodels),
   };
   const waitFor = (names: string[]) => (position: number) => runner.waitFor(position, names);
 
-  const flagCache = new FlagDefinitionCache((projectId) => queries.flags.allLive(projectId));
+  const flagCache = new FlagDefinitionCache(async (projectId) => queries.flags.allLive(projectId));
   const personCache = new ProjectCache((projectId, distinctId) => queries.ingestion.personPropertiesByDistinctId(projectId, distinctId));
   // Group properties by "index/key", and the group type mapping under the key '' (both ingestion's).
   const groupCache = new ProjectCache((projectId, indexAndKey) => {
@@ -153,8 +156,8 @@ export function openRuntime(options: RuntimeOptions) {
   const mappingCache = new ProjectCache((projectId) =>
     Object.fromEntries(queries.ingestion.groupTypeMappings(projectId).map((m) => [m.group_type_index, m.group_type])) as Record<number, string>,
   );
-  const remoteConfig = new RemoteConfigCache((projectId) => {
-    const project = queries.access.project(projectId);
+  const remoteConfig = new RemoteConfigCache(async (projectId) => {
+    const project = await queries.access.project(projectId);
     return project && { token: project.api_token, settings: JSON.parse(project.settings) };
   });
   const sub = runner.applied$.subscribe(({ projection, events }) => {
@@ -170,7 +173,7 @@ export function openRuntime(options: RuntimeOptions) {
     for (const cache of caches) for (const e of events) if (e.metadata.projectId !== null) cache.invalidate(e.metadata.projectId);
   });
 
-  const tokens = projectTokenCache((token) => queries.access.projectByToken(token)?.id);
+  const tokens = projectTokenCache(async (token) => (await queries.access.projectByToken(token))?.id);
   const access = new AccessService({ log, queries: queries.access, waitFor: waitFor(['access']) });
   const flags = new FlagService({
     log,
@@ -182,7 +185,7 @@ export function openRuntime(options: RuntimeOptions) {
   const geo = options.geo;
   const ingest = new IngestPipeline({ log, projectIdForToken: tokens, enrich: geo && ((p, ip) => geo.enrich(p, ip)), now: options.now });
   const flagSource: FlagDataSource = {
-    definitions: (projectId) => flagCache.get(projectId).definitions,
+    definitions: (projectId) => whenReady(flagCache.get(projectId), (entry) => entry.definitions),
     groupTypeMapping: (projectId) => mappingCache.get(projectId, ''),
     personProperties: (projectId, distinctId) => personCache.get(projectId, distinctId),
     groupProperties: (projectId, index, key) => groupCache.get(projectId, `${index}/${key}`),

@@ -1,10 +1,12 @@
 import type { FlagDefinition, EvaluateAllResult } from '../types';
 import { evaluateAll } from '../evaluate';
 import type { FlagRequest } from './flag-request';
+import { whenReady, type MaybePromise } from '../../runtime/loading-cache';
 
 /** What evaluation needs from the stores; each call is one indexed read (or an in-memory hit). */
 export interface FlagDataSource {
-  definitions: (projectId: number) => FlagDefinition[];
+  /** From memory once loaded: a promise only while a project's definitions are being (re)loaded. */
+  definitions: (projectId: number) => MaybePromise<FlagDefinition[]>;
   groupTypeMapping: (projectId: number) => Record<number, string>;
   personProperties: (projectId: number, distinctId: string) => Record<string, unknown> | null;
   groupProperties: (projectId: number, groupTypeIndex: number, groupKey: string) => Record<string, unknown> | null;
@@ -50,9 +52,20 @@ export function evaluateRequest(
   req: FlagRequest & { distinct_id: string },
   ip: string | undefined,
   now: Date,
+): MaybePromise<EvaluateAllResult> {
+  return whenReady(source.definitions(projectId), (definitions) => evaluateWith(definitions, source, projectId, req, ip, now));
+}
+
+function evaluateWith(
+  loaded: FlagDefinition[],
+  source: FlagDataSource,
+  projectId: number,
+  req: FlagRequest & { distinct_id: string },
+  ip: string | undefined,
+  now: Date,
 ): EvaluateAllResult {
   const distinctId = req.distinct_id;
-  let definitions = source.definitions(projectId);
+  let definitions = loaded;
   const geo = req.geoip_disable ? null : source.geoProperties(ip);
   let personProperties: Record<string, unknown>;
   try {

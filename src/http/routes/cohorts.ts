@@ -14,7 +14,7 @@ type P = { Params: { project_id: string; id: string } };
 export const cohortRoutes: FastifyPluginAsync = async (app) => {
   const { experiments, queries } = app.runtime;
   const cohorts = experiments.queries.cohorts;
-  const body = (c: CohortRow) => ({
+  const body = async (c: CohortRow) => ({
     id: c.id,
     name: c.name,
     description: c.description,
@@ -23,7 +23,7 @@ export const cohortRoutes: FastifyPluginAsync = async (app) => {
     filters: c.filters,
     query: null,
     is_calculating: false,
-    created_by: userBody(c.created_by ? queries.access.user(c.created_by) : null),
+    created_by: userBody(c.created_by ? await queries.access.user(c.created_by) : null),
     created_at: c.created_at,
     last_calculation: null,
     errors_calculating: 0,
@@ -41,7 +41,7 @@ export const cohortRoutes: FastifyPluginAsync = async (app) => {
   app.get<P>(`${base}/`, read, async (request) => {
     const page = parsePage(request.query);
     const { count, rows } = cohorts.list(ids(request.params).projectId, page.limit, page.offset);
-    return pageEnvelope(request, page, count, rows.map(body));
+    return pageEnvelope(request, page, count, await Promise.all(rows.map(body)));
   });
 
   app.get<P>(`${base}/:id/`, read, async (request) => {
