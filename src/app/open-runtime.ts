@@ -141,12 +141,12 @@ export function openRuntime(options: RuntimeOptions) {
   const session = readModels.readmodels.session;
   const queries = {
     access: accessQueries(session),
-    flags: featureFlagQueries(readmodels),
+    flags: featureFlagQueries(session),
     ingestion: ingestionQueries(readmodels),
   };
   const waitFor = (names: string[]) => (position: number) => runner.waitFor(position, names);
 
-  const flagCache = new FlagDefinitionCache(async (projectId) => queries.flags.allLive(projectId));
+  const flagCache = new FlagDefinitionCache((projectId) => queries.flags.allLive(projectId));
   const personCache = new ProjectCache((projectId, distinctId) => queries.ingestion.personPropertiesByDistinctId(projectId, distinctId));
   // Group properties by "index/key", and the group type mapping under the key '' (both ingestion's).
   const groupCache = new ProjectCache((projectId, indexAndKey) => {
@@ -194,9 +194,9 @@ export function openRuntime(options: RuntimeOptions) {
     geoProperties: (ip) => (geo && ip ? geo.lookup(ip) : null),
   };
 
-  const experiments = openExperiments({ log, readmodels, runner, flags, now: options.now });
-  const surveys = openSurveys({ log, readmodels, flags, waitFor: waitFor(['surveys']) });
-  const earlyAccess = openEarlyAccess({ log, readmodels, flags, waitFor: (position, names) => runner.waitFor(position, names) });
+  const experiments = openExperiments({ log, readmodels, runner, flags, flagQueries: queries.flags, now: options.now });
+  const surveys = openSurveys({ log, readmodels, flags, flagQueries: queries.flags, waitFor: waitFor(['surveys']) });
+  const earlyAccess = openEarlyAccess({ log, readmodels, flags, flagQueries: queries.flags, waitFor: (position, names) => runner.waitFor(position, names) });
   const exports = openBatchExports({
     log,
     readmodels,

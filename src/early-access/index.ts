@@ -1,5 +1,5 @@
 import { earlyAccessQueries } from '../../projections/early-access-queries';
-import { featureFlagQueries } from '../../projections/feature-flags-queries';
+import type { FeatureFlagQueries } from '../../projections/feature-flags-queries';
 import type { SqlStore } from '../../projections/projection';
 import type { FlagService } from '../flags/management';
 import type { EventLog } from '../store/event-log';
@@ -11,9 +11,9 @@ export { ENROLLING_STAGES, enrollmentProperty, newFeatureFlagFilters, slugify, w
 export { earlyAccessBody, publicEarlyAccessBody } from './body';
 
 /** Early access features wired over the runtime's log, read models and flag service. */
-export function openEarlyAccess(deps: { log: EventLog; readmodels: SqlStore; flags: FlagService; waitFor: (position: number, names: readonly string[]) => Promise<void> }) {
+export function openEarlyAccess(deps: { log: EventLog; readmodels: SqlStore; flags: FlagService; flagQueries: FeatureFlagQueries; waitFor: (position: number, names: readonly string[]) => Promise<void> }) {
   const queries = earlyAccessQueries(deps.readmodels);
-  const service = new EarlyAccessService({ log: deps.log, features: queries, flagQueries: featureFlagQueries(deps.readmodels), flags: deps.flags, waitFor: deps.waitFor });
+  const service = new EarlyAccessService({ log: deps.log, features: queries, flagQueries: deps.flagQueries, flags: deps.flags, waitFor: deps.waitFor });
   return { service, queries };
 }
 

@@ -2,7 +2,7 @@ import type { Observable } from 'rxjs';
 import { cohortQueries } from '../../projections/cohorts-queries';
 import { experimentQueries } from '../../projections/experiments-queries';
 import { experimentResultsQueries } from '../../projections/experiments-results-queries';
-import { featureFlagQueries } from '../../projections/feature-flags-queries';
+import type { FeatureFlagQueries } from '../../projections/feature-flags-queries';
 import type { SqlStore } from '../../projections/projection';
 import { CohortService, personCohorts } from '../cohorts';
 import type { FlagService } from '../flags/management';
@@ -29,6 +29,8 @@ export interface ExperimentsDeps {
     readonly applied$: Observable<AppliedBatch>;
   };
   flags: FlagService;
+  /** The feature flag queries (the runtime's, over the read-model port). */
+  flagQueries: FeatureFlagQueries;
   now?: () => Date;
 }
 
@@ -42,7 +44,7 @@ export function openExperiments(deps: ExperimentsDeps) {
   const service = new ExperimentService({
     log: deps.log,
     experiments: queries.experiments,
-    flagQueries: featureFlagQueries(deps.readmodels),
+    flagQueries: deps.flagQueries,
     flags: deps.flags,
     cohorts,
     waitFor: (position, names) => deps.runner.waitFor(position, names),

@@ -1,4 +1,4 @@
-import { featureFlagQueries } from '../../projections/feature-flags-queries';
+import type { FeatureFlagQueries } from '../../projections/feature-flags-queries';
 import type { SqlStore } from '../../projections/projection';
 import { surveyQueries } from '../../projections/surveys-queries';
 import type { FlagService } from '../flags/management';
@@ -12,15 +12,15 @@ export { parseSurveyCreate, parseSurveyUpdate, SURVEY_TYPES } from './input';
 export { surveyBody, publicSurveyBody } from './body';
 
 /** Surveys wired over the runtime's log and read models. */
-export function openSurveys(deps: { log: EventLog; readmodels: SqlStore; flags: FlagService; waitFor: (position: number) => Promise<void> }) {
+export function openSurveys(deps: { log: EventLog; readmodels: SqlStore; flags: FlagService; flagQueries: FeatureFlagQueries; waitFor: (position: number) => Promise<void> }) {
   const queries = surveyQueries(deps.readmodels);
-  const flags = featureFlagQueries(deps.readmodels);
+  const flags = deps.flagQueries;
   const service = new SurveyService({ log: deps.log, surveys: queries, flags, flagService: deps.flags, waitFor: deps.waitFor });
   return {
     service,
     queries,
     /** The surveys posthog-js is served for a project (the public list; remote config's `surveys` too). */
-    publicSurveys: (projectId: number) => queries.active(projectId).map((s) => publicSurveyBody(s, flags.byId, flags.byKey)),
+    publicSurveys: (projectId: number) => Promise.all(queries.active(projectId).map((s) => publicSurveyBody(s, flags.byId, flags.byKey))),
   };
 }
 

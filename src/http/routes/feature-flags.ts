@@ -55,7 +55,7 @@ export const featureFlagRoutes: FastifyPluginAsync = async (app) => {
     const page = parsePage(request.query);
     const q = request.query as Record<string, string | undefined>;
     const active = q.active === undefined ? undefined : q.active === 'true' || q.active === 'STALE';
-    const { count, rows } = queries.flags.list(ids(request.params).projectId, page.limit, page.offset, { search: q.search, active });
+    const { count, rows } = await queries.flags.list(ids(request.params).projectId, page.limit, page.offset, { search: q.search, active });
     return pageEnvelope(request, page, count, await Promise.all(rows.map(body)));
   });
 
@@ -67,7 +67,7 @@ export const featureFlagRoutes: FastifyPluginAsync = async (app) => {
 
   app.get<P>(`${base}/:id/`, { config: { scope: 'feature_flag:read' } }, async (request) => {
     const { projectId, id } = ids(request.params);
-    const flag = queries.flags.byId(projectId, id);
+    const flag = await queries.flags.byId(projectId, id);
     if (!flag || flag.deleted) throw notFoundError();
     return body(flag);
   });

@@ -55,7 +55,7 @@ export const surveyRoutes: FastifyPluginAsync = async (app) => {
       if (!token) throw missingApiKey();
       const projectId = await projectIdForToken(token);
       if (projectId === undefined) throw invalidApiKey();
-      return { surveys: surveys.publicSurveys(projectId), survey_config: null };
+      return { surveys: await surveys.publicSurveys(projectId), survey_config: null };
     });
     open.options('/api/surveys', corsPreflight('GET, OPTIONS'));
   });
