@@ -1,4 +1,5 @@
 import { contracts } from '../../streams';
+import { cohortQueries } from '../../projections/cohorts-queries';
 import {
   accessQueries,
   allProjections,
@@ -142,6 +143,7 @@ export function openRuntime(options: RuntimeOptions) {
   const queries = {
     access: accessQueries(session),
     flags: featureFlagQueries(session),
+    cohorts: cohortQueries(session),
     ingestion: ingestionQueries(readmodels),
   };
   const waitFor = (names: string[]) => (position: number) => runner.waitFor(position, names);
@@ -179,7 +181,7 @@ export function openRuntime(options: RuntimeOptions) {
     log,
     flags: queries.flags,
     groupTypeIndexes: (projectId) => queries.ingestion.groupTypeMappings(projectId).map((m) => m.group_type_index),
-    cohortExists: (projectId, cohortId) => experiments.queries.cohorts.byId(projectId, cohortId) !== undefined,
+    cohortExists: async (projectId, cohortId) => (await queries.cohorts.byId(projectId, cohortId)) !== undefined,
     waitFor: waitFor(['feature_flags']),
   });
   const geo = options.geo;
@@ -194,7 +196,7 @@ export function openRuntime(options: RuntimeOptions) {
     geoProperties: (ip) => (geo && ip ? geo.lookup(ip) : null),
   };
 
-  const experiments = openExperiments({ log, readmodels, runner, flags, flagQueries: queries.flags, now: options.now });
+  const experiments = openExperiments({ log, readmodels, runner, flags, flagQueries: queries.flags, cohortQueries: queries.cohorts, now: options.now });
   const surveys = openSurveys({ log, readmodels, flags, flagQueries: queries.flags, waitFor: waitFor(['surveys']) });
   const earlyAccess = openEarlyAccess({ log, readmodels, flags, flagQueries: queries.flags, waitFor: (position, names) => runner.waitFor(position, names) });
   const exports = openBatchExports({

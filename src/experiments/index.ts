@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import { cohortQueries } from '../../projections/cohorts-queries';
+import type { CohortQueries } from '../../projections/cohorts-queries';
 import { experimentQueries } from '../../projections/experiments-queries';
 import { experimentResultsQueries } from '../../projections/experiments-results-queries';
 import type { FeatureFlagQueries } from '../../projections/feature-flags-queries';
@@ -31,6 +31,8 @@ export interface ExperimentsDeps {
   flags: FlagService;
   /** The feature flag queries (the runtime's, over the read-model port). */
   flagQueries: FeatureFlagQueries;
+  /** The cohort queries (the runtime's, over the read-model port). */
+  cohortQueries: CohortQueries;
   now?: () => Date;
 }
 
@@ -38,7 +40,7 @@ export interface ExperimentsDeps {
 export function openExperiments(deps: ExperimentsDeps) {
   const queries = {
     experiments: experimentQueries(deps.readmodels),
-    cohorts: cohortQueries(deps.readmodels),
+    cohorts: deps.cohortQueries,
   };
   const cohorts = new CohortService({ log: deps.log, cohorts: queries.cohorts });
   const service = new ExperimentService({

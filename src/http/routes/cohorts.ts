@@ -40,13 +40,13 @@ export const cohortRoutes: FastifyPluginAsync = async (app) => {
 
   app.get<P>(`${base}/`, read, async (request) => {
     const page = parsePage(request.query);
-    const { count, rows } = cohorts.list(ids(request.params).projectId, page.limit, page.offset);
+    const { count, rows } = await cohorts.list(ids(request.params).projectId, page.limit, page.offset);
     return pageEnvelope(request, page, count, await Promise.all(rows.map(body)));
   });
 
   app.get<P>(`${base}/:id/`, read, async (request) => {
     const { projectId, id } = ids(request.params);
-    const cohort = cohorts.byId(projectId, id);
+    const cohort = await cohorts.byId(projectId, id);
     if (!cohort) throw notFoundError();
     return body(cohort);
   });
@@ -54,11 +54,10 @@ export const cohortRoutes: FastifyPluginAsync = async (app) => {
   /** The persons in the cohort now (PostHog's /cohorts/:id/persons/), ordered by uuid. */
   app.get<P>(`${base}/:id/persons/`, read, async (request) => {
     const { projectId, id } = ids(request.params);
-    const cohort = cohorts.byId(projectId, id);
+    const cohort = await cohorts.byId(projectId, id);
     if (!cohort) throw notFoundError();
     const page = parsePage(request.query);
-    const persons = cohorts
-      .members(projectId, id, page.limit, page.offset)
+    const persons = (await cohorts.members(projectId, id, page.limit, page.offset))
       .map((uuid) => queries.ingestion.person(projectId, uuid))
       .filter((p) => p !== undefined);
     return pageEnvelope(request, page, cohort.count, persons);
