@@ -1,4 +1,4 @@
-import type { SqlStore } from './projection';
+import type { SqlSession } from './sql';
 
 export interface ProjectRow {
   id: number;
@@ -49,53 +49,44 @@ const keyRow = (r: RawKeyRow): PersonalKeyRow => ({
 });
 
 /** Read side of the access projection: the queries authentication and the API need. */
-export function accessQueries(db: SqlStore) {
+export function accessQueries(db: SqlSession) {
+  const maxId = async (table: 'projects' | 'users') => (await db.get<{ id: number | null }>(`SELECT max(id) AS id FROM ${table}`))?.id ?? 0;
   return {
-    project: (id: number) => db.prepare('SELECT * FROM projects WHERE id = ?').get(id) as ProjectRow | undefined,
-    projectByToken: (token: string) =>
-      db.prepare('SELECT * FROM projects WHERE api_token = ?').get(token) as ProjectRow | undefined,
-    projectsOf: (organizationIds: readonly string[], limit: number, offset: number) => {
-      const where = `organization_id IN (SELECT value FROM json_each(?))`;
+    project: (id: number) => db.get<ProjectRow>('SELECT * FROM projects WHERE id = ?', id),
+    projectByToken: (token: string) => db.get<ProjectRow>('SELECT * FROM projects WHERE api_token = ?', token),
+    projectsOf: async (organizationIds: readonly string[], limit: number, offset: number) => {
+      const where = db.dialect.inJsonArray('organization_id', 'text');
       const ids = JSON.stringify(organizationIds);
-      const count = (db.prepare(`SELECT count(*) AS n FROM projects WHERE ${where}`).get(ids) as { n: number }).n;
-      const rows = db
-        .prepare(`SELECT * FROM projects WHERE ${where} ORDER BY id LIMIT ? OFFSET ?`)
-        .all(ids, limit, offset) as ProjectRow[];
+      const count = (await db.get<{ n: number }>(`SELECT count(*) AS n FROM projects WHERE ${where}`, ids))!.n;
+      const rows = await db.all<ProjectRow>(`SELECT * FROM projects WHERE ${where} ORDER BY id LIMIT ? OFFSET ?`, ids, limit, offset);
       return { count, rows };
     },
-    maxProjectId: () => (db.prepare('SELECT max(id) AS id FROM projects').get() as { id: number | null }).id ?? 0,
-    organization: (id: string) =>
-      db.prepare('SELECT * FROM organizations WHERE id = ?').get(id) as OrganizationRow | undefined,
-    firstOrganization: () =>
-      db.prepare('SELECT * FROM organizations ORDER BY created_at, id LIMIT 1').get() as OrganizationRow | undefined,
+    maxProjectId: () => maxId('projects'),
+    organization: (id: string) => db.get<OrganizationRow>('SELECT * FROM organizations WHERE id = ?', id),
+    firstOrganization: () => db.get<OrganizationRow>('SELECT * FROM organizations ORDER BY created_at, id LIMIT 1'),
     firstProjectOf: (organizationId: string) =>
-      db.prepare('SELECT * FROM projects WHERE organization_id = ? ORDER BY id LIMIT 1').get(organizationId) as
-        | ProjectRow
-        | undefined,
-    user: (id: number) => db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined,
+      db.get<ProjectRow>('SELECT * FROM projects WHERE organization_id = ? ORDER BY id LIMIT 1', organizationId),
+    user: (id: number) => db.get<UserRow>('SELECT * FROM users WHERE id = ?', id),
     firstUserOf: (organizationId: string) =>
-      db
-        .prepare(
-          `SELECT u.* FROM users u JOIN memberships m ON m.user_id = u.id WHERE m.organization_id = ?
-           ORDER BY m.joined_at, u.id LIMIT 1`,
-        )
-        .get(organizationId) as UserRow | undefined,
-    maxUserId: () => (db.prepare('SELECT max(id) AS id FROM users').get() as { id: number | null }).id ?? 0,
-    organizationsOf: (userId: number) =>
-      (db.prepare('SELECT organization_id FROM memberships WHERE user_id = ? ORDER BY organization_id').all(userId) as {
-        organization_id: string;
-      }[]).map((r) => r.organization_id),
-    keyBySecureValue: (secureValue: string) => {
-      const row = db.prepare('SELECT * FROM personal_api_keys WHERE secure_value = ?').get(secureValue) as
-        | RawKeyRow
-        | undefined;
+      db.get<UserRow>(
+        `SELECT u.* FROM users u JOIN memberships m ON m.user_id = u.id WHERE m.organization_id = ?
+         ORDER BY m.joined_at, u.id LIMIT 1`,
+        organizationId,
+      ),
+    maxUserId: () => maxId('users'),
+    organizationsOf: async (userId: number) =>
+      (await db.all<{ organization_id: string }>('SELECT organization_id FROM memberships WHERE user_id = ? ORDER BY organization_id', userId)).map(
+        (r) => r.organization_id,
+      ),
+    keyBySecureValue: async (secureValue: string) => {
+      const row = await db.get<RawKeyRow>('SELECT * FROM personal_api_keys WHERE secure_value = ?', secureValue);
       return row ? keyRow(row) : undefined;
     },
-    key: (id: string) => {
-      const row = db.prepare('SELECT * FROM personal_api_keys WHERE id = ?').get(id) as RawKeyRow | undefined;
+    key: async (id: string) => {
+      const row = await db.get<RawKeyRow>('SELECT * FROM personal_api_keys WHERE id = ?', id);
       return row ? keyRow(row) : undefined;
     },
-    keys: () => (db.prepare('SELECT * FROM personal_api_keys ORDER BY created_at, id').all() as RawKeyRow[]).map(keyRow),
+    keys: async () => (await db.all<RawKeyRow>('SELECT * FROM personal_api_keys ORDER BY created_at, id')).map(keyRow),
   };
 }
 

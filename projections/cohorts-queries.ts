@@ -1,4 +1,4 @@
-import type { SqlStore } from './projection';
+import type { SqlSession } from './sql';
 
 export interface CohortRow {
   id: number;
@@ -29,46 +29,49 @@ const VISIBLE = `c.deleted = 0 AND (c.experiment_id IS NULL OR EXISTS (
  * Distinct persons whose distinct ids were exposed. The inner join to person_distinct_ids resolves
  * merges and, as in PostHog, leaves out personless ids (no person profile, no cohort membership).
  */
-const MEMBERS = `SELECT DISTINCT d.person_id FROM cohort_flag_exposures x
+const MEMBER_COUNT = `SELECT count(DISTINCT d.person_id) FROM cohort_flag_exposures x
   JOIN person_distinct_ids d ON d.project_id = x.project_id AND d.distinct_id = x.distinct_id
   WHERE x.project_id = c.project_id AND x.flag_key = c.flag_key AND x.last_timestamp >= c.since`;
 
 const COLUMNS = `c.id, c.project_id, c.name, c.description, c.filters, c.flag_key, c.since, c.experiment_id,
-  c.created_by, c.created_at, c.version, (SELECT count(*) FROM (${MEMBERS})) AS count`;
+  c.created_by, c.created_at, c.version, (${MEMBER_COUNT}) AS count`;
 
 const row = (r: Raw): CohortRow => ({ ...r, filters: JSON.parse(r.filters) as Record<string, unknown> });
 
-export function cohortQueries(db: SqlStore) {
+export function cohortQueries(db: SqlSession) {
   return {
-    nextId: () => (db.prepare('SELECT coalesce(max(id), 0) + 1 AS id FROM cohorts').get() as { id: number }).id,
+    nextId: async () => (await db.get<{ id: number }>('SELECT coalesce(max(id), 0) + 1 AS id FROM cohorts'))!.id,
 
-    byId: (projectId: number, id: number): CohortRow | undefined => {
-      const r = db.prepare(`SELECT ${COLUMNS} FROM cohorts c WHERE c.project_id = ? AND c.id = ? AND ${VISIBLE}`).get(projectId, id) as
-        | Raw
-        | undefined;
+    byId: async (projectId: number, id: number): Promise<CohortRow | undefined> => {
+      const r = await db.get<Raw>(`SELECT ${COLUMNS} FROM cohorts c WHERE c.project_id = ? AND c.id = ? AND ${VISIBLE}`, projectId, id);
       return r ? row(r) : undefined;
     },
 
     /** Newest first. */
-    list: (projectId: number, limit: number, offset: number) => {
-      const count = (db.prepare(`SELECT count(*) AS n FROM cohorts c WHERE c.project_id = ? AND ${VISIBLE}`).get(projectId) as { n: number }).n;
-      const rows = db
-        .prepare(`SELECT ${COLUMNS} FROM cohorts c WHERE c.project_id = ? AND ${VISIBLE} ORDER BY c.id DESC LIMIT ? OFFSET ?`)
-        .all(projectId, limit, offset) as Raw[];
+    list: async (projectId: number, limit: number, offset: number) => {
+      const count = (await db.get<{ n: number }>(`SELECT count(*) AS n FROM cohorts c WHERE c.project_id = ? AND ${VISIBLE}`, projectId))!.n;
+      const rows = await db.all<Raw>(
+        `SELECT ${COLUMNS} FROM cohorts c WHERE c.project_id = ? AND ${VISIBLE} ORDER BY c.id DESC LIMIT ? OFFSET ?`,
+        projectId,
+        limit,
+        offset,
+      );
       return { count, rows: rows.map(row) };
     },
 
     /** Person uuids of a cohort, in uuid order (paged). */
-    members: (projectId: number, id: number, limit: number, offset: number): string[] =>
+    members: async (projectId: number, id: number, limit: number, offset: number): Promise<string[]> =>
       (
-        db
-          .prepare(
-            `SELECT DISTINCT d.person_id FROM cohorts c
-             JOIN cohort_flag_exposures x ON x.project_id = c.project_id AND x.flag_key = c.flag_key AND x.last_timestamp >= c.since
-             JOIN person_distinct_ids d ON d.project_id = x.project_id AND d.distinct_id = x.distinct_id
-             WHERE c.project_id = ? AND c.id = ? ORDER BY d.person_id LIMIT ? OFFSET ?`,
-          )
-          .all(projectId, id, limit, offset) as { person_id: string }[]
+        await db.all<{ person_id: string }>(
+          `SELECT DISTINCT d.person_id FROM cohorts c
+           JOIN cohort_flag_exposures x ON x.project_id = c.project_id AND x.flag_key = c.flag_key AND x.last_timestamp >= c.since
+           JOIN person_distinct_ids d ON d.project_id = x.project_id AND d.distinct_id = x.distinct_id
+           WHERE c.project_id = ? AND c.id = ? ORDER BY d.person_id LIMIT ? OFFSET ?`,
+          projectId,
+          id,
+          limit,
+          offset,
+        )
       ).map((r) => r.person_id),
 
     /**
@@ -76,17 +79,17 @@ export function cohortQueries(db: SqlStore) {
      * found one of the person's distinct ids exposed late enough. Flag evaluation calls this only
      * when a flag has a cohort condition.
      */
-    cohortIdsOf: (projectId: number, distinctId: string): number[] =>
+    cohortIdsOf: async (projectId: number, distinctId: string): Promise<number[]> =>
       (
-        db
-          .prepare(
-            `SELECT DISTINCT c.id FROM person_distinct_ids me
-             JOIN person_distinct_ids mine ON mine.person_id = me.person_id
-             JOIN cohort_flag_exposures x ON x.project_id = me.project_id AND x.distinct_id = mine.distinct_id
-             JOIN cohorts c ON c.project_id = x.project_id AND c.flag_key = x.flag_key AND x.last_timestamp >= c.since
-             WHERE me.project_id = ? AND me.distinct_id = ? AND ${VISIBLE} ORDER BY c.id`,
-          )
-          .all(projectId, distinctId) as { id: number }[]
+        await db.all<{ id: number }>(
+          `SELECT DISTINCT c.id FROM person_distinct_ids me
+           JOIN person_distinct_ids mine ON mine.person_id = me.person_id
+           JOIN cohort_flag_exposures x ON x.project_id = me.project_id AND x.distinct_id = mine.distinct_id
+           JOIN cohorts c ON c.project_id = x.project_id AND c.flag_key = x.flag_key AND x.last_timestamp >= c.since
+           WHERE me.project_id = ? AND me.distinct_id = ? AND ${VISIBLE} ORDER BY c.id`,
+          projectId,
+          distinctId,
+        )
       ).map((r) => r.id),
   };
 }

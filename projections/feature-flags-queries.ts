@@ -1,4 +1,4 @@
-import type { SqlStore } from './projection';
+import type { SqlSession } from './sql';
 
 export interface FeatureFlagRow {
   id: number;
@@ -31,36 +31,39 @@ const row = (r: Raw): FeatureFlagRow => ({
   ensure_experience_continuity: r.ensure_experience_continuity === 1,
 });
 
-export function featureFlagQueries(db: SqlStore) {
+/** A LIKE pattern matching `text` anywhere, its wildcards and the escape character taken literally. */
+export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export function featureFlagQueries(db: SqlSession) {
   return {
-    byId: (projectId: number, id: number) => {
-      const r = db.prepare('SELECT * FROM feature_flags WHERE project_id = ? AND id = ?').get(projectId, id) as Raw | undefined;
+    byId: async (projectId: number, id: number) => {
+      const r = await db.get<Raw>('SELECT * FROM feature_flags WHERE project_id = ? AND id = ?', projectId, id);
       return r ? row(r) : undefined;
     },
-    byKey: (projectId: number, key: string) => {
-      const r = db.prepare('SELECT * FROM feature_flags WHERE project_id = ? AND key = ?').get(projectId, key) as Raw | undefined;
+    byKey: async (projectId: number, key: string) => {
+      const r = await db.get<Raw>('SELECT * FROM feature_flags WHERE project_id = ? AND key = ?', projectId, key);
       return r ? row(r) : undefined;
     },
-    /** Not deleted, newest first (PostHog's list order). */
-    list: (projectId: number, limit: number, offset: number, filter: { search?: string; active?: boolean } = {}) => {
+    /** Not deleted, newest first (PostHog's list order); `search` matches key or name, ignoring case. */
+    list: async (projectId: number, limit: number, offset: number, filter: { search?: string; active?: boolean } = {}) => {
       const where = ['project_id = ?', 'deleted = 0'];
       const params: (string | number)[] = [projectId];
       if (filter.search) {
-        where.push('(key LIKE ? OR name LIKE ?)');
-        params.push(`%${filter.search}%`, `%${filter.search}%`);
+        where.push(`(${db.dialect.likeIgnoringCase('key', '?')} OR ${db.dialect.likeIgnoringCase('name', '?')})`);
+        params.push(containsPattern(filter.search), containsPattern(filter.search));
       }
       if (filter.active !== undefined) {
         where.push('active = ?');
         params.push(filter.active ? 1 : 0);
       }
       const w = where.join(' AND ');
-      const count = (db.prepare(`SELECT count(*) AS n FROM feature_flags WHERE ${w}`).get(...params) as { n: number }).n;
-      const rows = (db.prepare(`SELECT * FROM feature_flags WHERE ${w} ORDER BY id DESC LIMIT ? OFFSET ?`).all(...params, limit, offset) as Raw[]).map(row);
+      const count = (await db.get<{ n: number }>(`SELECT count(*) AS n FROM feature_flags WHERE ${w}`, ...params))!.n;
+      const rows = (await db.all<Raw>(`SELECT * FROM feature_flags WHERE ${w} ORDER BY id DESC LIMIT ? OFFSET ?`, ...params, limit, offset)).map(row);
       return { count, rows };
     },
     /** Every non-deleted flag of a project: what evaluation loads into memory. */
-    allLive: (projectId: number) =>
-      (db.prepare('SELECT * FROM feature_flags WHERE project_id = ? AND deleted = 0 ORDER BY id').all(projectId) as Raw[]).map(row),
+    allLive: async (projectId: number) =>
+      (await db.all<Raw>('SELECT * FROM feature_flags WHERE project_id = ? AND deleted = 0 ORDER BY id', projectId)).map(row),
   };
 }
 

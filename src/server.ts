@@ -25,7 +25,7 @@ export async function startServer(config: Config) {
   const app = await buildApp(runtime, config, { logger: { level: config.LOG_LEVEL, stream: logDestination } });
   await runtime.runner.catchUp();
   runtime.runner.start();
-  if (!runtime.queries.access.firstOrganization()) {
+  if (!(await runtime.queries.access.firstOrganization())) {
     const { credentials } = await bootstrap(runtime.access, runtime.queries.access, { type: 'system' });
     const path = writeCredentialsFile(config.DATA_DIR, credentials);
     if (config.PRINT_CREDENTIALS) {

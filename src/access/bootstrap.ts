@@ -15,17 +15,17 @@ export interface Credentials {
  * (the old one is only stored hashed, so it cannot be shown again).
  */
 export async function bootstrap(access: AccessService, queries: AccessQueries, actor: Actor) {
-  let org = queries.firstOrganization();
+  let org = await queries.firstOrganization();
   const created = !org;
   if (!org) {
     const orgId = await access.createOrganization('Default organization', actor);
     const userId = await access.createUser({ email: 'admin@localhost.localdomain', firstName: 'Admin', lastName: '' }, actor);
     await access.addMember(orgId, userId, 'owner', actor);
     await access.createProject(orgId, 'Default project', actor);
-    org = queries.firstOrganization()!;
+    org = (await queries.firstOrganization())!;
   }
-  const project = queries.firstProjectOf(org.id)!;
-  const user = queries.firstUserOf(org.id)!;
+  const project = (await queries.firstProjectOf(org.id))!;
+  const user = (await queries.firstUserOf(org.id))!;
   const key = await access.createPersonalKey({ userId: user.id, label: created ? 'bootstrap' : 'bootstrap (reissued)', scopes: ['*'] }, actor);
   const credentials: Credentials = {
     organization_id: org.id,

@@ -44,7 +44,7 @@ export class AccessService {
   async createUser(input: { email: string; firstName: string; lastName: string }, actor: Actor): Promise<number> {
     const { log, queries } = this.deps;
     const uuid = randomUUID();
-    const { id, position } = await withNextId(queries.maxUserId() + 1, async (id) => {
+    const { id, position } = await withNextId((await queries.maxUserId()) + 1, async (id) => {
       const cmd = { type: 'CreateUser' as const, id, uuid, distinctId: uuid, ...input };
       const { result } = await handleCommand(log, userStream(id), userDecider, cmd, { actor }, { maxAttempts: 1 });
       return { id, position: result!.lastPosition };
@@ -66,9 +66,9 @@ export class AccessService {
 
   async createProject(organizationId: string, name: string, actor: Actor) {
     const { log, queries } = this.deps;
-    if (!queries.organization(organizationId)) throw notFound(`Organization ${organizationId} not found.`);
+    if (!(await queries.organization(organizationId))) throw notFound(`Organization ${organizationId} not found.`);
     const apiToken = newProjectToken();
-    const { id, position } = await withNextId(queries.maxProjectId() + 1, async (id) => {
+    const { id, position } = await withNextId((await queries.maxProjectId()) + 1, async (id) => {
       const cmd = { type: 'CreateProject' as const, id, organizationId, name, apiToken };
       const { result } = await handleCommand(log, projectStream(id), projectDecider, cmd, { actor, projectId: id }, { maxAttempts: 1 });
       return { id, position: result!.lastPosition };
@@ -93,7 +93,7 @@ export class AccessService {
     input: { userId: number; label: string; scopes: ScopeOrAll[]; scopedProjects?: number[] | null; scopedOrganizations?: string[] | null },
     actor: Actor,
   ): Promise<CreatedKey> {
-    if (!this.deps.queries.user(input.userId)) throw notFound(`User ${input.userId} not found.`);
+    if (!(await this.deps.queries.user(input.userId))) throw notFound(`User ${input.userId} not found.`);
     const id = randomUUID();
     const key = newPersonalKey();
     const { result } = await handleCommand(

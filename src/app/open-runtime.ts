@@ -1,4 +1,5 @@
 import { contracts } from '../../streams';
+import { cohortQueries } from '../../projections/cohorts-queries';
 import {
   accessQueries,
   allProjections,
@@ -35,6 +36,7 @@ import { prepareDataDir } from '../store/data-dir';
 import { projectTokenCache } from './project-token-cache';
 import { openRecordings } from '../recordings';
 import { RemoteConfigCache } from '../remote-config';
+import { whenReady } from '../runtime/loading-cache';
 
 /** How often the checkpointer thread copies the WALs back (~35 MB of log WAL at 80k events/s). */
 const CHECKPOINT_MS = 1000;
@@ -138,9 +140,12 @@ export function openRuntime(options: RuntimeOptions) {
     ready = local.ready.catch(() => undefined);
   }
   const readmodels = cachedStore(stores.readmodels);
+  // Queries of converted contexts read through the port's session, on the same connection.
+  const session = readModels.readmodels.session;
   const queries = {
-    access: accessQueries(readmodels),
-    flags: featureFlagQueries(readmodels),
+    access: accessQueries(session),
+    flags: featureFlagQueries(session),
+    cohorts: cohortQueries(session),
     ingestion: ingestionQueries(readmodels),
   };
   const waitFor = (names: string[]) => (position: number) => runner.waitFor(position, names);
@@ -155,8 +160,8 @@ export function openRuntime(options: RuntimeOptions) {
   const mappingCache = new ProjectCache((projectId) =>
     Object.fromEntries(queries.ingestion.groupTypeMappings(projectId).map((m) => [m.group_type_index, m.group_type])) as Record<number, string>,
   );
-  const remoteConfig = new RemoteConfigCache((projectId) => {
-    const project = queries.access.project(projectId);
+  const remoteConfig = new RemoteConfigCache(async (projectId) => {
+    const project = await queries.access.project(projectId);
     return project && { token: project.api_token, settings: JSON.parse(project.settings) };
   });
   const sub = runner.applied$.subscribe(({ projection, events }) => {
@@ -172,19 +177,19 @@ export function openRuntime(options: RuntimeOptions) {
     for (const cache of caches) for (const e of events) if (e.metadata.projectId !== null) cache.invalidate(e.metadata.projectId);
   });
 
-  const tokens = projectTokenCache((token) => queries.access.projectByToken(token)?.id);
+  const tokens = projectTokenCache(async (token) => (await queries.access.projectByToken(token))?.id);
   const access = new AccessService({ log, queries: queries.access, waitFor: waitFor(['access']) });
   const flags = new FlagService({
     log,
     flags: queries.flags,
     groupTypeIndexes: (projectId) => queries.ingestion.groupTypeMappings(projectId).map((m) => m.group_type_index),
-    cohortExists: (projectId, cohortId) => experiments.queries.cohorts.byId(projectId, cohortId) !== undefined,
+    cohortExists: async (projectId, cohortId) => (await queries.cohorts.byId(projectId, cohortId)) !== undefined,
     waitFor: waitFor(['feature_flags']),
   });
   const geo = options.geo;
   const ingest = new IngestPipeline({ log, projectIdForToken: tokens, enrich: geo && ((p, ip) => geo.enrich(p, ip)), now: options.now });
   const flagSource: FlagDataSource = {
-    definitions: (projectId) => flagCache.get(projectId).definitions,
+    definitions: (projectId) => whenReady(flagCache.get(projectId), (entry) => entry.definitions),
     groupTypeMapping: (projectId) => mappingCache.get(projectId, ''),
     personProperties: (projectId, distinctId) => personCache.get(projectId, distinctId),
     groupProperties: (projectId, index, key) => groupCache.get(projectId, `${index}/${key}`),
@@ -193,9 +198,9 @@ export function openRuntime(options: RuntimeOptions) {
     geoProperties: (ip) => (geo && ip ? geo.lookup(ip) : null),
   };
 
-  const experiments = openExperiments({ log, session: readModels.readmodels.session, readmodels, runner, flags, now: options.now });
-  const surveys = openSurveys({ log, session: readModels.readmodels.session, readmodels, flags, waitFor: waitFor(['surveys']) });
-  const earlyAccess = openEarlyAccess({ log, session: readModels.readmodels.session, readmodels, flags, waitFor: (position, names) => runner.waitFor(position, names) });
+  const experiments = openExperiments({ log, session: readModels.readmodels.session, readmodels, runner, flags, flagQueries: queries.flags, cohortQueries: queries.cohorts, now: options.now });
+  const surveys = openSurveys({ log, session: readModels.readmodels.session, flags, flagQueries: queries.flags, waitFor: waitFor(['surveys']) });
+  const earlyAccess = openEarlyAccess({ log, session: readModels.readmodels.session, flags, flagQueries: queries.flags, waitFor: (position, names) => runner.waitFor(position, names) });
   const exports = openBatchExports({
     log,
     readmodels: readModels.readmodels.session,

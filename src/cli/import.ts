@@ -32,7 +32,7 @@ export async function importCommand(runtime: Runtime, dataDir: string, argv: str
   const batchSize = Number(values['batch-size'] ?? 1000);
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new UsageError('--batch-size must be a positive integer');
   const q = runtime.queries.access;
-  const project = values.project ? q.project(Number(values.project)) : q.firstProjectOf(q.firstOrganization()?.id ?? '');
+  const project = values.project ? await q.project(Number(values.project)) : await q.firstProjectOf((await q.firstOrganization())?.id ?? '');
   if (!project) throw new UsageError('no such project: run bootstrap first or pass --project');
 
   const store = importStateStore(dataDir, `${project.id}:${source}`);

@@ -26,11 +26,11 @@ export async function keysCommand(runtime: Runtime, argv: string[]) {
         if (!r.success) throw new UsageError(`unknown scope ${s}; known: *, ${SCOPES.join(', ')}`);
         return r.data;
       });
-      const org = queries.access.firstOrganization();
-      const userId = values.user ? Number(values.user) : org ? queries.access.firstUserOf(org.id)?.id : undefined;
+      const org = await queries.access.firstOrganization();
+      const userId = values.user ? Number(values.user) : org ? (await queries.access.firstUserOf(org.id))?.id : undefined;
       if (!userId) throw new UsageError('no user: run bootstrap first or pass --user');
       const projects = list(values.projects)?.map(Number);
-      if (projects?.some((p) => !Number.isInteger(p) || !queries.access.project(p))) throw new UsageError('--projects names an unknown project');
+      if (projects && (await Promise.all(projects.map(async (p) => !Number.isInteger(p) || !(await queries.access.project(p))))).some(Boolean)) throw new UsageError('--projects names an unknown project');
       const key = await access.createPersonalKey(
         { userId, label: values.label ?? 'cli', scopes: parsed, scopedProjects: projects ?? null, scopedOrganizations: list(values.organizations) ?? null },
         { type: 'cli' },
@@ -40,7 +40,7 @@ export async function keysCommand(runtime: Runtime, argv: string[]) {
     }
     case 'list': {
       const { values } = parse(rest, {});
-      const keys = queries.access.keys().map((k) => ({
+      const keys = (await queries.access.keys()).map((k) => ({
         id: k.id,
         label: k.label,
         mask: k.mask_value,

@@ -9,7 +9,7 @@ export async function projectsCommand(runtime: Runtime, argv: string[]) {
     const { values, positionals } = parse(rest, { organization: { type: 'string' } });
     const name = positionals.join(' ').trim();
     if (!name) throw new UsageError('projects create <name> [--organization <uuid>]');
-    const orgId = values.organization ?? q.firstOrganization()?.id;
+    const orgId = values.organization ?? (await q.firstOrganization())?.id;
     if (!orgId) throw new UsageError('no organization: run bootstrap first or pass --organization');
     const project = await runtime.access.createProject(orgId, name, { type: 'cli' });
     process.stdout.write(values.json ? JSON.stringify({ id: project.id, api_token: project.apiToken, organization_id: orgId }) + '\n' : `${project.id} ${project.apiToken}\n`);
@@ -17,8 +17,8 @@ export async function projectsCommand(runtime: Runtime, argv: string[]) {
   }
   if (sub === 'list') {
     const { values } = parse(rest, {});
-    const org = q.firstOrganization();
-    const rows = org ? q.projectsOf([org.id], 1000, 0).rows : [];
+    const org = await q.firstOrganization();
+    const rows = org ? (await q.projectsOf([org.id], 1000, 0)).rows : [];
     if (values.json) process.stdout.write(JSON.stringify(rows) + '\n');
     else for (const p of rows) process.stdout.write(`${p.id}  ${p.name}  ${p.api_token}\n`);
     return;

@@ -1,3 +1,3 @@
 export { CohortService, exposureFilters, type CohortServiceDeps, type ExposureCohortInput } from './service';
 export { cohortDecider, type CohortCommand, type CohortState } from './decider';
-export { LazyCohortSet, personCohorts } from './membership';
+export { personCohorts } from './membership';

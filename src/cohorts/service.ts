@@ -52,7 +52,7 @@ export class CohortService {
 
   async createExposureCohort(projectId: number, input: ExposureCohortInput, actor: Actor): Promise<{ cohortId: number; position: number }> {
     const { log, cohorts } = this.deps;
-    return withNextId(cohorts.nextId(), async (cohortId) => {
+    return withNextId(await cohorts.nextId(), async (cohortId) => {
       const command = {
         type: 'CreateCohort' as const,
         cohortId,

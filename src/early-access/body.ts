@@ -1,11 +1,11 @@
 import type { EarlyAccessRow } from '../../projections/early-access-queries';
 import type { FeatureFlagRow } from '../../projections/feature-flags-queries';
 
-type FlagLookup = (projectId: number, id: number) => FeatureFlagRow | undefined;
+type FlagLookup = (projectId: number, id: number) => Promise<FeatureFlagRow | undefined>;
 
 /** PostHog's EarlyAccessFeatureSerializer shape, with the owned flag in its minimal form. */
-export function earlyAccessBody(e: EarlyAccessRow, flag: FlagLookup, createdBy: unknown) {
-  const f = flag(e.project_id, e.flag_id);
+export async function earlyAccessBody(e: EarlyAccessRow, flag: FlagLookup, createdBy: unknown) {
+  const f = await flag(e.project_id, e.flag_id);
   return {
     id: e.id,
     feature_flag: f

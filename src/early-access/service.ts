@@ -53,7 +53,7 @@ export class EarlyAccessService {
     const key = slugify(fields.name);
     if (key === '') throw validationError('The name must contain letters or digits to derive a feature flag key from.', 'name');
     return this.queued(`${projectId}/${key}`, async () => {
-      if (this.deps.flagQueries.byKey(projectId, key)) throw validationError(KEY_TAKEN, 'name', 'unique');
+      if (await this.deps.flagQueries.byKey(projectId, key)) throw validationError(KEY_TAKEN, 'name', 'unique');
       const command: EarlyAccessCommand = { type: 'CreateEarlyAccessFeature', featureId, projectId, fields, flagKey: key, flagCreated: false, createdBy };
       const position = await this.run(projectId, featureId, command, actor);
       const name = `${FLAG_NAME_PREFIX}${fields.name}`;
@@ -84,7 +84,7 @@ export class EarlyAccessService {
     const current = await this.get(projectId, id);
     const { changes, rolloutToAll } = parseEarlyAccessUpdate(body);
     const stage = changes.stage ?? current.fields.stage;
-    const flag = this.deps.flagQueries.byId(projectId, current.flag_id);
+    const flag = await this.deps.flagQueries.byId(projectId, current.flag_id);
     if (flag && !flag.deleted) {
       let filters = flag.filters;
       if (rolloutToAll && stage === 'general-availability') filters = releasedToAll(filters, flag.key);
@@ -98,7 +98,7 @@ export class EarlyAccessService {
   /** Enrollment leaves the flag first (the flag stays, as in PostHog), the feature goes second. */
   async delete(projectId: number, id: string, actor: Actor): Promise<void> {
     const current = await this.get(projectId, id);
-    const flag = this.deps.flagQueries.byId(projectId, current.flag_id);
+    const flag = await this.deps.flagQueries.byId(projectId, current.flag_id);
     if (flag && !flag.deleted && (flag.filters.super_groups !== undefined || flag.filters.feature_enrollment !== undefined))
       await this.deps.flags.update(projectId, flag.id, { filters: withEnrollment(flag.filters, flag.key, false) }, actor);
     await this.run(projectId, id, { type: 'DeleteEarlyAccessFeature' }, actor);
@@ -113,7 +113,7 @@ export class EarlyAccessService {
   /** compat §8: a linked flag must exist, be person-based, boolean, and have no feature yet. */
   private async linkable(projectId: number, flagId: number): Promise<FeatureFlagRow> {
     const attr = 'feature_flag_id';
-    const flag = this.deps.flagQueries.byId(projectId, flagId);
+    const flag = await this.deps.flagQueries.byId(projectId, flagId);
     if (!flag || flag.deleted) throw validationError(`Invalid pk "${flagId}" - object does not exist.`, attr, 'does_not_exist');
     if (await this.deps.features.ownerOfFlag(projectId, flag.key)) throw validationError(`Linked feature flag ${flag.key} already has a feature attached`, attr);
     if (flag.filters.aggregation_group_type_index != null) throw validationError('Group-based feature flags are not supported for Early Access Features', attr);

@@ -1,8 +1,8 @@
 import type { Observable } from 'rxjs';
-import { cohortQueries } from '../../projections/cohorts-queries';
+import type { CohortQueries } from '../../projections/cohorts-queries';
 import { experimentQueries } from '../../projections/experiments-queries';
 import { experimentResultsQueries } from '../../projections/experiments-results-queries';
-import { featureFlagQueries } from '../../projections/feature-flags-queries';
+import type { FeatureFlagQueries } from '../../projections/feature-flags-queries';
 import type { SqlStore } from '../../projections/projection';
 import type { SqlSession } from '../../projections/sql';
 import { CohortService, personCohorts } from '../cohorts';
@@ -32,6 +32,10 @@ export interface ExperimentsDeps {
     readonly applied$: Observable<AppliedBatch>;
   };
   flags: FlagService;
+  /** The feature flag queries (the runtime's, over the read-model port). */
+  flagQueries: FeatureFlagQueries;
+  /** The cohort queries (the runtime's, over the read-model port). */
+  cohortQueries: CohortQueries;
   now?: () => Date;
 }
 
@@ -39,13 +43,13 @@ export interface ExperimentsDeps {
 export function openExperiments(deps: ExperimentsDeps) {
   const queries = {
     experiments: experimentQueries(deps.session),
-    cohorts: cohortQueries(deps.readmodels),
+    cohorts: deps.cohortQueries,
   };
   const cohorts = new CohortService({ log: deps.log, cohorts: queries.cohorts });
   const service = new ExperimentService({
     log: deps.log,
     experiments: queries.experiments,
-    flagQueries: featureFlagQueries(deps.readmodels),
+    flagQueries: deps.flagQueries,
     flags: deps.flags,
     cohorts,
     waitFor: (position, names) => deps.runner.waitFor(position, names),

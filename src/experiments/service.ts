@@ -44,8 +44,8 @@ export class ExperimentService {
   async create(projectId: number, body: Record<string, unknown>, actor: Actor): Promise<ExperimentRow> {
     const { log, experiments, flagQueries, flags } = this.deps;
     const input = parseCreate(body);
-    const filters = flags.checkedFilters(projectId, experimentFlagFilters(input.parameters));
-    if (flagQueries.byKey(projectId, input.featureFlagKey)) throw keyTaken();
+    const filters = await flags.checkedFilters(projectId, experimentFlagFilters(input.parameters));
+    if (await flagQueries.byKey(projectId, input.featureFlagKey)) throw keyTaken();
 
     const createdBy = actor.type === 'user' ? actor.id : null;
     const { id, position, state } = await withNextId(await experiments.nextId(), async (id) => {
@@ -86,7 +86,7 @@ export class ExperimentService {
     const flagUpdate: { filters?: FlagFilters; active?: boolean } = {};
     if (!launched && changes.parameters !== undefined) {
       const groups = flag.filters.groups as FlagFilters['groups'];
-      flagUpdate.filters = this.deps.flags.checkedFilters(projectId, experimentFlagFilters(changes.parameters, groups));
+      flagUpdate.filters = await this.deps.flags.checkedFilters(projectId, experimentFlagFilters(changes.parameters, groups));
     }
     if (!launched && changes.startDate) flagUpdate.active = true;
     const ownFlag = Object.keys(flagUpdate).length && !flag.deleted ? await this.deps.flags.update(projectId, flag.id, flagUpdate, actor) : undefined;

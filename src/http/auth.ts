@@ -64,23 +64,25 @@ export const authPlugin = fp(
       const queries = app.runtime.queries.access;
       const presented = presentedKey(request);
       if (!presented) throw notAuthenticated();
-      const key = queries.keyBySecureValue(hashKey(presented));
+      const key = await queries.keyBySecureValue(hashKey(presented));
       if (!key || key.revoked_at) throw authenticationFailed();
-      const user = queries.user(key.user_id);
+      const user = await queries.user(key.user_id);
       if (!user) throw authenticationFailed();
       if (!hasScope(key.scopes, scope)) throw missingScope(scope);
       // A key limited to some projects reaches only the organizations that hold one of them, so
       // an organization-level route never opens a door to a project outside the list.
       const scopedProjects = key.scoped_projects;
-      const organizationIds = queries
-        .organizationsOf(user.id)
+      const scopedOrganizations = scopedProjects
+        ? new Set((await Promise.all(scopedProjects.map((p) => queries.project(p)))).map((p) => p?.organization_id))
+        : null;
+      const organizationIds = (await queries.organizationsOf(user.id))
         .filter((id) => !key.scoped_organizations || key.scoped_organizations.includes(id))
-        .filter((id) => !scopedProjects || scopedProjects.some((p) => queries.project(p)?.organization_id === id));
+        .filter((id) => !scopedOrganizations || scopedOrganizations.has(id));
       request.auth = { user, key, organizationIds, projectFilter: scopedProjects };
 
       const params = (request.params ?? {}) as Record<string, string | undefined>;
       if (params.organization_id !== undefined) {
-        const org = params.organization_id === '@current' ? queries.organization(organizationIds[0] ?? '') : queries.organization(params.organization_id);
+        const org = await queries.organization(params.organization_id === '@current' ? (organizationIds[0] ?? '') : params.organization_id);
         if (!org) throw notFoundError();
         if (!organizationIds.includes(org.id)) throw forbidden('You do not have access to this organization.');
         params.organization_id = org.id;
@@ -88,11 +90,11 @@ export const authPlugin = fp(
       if (params.project_id !== undefined) {
         const projectId =
           params.project_id === '@current'
-            ? (key.scoped_projects?.[0] ?? queries.firstProjectOf(organizationIds[0] ?? '')?.id ?? null)
+            ? (key.scoped_projects?.[0] ?? (await queries.firstProjectOf(organizationIds[0] ?? ''))?.id ?? null)
             : /^\d{1,15}$/.test(params.project_id)
               ? Number(params.project_id)
               : null;
-        const project = projectId === null ? undefined : queries.project(projectId);
+        const project = projectId === null ? undefined : await queries.project(projectId);
         if (!project) throw notFoundError();
         if (!organizationIds.includes(project.organization_id) || (key.scoped_projects && !key.scoped_projects.includes(project.id)))
           throw forbidden('API key does not have access to the requested project.');

@@ -22,7 +22,7 @@ export interface IngestRequest {
 export interface IngestPipelineDeps {
   log: EventLog;
   /** Project id for a public project API key, from the access read model. */
-  projectIdForToken: (token: string) => number | undefined;
+  projectIdForToken: (token: string) => number | undefined | Promise<number | undefined>;
   /** Adds $geoip_* properties unless the event disables it. */
   enrich?: (properties: Record<string, unknown>, ip: string | null) => Record<string, unknown>;
   now?: () => Date;
@@ -52,7 +52,9 @@ export class IngestPipeline {
     const payload = decodeBody(request);
     const batch = extractBatch(payload, request.query);
     if (!batch.apiKey) throw missingApiKey();
-    const projectId = this.deps.projectIdForToken(batch.apiKey);
+    const known = this.deps.projectIdForToken(batch.apiKey);
+    // A known key answers from memory without yielding; only an unseen one waits for the read model.
+    const projectId = known instanceof Promise ? await known : known;
     if (projectId === undefined) throw invalidApiKey();
     request.admit?.(projectId, { events: batch.events.length, bytes: request.body.length, historical: batch.historicalMigration });
 

@@ -18,7 +18,7 @@ export interface RecordingRequest {
 
 export interface RecordingIngestDeps {
   log: EventLog;
-  projectIdForToken: (token: string) => number | undefined;
+  projectIdForToken: (token: string) => number | undefined | Promise<number | undefined>;
   /**
    * HOOK (recording on/off): whether the project records sessions now. The project setting
    * `session_recording_opt_in` served in remote config is built elsewhere; until it is wired here,
@@ -58,7 +58,9 @@ export class RecordingIngest {
   async ingest(request: RecordingRequest): Promise<RecordingIngestResult> {
     const batch = extractBatch(decodeBody(request), request.query);
     if (!batch.apiKey) throw missingApiKey();
-    const projectId = this.deps.projectIdForToken(batch.apiKey);
+    const known = this.deps.projectIdForToken(batch.apiKey);
+    // A known key answers from memory without yielding; only an unseen one waits for the read model.
+    const projectId = known instanceof Promise ? await known : known;
     if (projectId === undefined) throw invalidApiKey();
     const sessions = extractSnapshots(batch.events, request.userAgent);
     request.admit?.(projectId, { events: batch.events.length, bytes: request.body.length, historical: false });

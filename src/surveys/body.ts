@@ -1,23 +1,23 @@
 import type { FeatureFlagRow } from '../../projections/feature-flags-queries';
 import type { SurveyRow } from '../../projections/surveys-queries';
 
-type FlagLookup = (projectId: number, id: number) => FeatureFlagRow | undefined;
-type FlagByKey = (projectId: number, key: string) => FeatureFlagRow | undefined;
+type FlagLookup = (projectId: number, id: number) => Promise<FeatureFlagRow | undefined>;
+type FlagByKey = (projectId: number, key: string) => Promise<FeatureFlagRow | undefined>;
 
 const minimalFlag = (f: FeatureFlagRow | undefined) =>
   f && !f.deleted ? { id: f.id, team_id: f.project_id, key: f.key, name: f.name, filters: f.filters, deleted: f.deleted, active: f.active, ensure_experience_continuity: f.ensure_experience_continuity } : null;
 
-const linkedFlag = (s: SurveyRow, flag: FlagLookup) => (s.fields.linked_flag_id === null ? undefined : flag(s.project_id, s.fields.linked_flag_id));
+const linkedFlag = async (s: SurveyRow, flag: FlagLookup) => (s.fields.linked_flag_id === null ? undefined : flag(s.project_id, s.fields.linked_flag_id));
 
-const internalFlag = (s: SurveyRow, byKey: FlagByKey) => minimalFlag(byKey(s.project_id, s.internal_flag_key));
-const targetingFlag = (s: SurveyRow, byKey: FlagByKey) => (s.targeting_flag_key === null ? null : minimalFlag(byKey(s.project_id, s.targeting_flag_key)));
+const internalFlag = async (s: SurveyRow, byKey: FlagByKey) => minimalFlag(await byKey(s.project_id, s.internal_flag_key));
+const targetingFlag = async (s: SurveyRow, byKey: FlagByKey) => (s.targeting_flag_key === null ? null : minimalFlag(await byKey(s.project_id, s.targeting_flag_key)));
 
 /** PostHog's SurveySerializer shape. */
-export function surveyBody(s: SurveyRow, flag: FlagLookup, byKey: FlagByKey, createdBy: unknown) {
+export async function surveyBody(s: SurveyRow, flag: FlagLookup, byKey: FlagByKey, createdBy: unknown) {
   const f = s.fields;
-  const linked = minimalFlag(linkedFlag(s, flag));
-  const internal = internalFlag(s, byKey);
-  const targeting = targetingFlag(s, byKey);
+  const linked = minimalFlag(await linkedFlag(s, flag));
+  const internal = await internalFlag(s, byKey);
+  const targeting = await targetingFlag(s, byKey);
   return {
     id: s.id,
     name: f.name,
@@ -59,16 +59,18 @@ export function surveyBody(s: SurveyRow, flag: FlagLookup, byKey: FlagByKey, cre
 }
 
 /** The public Survey posthog-js reads (compat §7); `description` is left out, as PostHog does. */
-export function publicSurveyBody(s: SurveyRow, flag: FlagLookup, byKey: FlagByKey) {
+export async function publicSurveyBody(s: SurveyRow, flag: FlagLookup, byKey: FlagByKey) {
   const f = s.fields;
-  const linked = linkedFlag(s, flag);
+  const linked = await linkedFlag(s, flag);
+  const targeting = await targetingFlag(s, byKey);
+  const internal = await internalFlag(s, byKey);
   return {
     id: s.id,
     name: f.name,
     type: f.type,
     linked_flag_key: linked && !linked.deleted ? linked.key : null,
-    targeting_flag_key: targetingFlag(s, byKey)?.key ?? null,
-    internal_targeting_flag_key: internalFlag(s, byKey)?.key ?? null,
+    targeting_flag_key: targeting?.key ?? null,
+    internal_targeting_flag_key: internal?.key ?? null,
     questions: f.questions,
     conditions: f.conditions,
     appearance: f.appearance,

@@ -1,5 +1,4 @@
-import { featureFlagQueries } from '../../projections/feature-flags-queries';
-import type { SqlStore } from '../../projections/projection';
+import type { FeatureFlagQueries } from '../../projections/feature-flags-queries';
 import type { SqlSession } from '../../projections/sql';
 import { surveyQueries } from '../../projections/surveys-queries';
 import type { FlagService } from '../flags/management';
@@ -12,19 +11,16 @@ export { surveyDecider, type SurveyCommand, type SurveyState } from './decider';
 export { parseSurveyCreate, parseSurveyUpdate, SURVEY_TYPES } from './input';
 export { surveyBody, publicSurveyBody } from './body';
 
-/**
- * Surveys wired over the runtime's log and read models: the surveys' own queries through the
- * read-model session, the flags' queries (not yet on the port) through the embedded store.
- */
-export function openSurveys(deps: { log: EventLog; session: SqlSession; readmodels: SqlStore; flags: FlagService; waitFor: (position: number) => Promise<void> }) {
+/** Surveys wired over the runtime's log and read models (through the session). */
+export function openSurveys(deps: { log: EventLog; session: SqlSession; flags: FlagService; flagQueries: FeatureFlagQueries; waitFor: (position: number) => Promise<void> }) {
   const queries = surveyQueries(deps.session);
-  const flags = featureFlagQueries(deps.readmodels);
+  const flags = deps.flagQueries;
   const service = new SurveyService({ log: deps.log, surveys: queries, flags, flagService: deps.flags, waitFor: deps.waitFor });
   return {
     service,
     queries,
     /** The surveys posthog-js is served for a project (the public list; remote config's `surveys` too). */
-    publicSurveys: async (projectId: number) => (await queries.active(projectId)).map((s) => publicSurveyBody(s, flags.byId, flags.byKey)),
+    publicSurveys: async (projectId: number) => Promise.all((await queries.active(projectId)).map((s) => publicSurveyBody(s, flags.byId, flags.byKey))),
   };
 }
 

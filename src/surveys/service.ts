@@ -36,7 +36,7 @@ export class SurveyService {
     const fields = parseSurveyCreate(body);
     const targeting = parseTargeting(body);
     await this.check(projectId, fields, null);
-    const targetingFilters = targeting.filters && this.targetingFilters(projectId, targeting.filters);
+    const targetingFilters = targeting.filters && (await this.targetingFilters(projectId, targeting.filters));
     const surveyId = randomUUID();
     const internalFlagKey = `${newTargetingKey()}-custom`;
     const targetingFlagKey = targetingFilters ? newTargetingKey() : null;
@@ -60,10 +60,10 @@ export class SurveyService {
     const targeting = parseTargeting(body);
     const next = { ...current.fields, ...changes };
     await this.check(projectId, next, id);
-    const targetingFilters = targeting.filters && this.targetingFilters(projectId, targeting.filters);
+    const targetingFilters = targeting.filters && (await this.targetingFilters(projectId, targeting.filters));
     const running = surveyRunning(next);
 
-    const internal = this.liveFlag(projectId, current.internal_flag_key);
+    const internal = await this.liveFlag(projectId, current.internal_flag_key);
     if (internal) {
       const filters = internalFlagFilters(id, next);
       const update: { filters?: unknown; active?: boolean } = {};
@@ -72,7 +72,7 @@ export class SurveyService {
       if (Object.keys(update).length) await this.deps.flagService.update(projectId, internal.id, update, actor);
     }
 
-    const targetingFlag = this.liveFlag(projectId, current.targeting_flag_key);
+    const targetingFlag = await this.liveFlag(projectId, current.targeting_flag_key);
     if (targeting.remove) {
       if (targetingFlag) await this.deps.flagService.delete(projectId, targetingFlag.id, actor);
       await this.run(projectId, id, { type: 'SetTargetingFlag', targetingFlagKey: null }, actor);
@@ -94,7 +94,7 @@ export class SurveyService {
   async delete(projectId: number, id: string, actor: Actor): Promise<void> {
     const current = await this.get(projectId, id);
     for (const key of [current.internal_flag_key, current.targeting_flag_key]) {
-      const flag = this.liveFlag(projectId, key);
+      const flag = await this.liveFlag(projectId, key);
       if (flag) await this.deps.flagService.delete(projectId, flag.id, actor);
     }
     await this.run(projectId, id, { type: 'DeleteSurvey' }, actor);
@@ -107,17 +107,17 @@ export class SurveyService {
   }
 
   /** The flag service's checks, reported against the survey's field. */
-  private targetingFilters(projectId: number, filters: Record<string, unknown>) {
+  private async targetingFilters(projectId: number, filters: Record<string, unknown>) {
     try {
-      return this.deps.flagService.checkedFilters(projectId, filters);
+      return await this.deps.flagService.checkedFilters(projectId, filters);
     } catch (err) {
       if (err instanceof DomainError && err.kind === 'validation') throw validationError(err.message, 'targeting_flag_filters', err.code ?? undefined);
       throw err;
     }
   }
 
-  private liveFlag(projectId: number, key: string | null) {
-    const flag = key === null ? undefined : this.deps.flags.byKey(projectId, key);
+  private async liveFlag(projectId: number, key: string | null) {
+    const flag = key === null ? undefined : await this.deps.flags.byKey(projectId, key);
     return flag && !flag.deleted ? flag : undefined;
   }
 
@@ -125,7 +125,7 @@ export class SurveyService {
     if (await this.deps.surveys.nameTaken(projectId, fields.name, selfId)) throw validationError('There is already a survey with this name.', 'name', 'unique');
     let variants: string[] | null = null;
     if (fields.linked_flag_id !== null) {
-      const flag = this.deps.flags.byId(projectId, fields.linked_flag_id);
+      const flag = await this.deps.flags.byId(projectId, fields.linked_flag_id);
       if (!flag || flag.deleted) throw validationError(`Invalid pk "${fields.linked_flag_id}" - object does not exist.`, 'linked_flag_id', 'does_not_exist');
       const multivariate = flag.filters.multivariate as { variants?: { key: string }[] } | null | undefined;
       variants = (multivariate?.variants ?? []).map((v) => v.key);

@@ -35,7 +35,7 @@ const runtime = openRuntime({
 await runtime.runner.catchUp();
 runtime.runner.start();
 const { credentials } = await bootstrap(runtime.access, runtime.queries.access, { type: 'system' });
-const projectId = runtime.queries.access.projectByToken(credentials.project_api_key)!.id;
+const projectId = (await runtime.queries.access.projectByToken(credentials.project_api_key))!.id;
 
 console.log(`inserting ${ROWS.toLocaleString()} events into the analytics table...`);
 {

@@ -21,6 +21,18 @@ export function checkOperands(filters: FlagFilters, cohortExists: (id: number) =
   for (const set of sets) for (const filter of set.properties ?? []) checkOperand(filter, cohortExists);
 }
 
+/** The safe-integer cohort ids the filters' cohort conditions name (what `checkOperands` asks about). */
+export function cohortIdsNamed(filters: FlagFilters): number[] {
+  const sets = [...(filters.groups ?? []), ...((filters as { super_groups?: FlagFilters['groups'] | null }).super_groups ?? [])];
+  const ids = new Set<number>();
+  for (const set of sets)
+    for (const filter of set.properties ?? []) {
+      const id = filter.type === 'cohort' ? toNumber(filter.value) : null;
+      if (id !== null && Number.isSafeInteger(id)) ids.add(id);
+    }
+  return [...ids];
+}
+
 function checkOperand(filter: PropertyFilter, cohortExists: (id: number) => boolean): void {
   const operator = filter.operator ?? 'exact';
   if (filter.type === 'cohort') {

@@ -6,7 +6,7 @@ import { recordedAtOf } from '../../runtime/recorded-at';
 import { notFound, validationError } from '../../errors';
 import { flagDecider, type FlagCommand } from './decider';
 import { groupTypeIndexesOf, validateFilters, validateFlagKey } from './filters';
-import { checkOperands } from './operands';
+import { checkOperands, cohortIdsNamed } from './operands';
 import type { FlagFilters } from '../types';
 
 export interface FlagServiceDeps {
@@ -15,7 +15,7 @@ export interface FlagServiceDeps {
   /** Group type indexes in use in a project (from the persons & groups read model). */
   groupTypeIndexes: (projectId: number) => number[];
   /** Whether a cohort of this project has that id (flag conditions may name only those). */
-  cohortExists: (projectId: number, cohortId: number) => boolean;
+  cohortExists: (projectId: number, cohortId: number) => boolean | Promise<boolean>;
   waitFor: (position: number) => Promise<void>;
 }
 
@@ -41,18 +41,21 @@ export interface UpdateFlagInput {
 export class FlagService {
   constructor(private readonly deps: FlagServiceDeps) {}
 
-  checkedFilters(projectId: number, raw: unknown): FlagFilters {
+  async checkedFilters(projectId: number, raw: unknown): Promise<FlagFilters> {
     const filters = validateFilters(raw);
     const known = this.deps.groupTypeIndexes(projectId);
     for (const index of groupTypeIndexesOf(filters))
       if (!known.includes(index)) throw validationError(`Invalid group type index ${index}: no such group type in this project.`, 'filters');
-    checkOperands(filters, (cohortId) => this.deps.cohortExists(projectId, cohortId));
+    // The cohorts named are looked up first, so the operand checks keep their order.
+    const cohorts = new Set<number>();
+    for (const id of cohortIdsNamed(filters)) if (await this.deps.cohortExists(projectId, id)) cohorts.add(id);
+    checkOperands(filters, (cohortId) => cohorts.has(cohortId));
     return filters;
   }
 
   async create(projectId: number, input: CreateFlagInput, actor: Actor, extra: { experimentId?: number | null } = {}): Promise<FeatureFlagRow> {
     const key = validateFlagKey(input.key);
-    const filters = this.checkedFilters(projectId, input.filters);
+    const filters = await this.checkedFilters(projectId, input.filters);
     const command: FlagCommand = {
       type: 'CreateFlag',
       projectId,
@@ -68,14 +71,14 @@ export class FlagService {
   }
 
   async update(projectId: number, id: number, input: UpdateFlagInput, actor: Actor): Promise<FeatureFlagRow> {
-    const flag = this.existing(projectId, id);
+    const flag = await this.existing(projectId, id);
     if (input.key !== undefined && input.key !== flag.key)
       throw validationError("A flag's key cannot be changed; create a new flag instead.", 'key');
     if (input.deleted === true) return this.run(projectId, flag.key, { type: 'DeleteFlag' }, actor);
     const command: FlagCommand = {
       type: 'UpdateFlag',
       name: input.name,
-      filters: input.filters === undefined ? undefined : this.checkedFilters(projectId, input.filters),
+      filters: input.filters === undefined ? undefined : await this.checkedFilters(projectId, input.filters),
       active: input.active,
       ensureExperienceContinuity: input.ensure_experience_continuity,
     };
@@ -83,12 +86,12 @@ export class FlagService {
   }
 
   async delete(projectId: number, id: number, actor: Actor): Promise<void> {
-    const flag = this.existing(projectId, id);
+    const flag = await this.existing(projectId, id);
     await this.run(projectId, flag.key, { type: 'DeleteFlag' }, actor);
   }
 
-  private existing(projectId: number, id: number): FeatureFlagRow {
-    const flag = this.deps.flags.byId(projectId, id);
+  private async existing(projectId: number, id: number): Promise<FeatureFlagRow> {
+    const flag = await this.deps.flags.byId(projectId, id);
     if (!flag || flag.deleted) throw notFound();
     return flag;
   }
@@ -101,7 +104,7 @@ export class FlagService {
     const stream = featureFlagStream(projectId, key);
     const { state, result } = await handleCommand(this.deps.log, stream, flagDecider, command, { actor, projectId });
     if (result) await this.deps.waitFor(result.lastPosition);
-    const row = this.deps.flags.byKey(projectId, key)!;
+    const row = (await this.deps.flags.byKey(projectId, key))!;
     if (row.version === state.version) return row;
     return {
       ...row,

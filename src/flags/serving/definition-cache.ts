@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { FeatureFlagRow } from '../../../projections/feature-flags-queries';
+import { LoadingCache, type MaybePromise } from '../../runtime/loading-cache';
 import type { FlagDefinition } from '../types';
 
-interface Entry {
+export interface FlagDefinitionsEntry {
   definitions: FlagDefinition[];
   rows: FeatureFlagRow[];
   etag: string;
@@ -10,33 +11,33 @@ interface Entry {
 
 /**
  * Flag definitions per project, held in memory: the hot path never queries for them. The projection
- * runner tells us (via `invalidate`) when a project's flags changed; the next request reloads.
+ * runner tells us (via `invalidate`) when a project's flags changed; the next request reloads. A
+ * cached project is answered synchronously; only a miss waits for the read model.
  */
 export class FlagDefinitionCache {
-  private readonly entries = new Map<number, Entry>();
+  private readonly entries: LoadingCache<number, FlagDefinitionsEntry>;
 
-  constructor(private readonly load: (projectId: number) => FeatureFlagRow[]) {}
+  constructor(load: (projectId: number) => Promise<FeatureFlagRow[]>) {
+    this.entries = new LoadingCache(async (projectId) => {
+      const rows = await load(projectId);
+      const definitions = rows.map(toDefinition);
+      const etag = createHash('sha1')
+        .update(JSON.stringify(rows.map((r) => [r.id, r.version])))
+        .digest('hex');
+      return { definitions, rows, etag };
+    });
+  }
 
   invalidate(projectId: number): void {
-    this.entries.delete(projectId);
+    this.entries.invalidate(projectId);
   }
 
   invalidateAll(): void {
     this.entries.clear();
   }
 
-  get(projectId: number): Entry {
-    let entry = this.entries.get(projectId);
-    if (!entry) {
-      const rows = this.load(projectId);
-      const definitions = rows.map(toDefinition);
-      const etag = createHash('sha1')
-        .update(JSON.stringify(rows.map((r) => [r.id, r.version])))
-        .digest('hex');
-      entry = { definitions, rows, etag };
-      this.entries.set(projectId, entry);
-    }
-    return entry;
+  get(projectId: number): MaybePromise<FlagDefinitionsEntry> {
+    return this.entries.get(projectId);
   }
 }
 

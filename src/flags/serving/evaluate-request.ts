@@ -1,15 +1,18 @@
 import type { FlagDefinition, EvaluateAllResult } from '../types';
 import { evaluateAll } from '../evaluate';
 import type { FlagRequest } from './flag-request';
+import { whenReady, type MaybePromise } from '../../runtime/loading-cache';
 
 /** What evaluation needs from the stores; each call is one indexed read (or an in-memory hit). */
 export interface FlagDataSource {
-  definitions: (projectId: number) => FlagDefinition[];
+  /** From memory once loaded: a promise only while a project's definitions are being (re)loaded. */
+  definitions: (projectId: number) => MaybePromise<FlagDefinition[]>;
   groupTypeMapping: (projectId: number) => Record<number, string>;
   personProperties: (projectId: number, distinctId: string) => Record<string, unknown> | null;
   groupProperties: (projectId: number, groupTypeIndex: number, groupKey: string) => Record<string, unknown> | null;
   hashKeyOverride: (projectId: number, distinctId: string) => string | null;
-  personCohorts: (projectId: number, distinctId: string) => ReadonlySet<number>;
+  /** Read from the store; asked only when some flag of the project has a cohort condition. */
+  personCohorts: (projectId: number, distinctId: string) => MaybePromise<ReadonlySet<number>>;
   geoProperties: (ip: string | undefined) => Record<string, unknown> | null;
   /** Cohorts in the shape SDKs evaluate locally (id -> property group); absent until cohorts exist. */
   cohortDefinitions?: (projectId: number) => Record<string, unknown>;
@@ -37,6 +40,52 @@ function failingSet(err: unknown): ReadonlySet<number> {
 }
 
 const NO_MAPPING: Record<number, string> = Object.freeze({});
+const NO_COHORTS = { cohorts: new Set<number>() as ReadonlySet<number> };
+
+/** Whether anything in a flag's filters is a cohort condition (any depth, so no set kind is missed). */
+function namesCohort(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(namesCohort);
+  if (value === null || typeof value !== 'object') return false;
+  if ((value as { type?: unknown }).type === 'cohort') return true;
+  return Object.values(value).some(namesCohort);
+}
+
+// Per definitions array (one per cached load), so the filters are walked once per change, not per request.
+const cohortUse = new WeakMap<FlagDefinition[], boolean>();
+function usesCohorts(definitions: FlagDefinition[]): boolean {
+  let uses = cohortUse.get(definitions);
+  if (uses === undefined) {
+    uses = definitions.some((d) => namesCohort(d.filters));
+    cohortUse.set(definitions, uses);
+  }
+  return uses;
+}
+
+/**
+ * The person's cohorts, looked up only when a flag could read them (requests of projects without
+ * cohort flags never pay for the query). A failed lookup becomes a set whose reads throw, so only
+ * the flags that read it fail.
+ */
+function cohortsFor(
+  source: FlagDataSource,
+  definitions: FlagDefinition[],
+  projectId: number,
+  distinctId: string,
+): MaybePromise<{ cohorts: ReadonlySet<number> }> {
+  // Boxed: a promise must never resolve to the failing set itself (resolving reads its `then`).
+  if (!usesCohorts(definitions)) return NO_COHORTS;
+  try {
+    const cohorts = source.personCohorts(projectId, distinctId);
+    return cohorts instanceof Promise
+      ? cohorts.then(
+          (set) => ({ cohorts: set }),
+          (err: unknown) => ({ cohorts: failingSet(err) }),
+        )
+      : { cohorts };
+  } catch (err) {
+    return { cohorts: failingSet(err) };
+  }
+}
 
 /**
  * Builds the evaluation context of one request: stored properties overwritten by the request's, the
@@ -50,9 +99,25 @@ export function evaluateRequest(
   req: FlagRequest & { distinct_id: string },
   ip: string | undefined,
   now: Date,
+): MaybePromise<EvaluateAllResult> {
+  return whenReady(source.definitions(projectId), (definitions) =>
+    whenReady(cohortsFor(source, definitions, projectId, req.distinct_id), ({ cohorts }) =>
+      evaluateWith(definitions, cohorts, source, projectId, req, ip, now),
+    ),
+  );
+}
+
+function evaluateWith(
+  loaded: FlagDefinition[],
+  personCohorts: ReadonlySet<number>,
+  source: FlagDataSource,
+  projectId: number,
+  req: FlagRequest & { distinct_id: string },
+  ip: string | undefined,
+  now: Date,
 ): EvaluateAllResult {
   const distinctId = req.distinct_id;
-  let definitions = source.definitions(projectId);
+  let definitions = loaded;
   const geo = req.geoip_disable ? null : source.geoProperties(ip);
   let personProperties: Record<string, unknown>;
   try {
@@ -72,13 +137,6 @@ export function evaluateRequest(
       continuityFailed = true;
     }
   }
-  let personCohorts: ReadonlySet<number>;
-  try {
-    personCohorts = source.personCohorts(projectId, distinctId);
-  } catch (err) {
-    personCohorts = failingSet(err);
-  }
-
   const groups = req.groups ?? {};
   // Without groups or group properties in the request no group is ever read (a group flag is then
   // `no_group_type` whatever the mapping says), so the mapping read is skipped.

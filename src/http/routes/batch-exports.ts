@@ -20,10 +20,10 @@ const bodyOf = (request: FastifyRequest): Record<string, unknown> => {
  * The projects a request may act on. Project scope: the path's project (the auth plugin has
  * checked membership). Organization scope: the organization's projects the key may touch.
  */
-function projectsOf(app: FastifyInstance, request: Req): number[] {
+async function projectsOf(app: FastifyInstance, request: Req): Promise<number[]> {
   const { project_id, organization_id } = request.params;
   if (project_id !== undefined) return [Number(project_id)];
-  const { rows } = app.runtime.queries.access.projectsOf([organization_id!], 10_000, 0);
+  const { rows } = await app.runtime.queries.access.projectsOf([organization_id!], 10_000, 0);
   const filter = request.auth!.projectFilter;
   return rows.map((p) => p.id).filter((id) => !filter || filter.includes(id));
 }
@@ -32,8 +32,8 @@ function projectsOf(app: FastifyInstance, request: Req): number[] {
  * At organization scope an export is created in `team_id` (PostHog's sample PATCH shows the
  * field), defaulting to the organization's first project the key can touch.
  */
-function projectForCreate(app: FastifyInstance, request: Req, body: Record<string, unknown>): number {
-  const projects = projectsOf(app, request);
+async function projectForCreate(app: FastifyInstance, request: Req, body: Record<string, unknown>): Promise<number> {
+  const projects = await projectsOf(app, request);
   if (request.params.project_id !== undefined) return projects[0];
   if (body.team_id === undefined || body.team_id === null) {
     if (projects.length === 0) throw invalidInput('This organization has no project to create the batch export in.', 'team_id');
@@ -58,37 +58,37 @@ export const batchExportRoutes: FastifyPluginAsync = async (app) => {
   for (const base of ['/api/projects/:project_id/batch_exports', '/api/organizations/:organization_id/batch_exports']) {
     app.get<{ Params: Params }>(`${base}/`, read, async (request) => {
       const page = parsePage(request.query);
-      const { count, rows } = await service.list(projectsOf(app, request), page.limit, page.offset);
+      const { count, rows } = await service.list(await projectsOf(app, request), page.limit, page.offset);
       return pageEnvelope(request, page, count, await Promise.all(rows.map(body)));
     });
 
     app.post<{ Params: Params }>(`${base}/`, write, async (request, reply) => {
       const input = bodyOf(request);
-      const row = await service.create(projectForCreate(app, request, input), input, actorOf(request));
+      const row = await service.create(await projectForCreate(app, request, input), input, actorOf(request));
       return reply.status(201).send(await body(row));
     });
 
-    app.get<{ Params: Params }>(`${base}/:id/`, read, async (request) => body(await service.get(projectsOf(app, request), request.params.id)));
+    app.get<{ Params: Params }>(`${base}/:id/`, read, async (request) => body(await service.get(await projectsOf(app, request), request.params.id)));
 
     app.patch<{ Params: Params }>(`${base}/:id/`, write, async (request) =>
-      body(await service.update(projectsOf(app, request), request.params.id, bodyOf(request), actorOf(request))),
+      body(await service.update(await projectsOf(app, request), request.params.id, bodyOf(request), actorOf(request))),
     );
 
     app.delete<{ Params: Params }>(`${base}/:id/`, write, async (request, reply) => {
-      await service.delete(projectsOf(app, request), request.params.id, actorOf(request));
+      await service.delete(await projectsOf(app, request), request.params.id, actorOf(request));
       return reply.status(204).send();
     });
 
     app.post<{ Params: Params }>(`${base}/:id/backfill/`, write, async (request) =>
-      body(await service.backfill(projectsOf(app, request), request.params.id, bodyOf(request), actorOf(request))),
+      body(await service.backfill(await projectsOf(app, request), request.params.id, bodyOf(request), actorOf(request))),
     );
 
     app.post<{ Params: Params }>(`${base}/:id/pause/`, write, async (request) =>
-      body(await service.pause(projectsOf(app, request), request.params.id, actorOf(request))),
+      body(await service.pause(await projectsOf(app, request), request.params.id, actorOf(request))),
     );
 
     app.post<{ Params: Params }>(`${base}/:id/unpause/`, write, async (request) =>
-      body(await service.unpause(projectsOf(app, request), request.params.id, bodyOf(request), actorOf(request))),
+      body(await service.unpause(await projectsOf(app, request), request.params.id, bodyOf(request), actorOf(request))),
     );
   }
 

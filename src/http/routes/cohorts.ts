@@ -14,7 +14,7 @@ type P = { Params: { project_id: string; id: string } };
 export const cohortRoutes: FastifyPluginAsync = async (app) => {
   const { experiments, queries } = app.runtime;
   const cohorts = experiments.queries.cohorts;
-  const body = (c: CohortRow) => ({
+  const body = async (c: CohortRow) => ({
     id: c.id,
     name: c.name,
     description: c.description,
@@ -23,7 +23,7 @@ export const cohortRoutes: FastifyPluginAsync = async (app) => {
     filters: c.filters,
     query: null,
     is_calculating: false,
-    created_by: userBody(c.created_by ? queries.access.user(c.created_by) : null),
+    created_by: userBody(c.created_by ? await queries.access.user(c.created_by) : null),
     created_at: c.created_at,
     last_calculation: null,
     errors_calculating: 0,
@@ -40,13 +40,13 @@ export const cohortRoutes: FastifyPluginAsync = async (app) => {
 
   app.get<P>(`${base}/`, read, async (request) => {
     const page = parsePage(request.query);
-    const { count, rows } = cohorts.list(ids(request.params).projectId, page.limit, page.offset);
-    return pageEnvelope(request, page, count, rows.map(body));
+    const { count, rows } = await cohorts.list(ids(request.params).projectId, page.limit, page.offset);
+    return pageEnvelope(request, page, count, await Promise.all(rows.map(body)));
   });
 
   app.get<P>(`${base}/:id/`, read, async (request) => {
     const { projectId, id } = ids(request.params);
-    const cohort = cohorts.byId(projectId, id);
+    const cohort = await cohorts.byId(projectId, id);
     if (!cohort) throw notFoundError();
     return body(cohort);
   });
@@ -54,11 +54,10 @@ export const cohortRoutes: FastifyPluginAsync = async (app) => {
   /** The persons in the cohort now (PostHog's /cohorts/:id/persons/), ordered by uuid. */
   app.get<P>(`${base}/:id/persons/`, read, async (request) => {
     const { projectId, id } = ids(request.params);
-    const cohort = cohorts.byId(projectId, id);
+    const cohort = await cohorts.byId(projectId, id);
     if (!cohort) throw notFoundError();
     const page = parsePage(request.query);
-    const persons = cohorts
-      .members(projectId, id, page.limit, page.offset)
+    const persons = (await cohorts.members(projectId, id, page.limit, page.offset))
       .map((uuid) => queries.ingestion.person(projectId, uuid))
       .filter((p) => p !== undefined);
     return pageEnvelope(request, page, cohort.count, persons);

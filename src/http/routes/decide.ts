@@ -7,6 +7,7 @@ import { invalidApiKey, missingApiKey, malformedRequest } from '../../ingest/err
 import { decideResponse, flagsResponse, parseApiVersion } from '../../flags';
 import { FlagRequest, evaluateRequest, flagsV2Body } from '../../flags/serving';
 import { arrivalOrderQueue } from '../arrival-order';
+import { whenReady } from '../../runtime/loading-cache';
 import { asPublicEndpoint, corsPreflight, rawBody } from '../public-endpoint';
 
 /**
@@ -33,39 +34,51 @@ export const decideRoutes: FastifyPluginAsync = async (app) => {
     const req = parsed.data;
     const token = extractApiKey(req);
     if (!token) throw missingApiKey();
-    const projectId = runtime.projectIdForToken(token);
-    if (projectId === undefined) throw invalidApiKey();
-    if (req.distinct_id === undefined || req.distinct_id === '') throw malformedRequest('distinct_id is required');
-    const ip = clientIp(request.headers, request.socket.remoteAddress);
-    const result = req.disable_flags
-      ? { flags: {}, errorsWhileComputingFlags: false }
-      : evaluateRequest(runtime.flagSource, projectId, { ...req, distinct_id: req.distinct_id }, ip, new Date());
-    return { result, query, projectId };
+    // Served from memory: a known token and a project's cached definitions and config answer in
+    // this turn; only a miss (first request, or after a change) waits for the read model.
+    return whenReady(runtime.projectIdForToken(token), (projectId) => {
+      if (projectId === undefined) throw invalidApiKey();
+      if (req.distinct_id === undefined || req.distinct_id === '') throw malformedRequest('distinct_id is required');
+      const ip = clientIp(request.headers, request.socket.remoteAddress);
+      const result = req.disable_flags
+        ? { flags: {}, errorsWhileComputingFlags: false }
+        : evaluateRequest(runtime.flagSource, projectId, { ...req, distinct_id: req.distinct_id }, ip, new Date());
+      return whenReady(result, (result) => ({ result, query, projectId }));
+    });
   };
 
   // The project's remote-config fields (compat §6) ride along wherever config is sent.
-  const configOverrides = (projectId: number) => ({
-    ...runtime.remoteConfig.get(projectId)?.fields,
-    hasFeatureFlags: runtime.flagCache.get(projectId).definitions.some((d) => d.active),
-  });
+  const configOverrides = (projectId: number) =>
+    whenReady(runtime.remoteConfig.get(projectId), (entry) =>
+      whenReady(runtime.flagCache.get(projectId), (flags) => ({
+        ...entry?.fields,
+        hasFeatureFlags: flags.definitions.some((d) => d.active),
+      })),
+    );
 
   // Decoding and evaluation are the CPU-heavy part: they run in arrival order, in batches whose
   // answers are written together (see arrival-order.ts).
   const inOrder = arrivalOrderQueue();
   const decide = (request: FastifyRequest) =>
-    inOrder(() => {
-      const { result, query, projectId } = evaluate(request);
-      return decideResponse(result, parseApiVersion(query.v), { requestId: randomUUID(), config: true, configOverrides: configOverrides(projectId) });
-    });
+    inOrder(() =>
+      whenReady(evaluate(request), ({ result, query, projectId }) =>
+        whenReady(configOverrides(projectId), (overrides) =>
+          decideResponse(result, parseApiVersion(query.v), { requestId: randomUUID(), config: true, configOverrides: overrides }),
+        ),
+      ),
+    );
   const flags = async (request: FastifyRequest, reply: FastifyReply) => {
-    const answer = await inOrder(() => {
-      const { result, query, projectId } = evaluate(request);
-      const version = parseApiVersion(query.v);
-      const config = query.config === 'true' || query.config === '1';
-      // posthog-node's path (v2, no config): pre-serialised fragments instead of a fresh 50-key object.
-      if (version !== undefined && version >= 2 && !config) return flagsV2Body(result, randomUUID());
-      return flagsResponse(result, version, { requestId: randomUUID(), config, configOverrides: configOverrides(projectId) });
-    });
+    const answer = await inOrder(() =>
+      whenReady(evaluate(request), ({ result, query, projectId }) => {
+        const version = parseApiVersion(query.v);
+        const config = query.config === 'true' || query.config === '1';
+        // posthog-node's path (v2, no config): pre-serialised fragments instead of a fresh 50-key object.
+        if (version !== undefined && version >= 2 && !config) return flagsV2Body(result, randomUUID());
+        return whenReady(configOverrides(projectId), (overrides) =>
+          flagsResponse(result, version, { requestId: randomUUID(), config, configOverrides: overrides }),
+        );
+      }),
+    );
     return Buffer.isBuffer(answer) ? reply.type('application/json; charset=utf-8').send(answer) : answer;
   };
   for (const path of ['/decide', '/flags']) {

@@ -18,7 +18,7 @@ type P = { Params: { project_id: string; id: string } };
 export const earlyAccessRoutes: FastifyPluginAsync = async (app) => {
   const { earlyAccess, queries, projectIdForToken } = app.runtime;
   const flag = (projectId: number, id: number) => queries.flags.byId(projectId, id);
-  const body = (e: EarlyAccessRow) => earlyAccessBody(e, flag, userBody(e.created_by ? queries.access.user(e.created_by) : null));
+  const body = async (e: EarlyAccessRow) => earlyAccessBody(e, flag, userBody(e.created_by ? await queries.access.user(e.created_by) : null));
   const projectOf = (params: { project_id: string }) => Number(params.project_id);
   const read = { config: { scope: 'early_access_feature:read' as const } };
   const write = { config: { scope: 'early_access_feature:write' as const } };
@@ -28,11 +28,11 @@ export const earlyAccessRoutes: FastifyPluginAsync = async (app) => {
   app.get<P>(`${base}/`, read, async (request) => {
     const page = parsePage(request.query);
     const { count, rows } = await earlyAccess.queries.list(projectOf(request.params), page.limit, page.offset);
-    return pageEnvelope(request, page, count, rows.map(body));
+    return pageEnvelope(request, page, count, await Promise.all(rows.map(body)));
   });
 
   app.post<P>(`${base}/`, write, async (request, reply) =>
-    reply.status(201).send(body(await service.create(projectOf(request.params), bodyObject(request.body), actorOf(request)))),
+    reply.status(201).send(await body(await service.create(projectOf(request.params), bodyObject(request.body), actorOf(request)))),
   );
 
   app.get<P>(`${base}/:id/`, read, async (request) => body(await service.get(projectOf(request.params), request.params.id)));
@@ -51,7 +51,7 @@ export const earlyAccessRoutes: FastifyPluginAsync = async (app) => {
       const query = request.query as Record<string, string | string[] | undefined>;
       const token = query.token;
       if (typeof token !== 'string' || token === '') throw missingApiKey();
-      const projectId = projectIdForToken(token);
+      const projectId = await projectIdForToken(token);
       if (projectId === undefined) throw invalidApiKey();
       const stages = query.stage === undefined ? ['beta'] : [query.stage].flat();
       const unknown = stages.find((s) => !(EARLY_ACCESS_STAGES as readonly string[]).includes(s));

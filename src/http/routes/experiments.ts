@@ -20,7 +20,7 @@ const statusOf = (e: ExperimentRow) => (e.start_date === null ? 'draft' : e.end_
 export const experimentRoutes: FastifyPluginAsync = async (app) => {
   const { experiments, queries } = app.runtime;
   const { service, results } = experiments;
-  const body = (e: ExperimentRow) => ({
+  const body = async (e: ExperimentRow) => ({
     id: e.id,
     name: e.name,
     description: e.description,
@@ -42,7 +42,7 @@ export const experimentRoutes: FastifyPluginAsync = async (app) => {
     secondary_metrics: e.secondary_metrics,
     filters: e.filters,
     archived: e.archived,
-    created_by: userBody(e.created_by ? queries.access.user(e.created_by) : null),
+    created_by: userBody(e.created_by ? await queries.access.user(e.created_by) : null),
     created_at: e.created_at,
     updated_at: e.updated_at,
     status: statusOf(e),
@@ -60,12 +60,12 @@ export const experimentRoutes: FastifyPluginAsync = async (app) => {
     const page = parsePage(request.query);
     const archived = (request.query as Record<string, string | undefined>).archived === 'true';
     const { count, rows } = await experiments.queries.experiments.list(ids(request.params).projectId, page.limit, page.offset, archived);
-    return pageEnvelope(request, page, count, rows.map(body));
+    return pageEnvelope(request, page, count, await Promise.all(rows.map(body)));
   });
 
   app.post<P>(`${base}/`, write, async (request, reply) => {
     const created = await service.create(ids(request.params).projectId, bodyObject(request.body), actorOf(request));
-    return reply.status(201).send(body(created));
+    return reply.status(201).send(await body(created));
   });
 
   // Registered before `/:id/` routes; find-my-way prefers the static segment anyway.

@@ -24,7 +24,7 @@ type P = { Params: { project_id: string; id: string } };
 export const featureFlagRoutes: FastifyPluginAsync = async (app) => {
   const { queries, flags } = app.runtime;
   const users = queries.access;
-  const body = (f: FeatureFlagRow) => ({
+  const body = async (f: FeatureFlagRow) => ({
     id: f.id,
     team_id: f.project_id,
     key: f.key,
@@ -34,7 +34,7 @@ export const featureFlagRoutes: FastifyPluginAsync = async (app) => {
     deleted: f.deleted,
     ensure_experience_continuity: f.ensure_experience_continuity,
     created_at: f.created_at,
-    created_by: userBody(f.created_by ? users.user(f.created_by) : null),
+    created_by: userBody(f.created_by ? await users.user(f.created_by) : null),
     updated_at: f.updated_at,
     version: f.version,
     experiment_set: f.experiment_id ? [f.experiment_id] : [],
@@ -55,19 +55,19 @@ export const featureFlagRoutes: FastifyPluginAsync = async (app) => {
     const page = parsePage(request.query);
     const q = request.query as Record<string, string | undefined>;
     const active = q.active === undefined ? undefined : q.active === 'true' || q.active === 'STALE';
-    const { count, rows } = queries.flags.list(ids(request.params).projectId, page.limit, page.offset, { search: q.search, active });
-    return pageEnvelope(request, page, count, rows.map(body));
+    const { count, rows } = await queries.flags.list(ids(request.params).projectId, page.limit, page.offset, { search: q.search, active });
+    return pageEnvelope(request, page, count, await Promise.all(rows.map(body)));
   });
 
   app.post<P>(`${base}/`, { config: { scope: 'feature_flag:write' } }, async (request, reply) => {
     const input = parseWith(CreateBody, request.body);
     const flag = await flags.create(ids(request.params).projectId, input, actor(request));
-    return reply.status(201).send(body(flag));
+    return reply.status(201).send(await body(flag));
   });
 
   app.get<P>(`${base}/:id/`, { config: { scope: 'feature_flag:read' } }, async (request) => {
     const { projectId, id } = ids(request.params);
-    const flag = queries.flags.byId(projectId, id);
+    const flag = await queries.flags.byId(projectId, id);
     if (!flag || flag.deleted) throw notFoundError();
     return body(flag);
   });

@@ -12,14 +12,14 @@ export const localEvaluationRoutes: FastifyPluginAsync = async (app) => {
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const { token } = request.query as { token?: string };
     if (!token) throw invalidInput('Missing project API key: pass ?token=<project API key>.', 'token');
-    const projectId = runtime.projectIdForToken(token);
+    const projectId = await runtime.projectIdForToken(token);
     if (projectId === undefined) throw authenticationFailed('Project API key invalid.');
-    const project = runtime.queries.access.project(projectId)!;
+    const project = (await runtime.queries.access.project(projectId))!;
     const auth = request.auth!;
     if (!auth.organizationIds.includes(project.organization_id) || (auth.projectFilter && !auth.projectFilter.includes(projectId)))
       throw forbidden('API key does not have access to the requested project.');
 
-    const { rows, etag: flagsEtag } = runtime.flagCache.get(projectId);
+    const { rows, etag: flagsEtag } = await runtime.flagCache.get(projectId);
     const mapping = Object.fromEntries(runtime.queries.ingestion.groupTypeMappings(projectId).map((m) => [String(m.group_type_index), m.group_type]));
     const cohorts = runtime.flagSource.cohortDefinitions?.(projectId) ?? {};
     const etag = `"${createHash('sha1').update(flagsEtag).update(JSON.stringify(mapping)).update(JSON.stringify(cohorts)).digest('hex')}"`;

@@ -14,8 +14,8 @@ export const organizationRoutes: FastifyPluginAsync = async (app) => {
     '/api/organizations/:organization_id/',
     { config: { scope: 'organization:read' } },
     async (request) => {
-      const org = queries.organization(request.params.organization_id)!;
-      const projects = reachableProjects(request.auth!, queries.projectsOf([org.id], MAX_PROJECTS, 0).rows).map(projectBody);
+      const org = (await queries.organization(request.params.organization_id))!;
+      const projects = reachableProjects(request.auth!, (await queries.projectsOf([org.id], MAX_PROJECTS, 0)).rows).map(projectBody);
       return { id: org.id, name: org.name, created_at: org.created_at, projects, teams: projects };
     },
   );

@@ -55,14 +55,14 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
   app.get('/api/projects/', { config: { scope: 'project:read' } }, async (request) => {
     const page = parsePage(request.query);
     const auth = request.auth!;
-    const { count, rows } = auth.projectFilter ? scoped(auth, page) : queries.projectsOf(auth.organizationIds, page.limit, page.offset);
+    const { count, rows } = auth.projectFilter ? await scoped(auth, page) : await queries.projectsOf(auth.organizationIds, page.limit, page.offset);
     return pageEnvelope(request, page, count, rows.map(projectBody));
   });
 
   app.get<{ Params: { project_id: string } }>(
     '/api/projects/:project_id/',
     { config: { scope: 'project:read' } },
-    async (request) => projectBody(queries.project(Number(request.params.project_id))!),
+    async (request) => projectBody((await queries.project(Number(request.params.project_id)))!),
   );
 
   // The settings remote config is built from (compat §6); each change is one event on the project.
@@ -70,11 +70,11 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
     const id = Number(request.params.project_id);
     const changes = parseWith(SettingsPatch, request.body) as ProjectSettings;
     await app.runtime.access.changeProjectSettings(id, changes, actorOf(request));
-    return projectBody(queries.project(id)!);
+    return projectBody((await queries.project(id))!);
   });
 
-  function scoped(auth: AuthContext, page: { limit: number; offset: number }) {
-    const listed = auth.projectFilter!.map((id) => queries.project(id)).filter((p): p is ProjectRow => !!p);
+  async function scoped(auth: AuthContext, page: { limit: number; offset: number }) {
+    const listed = (await Promise.all(auth.projectFilter!.map((id) => queries.project(id)))).filter((p): p is ProjectRow => !!p);
     const rows = reachableProjects(auth, listed).sort((a, b) => a.id - b.id);
     return { count: rows.length, rows: rows.slice(page.offset, page.offset + page.limit) };
   }

@@ -19,27 +19,27 @@ export const remoteConfigRoutes: FastifyPluginAsync = async (app) => {
   const arrayJs = sdkFiles().get('array.js');
   const body = sdkBodies();
 
-  const configFor = (token: string) => {
+  const configFor = async (token: string) => {
     if (!VALID_TOKEN.test(token)) throw invalidToken();
-    const projectId = runtime.projectIdForToken(token);
-    const entry = projectId === undefined ? undefined : runtime.remoteConfig.get(projectId);
+    const projectId = await runtime.projectIdForToken(token);
+    const entry = projectId === undefined ? undefined : await runtime.remoteConfig.get(projectId);
     if (projectId === undefined || !entry) throw notFoundError();
     // PostHog's rule: worth calling /flags only when an active flag exists.
-    return configJson(entry.token, entry.fields, runtime.flagCache.get(projectId).definitions.some((d) => d.active));
+    return configJson(entry.token, entry.fields, (await runtime.flagCache.get(projectId)).definitions.some((d) => d.active));
   };
   const cached = (reply: FastifyReply) => reply.header('cache-control', CONFIG_CACHE).header('vary', 'Origin, Referer');
 
   type P = { Params: { token: string } };
   app.get<P>('/array/:token/config', async (request, reply) => {
-    const config = configFor(request.params.token);
+    const config = await configFor(request.params.token);
     return cached(reply).type('application/json').send(config);
   });
   app.get<P>('/array/:token/config.js', async (request, reply) => {
-    const script = configScript(configFor(request.params.token));
+    const script = configScript(await configFor(request.params.token));
     return cached(reply).type('application/javascript').send(script);
   });
   app.get<P>('/array/:token/array.js', async (request, reply) => {
-    const script = configScript(configFor(request.params.token));
+    const script = configScript(await configFor(request.params.token));
     if (!arrayJs) throw notFoundError();
     const bundle = Buffer.concat([body(arrayJs), Buffer.from(`\n${script}\n`)]);
     const etag = `"${createHash('sha1').update(bundle).digest('hex').slice(0, 20)}"`;

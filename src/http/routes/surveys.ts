@@ -17,7 +17,7 @@ type P = { Params: { project_id: string; id: string } };
 export const surveyRoutes: FastifyPluginAsync = async (app) => {
   const { surveys, queries, projectIdForToken } = app.runtime;
   const flag = (projectId: number, id: number) => queries.flags.byId(projectId, id);
-  const body = (s: SurveyRow) => surveyBody(s, flag, queries.flags.byKey, userBody(s.created_by ? queries.access.user(s.created_by) : null));
+  const body = async (s: SurveyRow) => surveyBody(s, flag, queries.flags.byKey, userBody(s.created_by ? await queries.access.user(s.created_by) : null));
   const projectOf = (params: { project_id: string }) => Number(params.project_id);
   const read = { config: { scope: 'survey:read' as const } };
   const write = { config: { scope: 'survey:write' as const } };
@@ -27,11 +27,11 @@ export const surveyRoutes: FastifyPluginAsync = async (app) => {
     const page = parsePage(request.query);
     const search = (request.query as Record<string, string | undefined>).search;
     const { count, rows } = await surveys.queries.list(projectOf(request.params), page.limit, page.offset, search || undefined);
-    return pageEnvelope(request, page, count, rows.map(body));
+    return pageEnvelope(request, page, count, await Promise.all(rows.map(body)));
   });
 
   app.post<P>(`${base}/`, write, async (request, reply) =>
-    reply.status(201).send(body(await surveys.service.create(projectOf(request.params), bodyObject(request.body), actorOf(request)))),
+    reply.status(201).send(await body(await surveys.service.create(projectOf(request.params), bodyObject(request.body), actorOf(request)))),
   );
 
   /** PostHog's per-survey count of `survey sent` submissions. */
@@ -53,7 +53,7 @@ export const surveyRoutes: FastifyPluginAsync = async (app) => {
     open.get('/api/surveys', async (request) => {
       const token = (request.query as Record<string, string | undefined>).token;
       if (!token) throw missingApiKey();
-      const projectId = projectIdForToken(token);
+      const projectId = await projectIdForToken(token);
       if (projectId === undefined) throw invalidApiKey();
       return { surveys: await surveys.publicSurveys(projectId), survey_config: null };
     });

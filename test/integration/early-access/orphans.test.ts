@@ -15,7 +15,7 @@ let s: TestServer;
 let actor: Actor;
 beforeAll(async () => {
   s = await startTestServer();
-  actor = { type: 'user', id: s.runtime.queries.access.firstUserOf(s.credentials.organization_id)!.id };
+  actor = { type: 'user', id: (await s.runtime.queries.access.firstUserOf(s.credentials.organization_id))!.id };
 });
 afterAll(() => s.close());
 

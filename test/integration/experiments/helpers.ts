@@ -31,7 +31,7 @@ export async function expectError(res: Response, status: number, detail?: string
 
 /** A personal key of the bootstrap user with only these scopes. */
 export async function keyWith(s: TestServer, scopes: Scope[]): Promise<string> {
-  const user = s.runtime.queries.access.firstUserOf(s.credentials.organization_id)!;
+  const user = (await s.runtime.queries.access.firstUserOf(s.credentials.organization_id))!;
   const created = await s.runtime.access.createPersonalKey({ userId: user.id, label: 'test', scopes, scopedProjects: null }, { type: 'system' });
   return created.key;
 }

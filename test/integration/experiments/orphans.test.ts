@@ -14,7 +14,7 @@ let actor: Actor;
 
 beforeAll(async () => {
   s = await startTestServer();
-  actor = { type: 'user', id: s.runtime.queries.access.firstUserOf(s.credentials.organization_id)!.id };
+  actor = { type: 'user', id: (await s.runtime.queries.access.firstUserOf(s.credentials.organization_id))!.id };
 });
 afterAll(() => s.close());
 

@@ -10,7 +10,7 @@ import { createExperiment, experimentsPath, ingestEvents, send } from './helpers
 describe('replay of experiments, flags and cohorts', () => {
   it('verify reproduces them exactly; a tampered experiment row is caught', async () => {
     const s = await startTestServer();
-    const actor = { type: 'user' as const, id: s.runtime.queries.access.firstUserOf(s.credentials.organization_id)!.id };
+    const actor = { type: 'user' as const, id: (await s.runtime.queries.access.firstUserOf(s.credentials.organization_id))!.id };
     try {
       const running = await createExperiment(s, {
         name: 'Replayed',

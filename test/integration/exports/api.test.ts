@@ -150,7 +150,7 @@ describe('batch export API', () => {
   });
 
   it('enforces scopes: read may list, not write; no scope is refused', async () => {
-    const user = s.runtime.queries.access.firstUserOf(s.organizationId)!;
+    const user = (await s.runtime.queries.access.firstUserOf(s.organizationId))!;
     const readKey = (await s.runtime.access.createPersonalKey({ userId: user.id, label: 'r', scopes: ['batch_export:read'] }, { type: 'system' })).key;
     const otherKey = (await s.runtime.access.createPersonalKey({ userId: user.id, label: 'o', scopes: ['feature_flag:read'] }, { type: 'system' })).key;
     const exp = await s.call(`${base}/`, post({ name: 'scoped', destination: file(), interval: 'hour' }));

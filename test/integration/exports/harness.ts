@@ -73,7 +73,7 @@ export async function startExportServer(options: {
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const scheduler = runtime.exports.scheduler();
   const worker = runtime.exports.worker({ readModelsPath: runtime.stores.readmodels.name, settings: { ...FAST_RETRIES, ...options.worker } });
-  const project = runtime.queries.access.projectByToken(credentials.project_api_key)!;
+  const project = (await runtime.queries.access.projectByToken(credentials.project_api_key))!;
 
   const api: TestServer['api'] = (path, init = {}) => {
     const { key = credentials.personal_api_key, headers, ...rest } = init;

@@ -51,7 +51,7 @@ const eventsAt = async (server: TestServer, projectId: number) => {
   await server.runtime.runner.waitFor(await server.runtime.log.head());
   return server.runtime.queries.ingestion.events(projectId, { limit: 10_000 });
 };
-const bProject = () => b.runtime.queries.access.projectByToken(b.credentials.project_api_key)!.id;
+const bProject = async () => (await b.runtime.queries.access.projectByToken(b.credentials.project_api_key))!.id;
 
 describe('HTTP destination: one instance of this service exporting into another', () => {
   it('retries while the receiver is down or fails midway, then delivers every event exactly once', async () => {
@@ -73,7 +73,7 @@ describe('HTTP destination: one instance of this service exporting into another'
     await a.tick();
     run = (await a.call(`${base()}/${exp.id}/runs/${run.id}/`));
     expect(run.status).toBe('FailedRetryable');
-    expect((await eventsAt(b, bProject())).length).toBe(1000);
+    expect((await eventsAt(b, await bProject())).length).toBe(1000);
 
     a.clock.advance(2000);
     await a.tick();
@@ -83,7 +83,7 @@ describe('HTTP destination: one instance of this service exporting into another'
     expect(warnings.count).toBe(2);
 
     const sent = await eventsAt(a, a.projectId);
-    const got = await eventsAt(b, bProject());
+    const got = await eventsAt(b, await bProject());
     expect(got).toHaveLength(1500);
     const gotByUuid = new Map(got.map((e) => [e.uuid, e]));
     for (const e of sent) {
@@ -99,14 +99,14 @@ describe('HTTP destination: one instance of this service exporting into another'
       expect(props).toEqual(e.properties);
     }
     // B's persons got the $set the events carried.
-    const person = b.runtime.queries.ingestion.personByDistinctId(bProject(), 'user-0')!;
+    const person = b.runtime.queries.ingestion.personByDistinctId(await bProject(), 'user-0')!;
     expect(person.properties.plan).toBe('pro');
 
     // Running the completed interval again leaves B unchanged.
     await a.call(`${base()}/${exp.id}/runs/${run.id}/retry/`, post({}));
     await a.tick();
     expect((await a.call(`${base()}/${exp.id}/runs/${run.id}/`)).status).toBe('Completed');
-    expect(await eventsAt(b, bProject())).toHaveLength(1500);
+    expect(await eventsAt(b, await bProject())).toHaveLength(1500);
   });
 
   it('fails the run once the retries are used up, with its error and logs', async () => {

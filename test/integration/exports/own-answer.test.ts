@@ -10,7 +10,7 @@ const post = (body: unknown) => ({ method: 'POST', body: JSON.stringify(body) })
 
 beforeAll(async () => {
   s = await startTestServer({ env: { PROJECTIONS_IN_WORKER: 'true' } });
-  const project = s.runtime.queries.access.projectByToken(s.credentials.project_api_key)!;
+  const project = (await s.runtime.queries.access.projectByToken(s.credentials.project_api_key))!;
   base = `/api/projects/${project.id}/batch_exports`;
 });
 afterAll(async () => s.close());

@@ -73,4 +73,20 @@ describe('errors while computing: cohorts', () => {
     const healthy = await evaluate(s, '/flags/?v=2', { distinct_id: 'stored-user' });
     expect(healthy.flags['in-cohort-5']).toMatchObject({ enabled: false });
   });
+
+  it('a cohort lookup that fails asynchronously (the store answers with an error) errors only the cohort flag', async () => {
+    const source = s.runtime.flagSource;
+    const original = source.personCohorts;
+    source.personCohorts = async () => {
+      throw new Error('cohort store unavailable');
+    };
+    try {
+      const body = await evaluate(s, '/flags/?v=2', { distinct_id: 'stored-user' });
+      expect(body.errorsWhileComputingFlags).toBe(true);
+      expect(body.flags).not.toHaveProperty('in-cohort-5');
+      expect(body.flags['plan-pro'].enabled).toBe(true);
+    } finally {
+      source.personCohorts = original;
+    }
+  });
 });

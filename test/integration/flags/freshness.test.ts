@@ -55,7 +55,7 @@ describe('projects are isolated', () => {
   });
 
   it('local evaluation refuses a personal key limited to another project', async () => {
-    const user = s.runtime.queries.access.firstUserOf(s.credentials.organization_id)!;
+    const user = (await s.runtime.queries.access.firstUserOf(s.credentials.organization_id))!;
     const { key } = await s.runtime.access.createPersonalKey(
       { userId: user.id, label: 'other only', scopes: ['feature_flag:read'] as never, scopedProjects: [other.id] },
       { type: 'system' },

@@ -21,7 +21,7 @@ const definitions = (path: string, init: RequestInit & { key?: string | null; to
   return s.api(`${path}?token=${encodeURIComponent(token)}&send_cohorts`, rest);
 };
 const scopedKey = async (scopes: string[]) => {
-  const user = s.runtime.queries.access.firstUserOf(s.credentials.organization_id)!;
+  const user = (await s.runtime.queries.access.firstUserOf(s.credentials.organization_id))!;
   return (await s.runtime.access.createPersonalKey({ userId: user.id, label: 'local', scopes: scopes as never }, { type: 'system' })).key;
 };
 

@@ -22,7 +22,7 @@ const call = async (path: string, init: RequestInit & { key?: string | null } = 
 const create = (body: Record<string, unknown>) => call(base, { method: 'POST', body: JSON.stringify(body) });
 const patch = (id: number, body: Record<string, unknown>) => call(`${base}${id}/`, { method: 'PATCH', body: JSON.stringify(body) });
 const scopedKey = async (scopes: string[]) => {
-  const user = s.runtime.queries.access.firstUserOf(s.credentials.organization_id)!;
+  const user = (await s.runtime.queries.access.firstUserOf(s.credentials.organization_id))!;
   const created = await s.runtime.access.createPersonalKey({ userId: user.id, label: 'scoped', scopes: scopes as never }, { type: 'system' });
   return created.key;
 };

@@ -52,9 +52,9 @@ export async function startTarget(): Promise<Target> {
   const runs = await json(await s.api(`/api/projects/${p}/batch_exports/${batchExport.id}/runs/`));
   expect(runs.results.length).toBeGreaterThan(0);
 
-  const user = s.runtime.queries.access.firstUserOf(s.credentials.organization_id)!;
+  const user = (await s.runtime.queries.access.firstUserOf(s.credentials.organization_id))!;
   const revoked = await s.runtime.access.createPersonalKey({ userId: user.id, label: 'revoked', scopes: ['*'] as never, scopedProjects: null }, { type: 'system' });
-  await s.runtime.access.revokePersonalKey(s.runtime.queries.access.keys().at(-1)!.id, { type: 'system' });
+  await s.runtime.access.revokePersonalKey((await s.runtime.queries.access.keys()).at(-1)!.id, { type: 'system' });
 
   return {
     s,

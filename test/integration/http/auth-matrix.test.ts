@@ -42,7 +42,7 @@ beforeAll(async () => {
   const c = await access.createProject(otherOrg, 'ZZLEAKC project', system);
   C = { projectId: c.id, organizationId: otherOrg, token: c.apiToken };
 
-  const user = queries.access.firstUserOf(org)!.id;
+  const user = (await queries.access.firstUserOf(org))!.id;
   const make = (scopes: string[], scopedProjects: number[] | null = null) =>
     access.createPersonalKey({ userId: user, label: 'matrix', scopes: scopes as Scope[], scopedProjects }, system);
   key.all = s.credentials.personal_api_key;

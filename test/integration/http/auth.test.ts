@@ -24,8 +24,8 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const key = (scopes: string[], projects?: number[]) => {
-  const user = s.runtime.queries.access.firstUserOf(s.credentials.organization_id)!;
+const key = async (scopes: string[], projects?: number[]) => {
+  const user = (await s.runtime.queries.access.firstUserOf(s.credentials.organization_id))!;
   return s.runtime.access
     .createPersonalKey({ userId: user.id, label: 't', scopes: scopes as never, scopedProjects: projects ?? null }, { type: 'system' })
     .then((k) => k.key);
@@ -56,7 +56,7 @@ describe('authentication and authorization over HTTP', () => {
     await expectError(await s.api('/api/projects/', { key: 'phx_doesnotexist' }), 401, 'authentication_failed');
     const k = await key(['*']);
     expect((await s.api('/api/projects/', { key: k })).status).toBe(200);
-    const id = s.runtime.queries.access.keys().at(-1)!.id;
+    const id = (await s.runtime.queries.access.keys()).at(-1)!.id;
     await s.runtime.access.revokePersonalKey(id, { type: 'system' });
     await expectError(await s.api('/api/projects/', { key: k }), 401, 'authentication_failed');
   });
@@ -78,7 +78,7 @@ describe('authentication and authorization over HTTP', () => {
   });
 
   it('projects and organizations of other organizations are forbidden, unknown ones not found', async () => {
-    const theirs = s.runtime.queries.access.firstProjectOf(otherOrg)!.id;
+    const theirs = (await s.runtime.queries.access.firstProjectOf(otherOrg))!.id;
     await expectError(await s.api(`/api/projects/${theirs}/`), 403, 'permission_denied');
     await expectError(await s.api(`/api/organizations/${otherOrg}/`), 403, 'permission_denied');
     await expectError(await s.api('/api/projects/999/'), 404, 'not_found');
@@ -127,7 +127,7 @@ describe('authentication and authorization over HTTP', () => {
     const current = await json(await s.api('/api/organizations/@current/', { key: k }));
     expect(current.id).toBe(s.credentials.organization_id);
 
-    const user = s.runtime.queries.access.firstUserOf(s.credentials.organization_id)!;
+    const user = (await s.runtime.queries.access.firstUserOf(s.credentials.organization_id))!;
     const second = await s.runtime.access.createOrganization('Second', system);
     await s.runtime.access.addMember(second, user.id, 'member', system);
     await s.runtime.access.createProject(second, 'Elsewhere', system);

@@ -81,7 +81,7 @@ export async function populate(s: TestServer, projectId: number, token: string, 
   const survey = await call(s, 'POST', `${base}/surveys/`, { name: marker, description: marker, type: 'popover' });
   const feature = await call(s, 'POST', `${base}/early_access_feature/`, { name: `${marker} feature`, description: marker, stage: 'beta' });
 
-  const project = s.runtime.queries.access.project(projectId)!;
+  const project = (await s.runtime.queries.access.project(projectId))!;
   return {
     projectId,
     organizationId: project.organization_id,

@@ -21,7 +21,7 @@ describe.runIf(USER !== null)('early access read model on SQLite and PostgreSQL'
   beforeAll(async () => {
     s = await startTestServer();
     projectId = s.credentials.project_id;
-    const actor: Actor = { type: 'user', id: s.runtime.queries.access.firstUserOf(s.credentials.organization_id)!.id };
+    const actor: Actor = { type: 'user', id: (await s.runtime.queries.access.firstUserOf(s.credentials.organization_id))!.id };
     const base = `/api/projects/${projectId}/early_access_feature/`;
     const create = async (body: Record<string, unknown>) => {
       const res = await send(s, 'POST', base, body);

@@ -20,7 +20,7 @@ describe.runIf(USER !== null)('experiments read model on SQLite and PostgreSQL',
   beforeAll(async () => {
     s = await startTestServer();
     projectId = s.credentials.project_id;
-    const actor: Actor = { type: 'user', id: s.runtime.queries.access.firstUserOf(s.credentials.organization_id)!.id };
+    const actor: Actor = { type: 'user', id: (await s.runtime.queries.access.firstUserOf(s.credentials.organization_id))!.id };
     const patch = async (id: number, body: Record<string, unknown>) => {
       const res = await send(s, 'PATCH', experimentsPath(s, `${id}/`), body);
       expect(res.status, JSON.stringify(await json(res))).toBe(200);

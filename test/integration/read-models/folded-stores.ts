@@ -1,0 +1,92 @@
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ReadModelProjection } from '../../../projections/projection';
+import type { SqlSession, TableSchema } from '../../../projections/sql';
+import { PostgresReadModelStore } from '../../../src/adapters/postgres/read-models';
+import { SqliteReadModelStore } from '../../../src/adapters/sqlite/read-models';
+import { digestProjection } from '../../../src/runtime/digest';
+import { ProjectionRunner } from '../../../src/runtime/projection-runner';
+import type { EventLog } from '../../../src/store/event-log';
+import type { ReadModelStore } from '../../../src/store/read-models';
+import { openSqlite } from '../../../src/store/sqlite/open';
+import { PG_DATABASE, PG_HOST, PG_PORT, reachablePgUser } from '../../support/postgres';
+import { pgSchemas } from '../../support/postgres-schema';
+import { tempDir } from '../../support/temp-dir';
+
+export interface FoldedStores {
+  sqlite: SqlSession;
+  postgres: SqlSession;
+  /** sha256 of the projections' rows on each store. */
+  digests: () => Promise<{ sqlite: string[]; postgres: string[] }>;
+  close: () => Promise<void>;
+}
+
+/**
+ * The PostgreSQL user the read-model tests connect as, or null (locally: skip). In CI an unreachable
+ * server fails the availability test instead of skipping silently.
+ */
+export async function postgresForReadModels(prefix: string) {
+  const user = await reachablePgUser();
+  describe('PostgreSQL availability', () => {
+    it.runIf(process.env.CI === 'true')('is reachable in CI', () => {
+      expect(user, `PostgreSQL at ${PG_HOST}:${PG_PORT}/${PG_DATABASE} is unreachable`).not.toBeNull();
+    });
+  });
+  if (user === null) return null;
+  const schemas = pgSchemas(user, prefix);
+  afterAll(() => schemas.dropAll());
+  return schemas;
+}
+
+/** Tables of projections not under test (not portable yet) whose rows a query joins: copied as they are. */
+export interface CopiedTables {
+  from: SqlSession;
+  tables: readonly TableSchema[];
+}
+
+async function copyTables(into: ReadModelStore, copied: CopiedTables): Promise<void> {
+  await into.transaction(async (tx) => {
+    await tx.createTables(copied.tables);
+    for (const table of copied.tables) {
+      const columns = Object.keys(table.columns);
+      const rows = await copied.from.all<Record<string, never>>(`SELECT ${columns.join(', ')} FROM ${table.name}`);
+      for (const row of rows)
+        await tx.run(`INSERT INTO ${table.name} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`, ...columns.map((c) => row[c]));
+    }
+  });
+}
+
+/**
+ * Folds the whole log into a fresh SQLite read-model store and a fresh PostgreSQL schema with the
+ * real runner, through the given projections (in order: a later one may read an earlier one's tables).
+ */
+export async function foldIntoBoth(
+  log: EventLog,
+  projections: readonly ReadModelProjection[],
+  schemas: NonNullable<Awaited<ReturnType<typeof postgresForReadModels>>>,
+  copied?: CopiedTables,
+): Promise<FoldedStores> {
+  const dir = tempDir('read-models-');
+  const sqliteDbs = [openSqlite(join(dir, 'readmodels.sqlite')), openSqlite(join(dir, 'analytics.sqlite'))];
+  const sqlite = { readmodels: new SqliteReadModelStore(sqliteDbs[0]), analytics: new SqliteReadModelStore(sqliteDbs[1]) };
+  const pg = await PostgresReadModelStore.open({ connection: schemas.connection, schema: schemas.fresh(), maxConnections: 4 });
+  const postgres: Record<'readmodels' | 'analytics', ReadModelStore> = { readmodels: pg, analytics: pg };
+  for (const stores of [sqlite, postgres]) {
+    if (copied) await copyTables(stores.readmodels, copied);
+    const runner = new ProjectionRunner(log, stores, projections);
+    await runner.ready;
+    await runner.catchUp();
+    expect(runner.failures()).toEqual({});
+    expect(runner.quarantines().count).toBe(0);
+  }
+  const digestsOf = (session: SqlSession) => Promise.all(projections.map((p) => digestProjection(session, p)));
+  return {
+    sqlite: sqlite.readmodels.session,
+    postgres: pg.session,
+    digests: async () => ({ sqlite: await digestsOf(sqlite.readmodels.session), postgres: await digestsOf(pg.session) }),
+    close: async () => {
+      await pg.close();
+      for (const db of sqliteDbs) db.close();
+    },
+  };
+}
