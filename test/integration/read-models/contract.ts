@@ -34,9 +34,18 @@ async function withTables(store: ReadModelStore) {
 export function readModelContract(
   name: string,
   open: () => Promise<{ store: ReadModelStore; reopen: () => Promise<ReadModelStore> }>,
-  /** Whether two handles may write concurrently from one thread (SQLite's second connection would wait on the file lock instead). */
-  options: { handlesInOneThread: boolean } = { handlesInOneThread: true },
+  options: {
+    /** Whether two handles may write concurrently from one thread (SQLite's second connection would wait on the file lock instead). */
+    handlesInOneThread: boolean;
+    /**
+     * Commits a write as another process would, while this thread holds a transaction open (where
+     * the store's own handles of one thread take turns, a second handle cannot).
+     */
+    commitElsewhere?: (store: ReadModelStore, sql: string, ...params: (string | number)[]) => Promise<void>;
+  } = { handlesInOneThread: true },
 ) {
+  const commitElsewhere =
+    options.commitElsewhere ?? (async (store: ReadModelStore, sql: string, ...params: (string | number)[]) => void (await store.transaction((w) => w.run(sql, ...params))));
   describe(`read-model contract: ${name}`, () => {
     it('creates declared tables idempotently and round-trips every column type', async () => {
       const { store } = await open();
@@ -228,7 +237,7 @@ export function readModelContract(
       const counts = await other.transaction(
         async (tx) => {
           const before = await tx.get<{ n: number }>('SELECT count(*) AS n FROM items');
-          await store.transaction((w) => w.run('INSERT INTO items (id, name, big) VALUES (2, ?, 0)', 'b'));
+          await commitElsewhere(store, 'INSERT INTO items (id, name, big) VALUES (2, ?, 0)', 'b');
           const after = await tx.get<{ n: number }>('SELECT count(*) AS n FROM items');
           return [before!.n, after!.n];
         },

@@ -14,5 +14,13 @@ readModelContract(
     const open = async () => new SqliteReadModelStore(openSqlite(file));
     return { store: await open(), reopen: open };
   },
-  { handlesInOneThread: false },
+  {
+    handlesInOneThread: false,
+    // A connection of its own, outside the store's turns: what another process's commit is.
+    commitElsewhere: async (store, sql, ...params) => {
+      const other = openSqlite((store as SqliteReadModelStore).db.name);
+      other.prepare(sql).run(...params);
+      other.close();
+    },
+  },
 );
