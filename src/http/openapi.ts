@@ -1,0 +1,145 @@
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { notFoundError } from './errors';
+import { z } from 'zod';
+import { ErrorBody } from './schema/common';
+
+const SchemaQuery = z.object({ format: z.enum(['json', 'yaml']).optional().meta({ description: 'Default yaml.' }) });
+const SchemaDocument = z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) });
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * What only the OpenAPI document shows: request and response shapes of routes that decode their
+     * own bodies (the SDK endpoints) or answer with pre-serialised bytes, where a validating or
+     * serialising schema would stand in the way.
+     */
+    docs?: { body?: z.ZodType; querystring?: z.ZodType; response?: Record<number, unknown>; consumes?: string[] };
+  }
+}
+
+export const SCHEMA_PATH = '/api/schema/';
+export const SWAGGER_UI_PREFIX = '/api/schema/swagger-ui';
+
+const DESCRIPTION = `PostHog-compatible analytics API.
+
+Management endpoints (\`/api/projects/…\`, \`/api/organizations/…\`, \`/api/users/@me/\`) take a personal
+API key as \`Authorization: Bearer phx_…\`; each operation lists the scope it needs (a \`:write\` scope
+also grants its \`:read\`). The SDK endpoints (\`/e/\`, \`/batch/\`, \`/i/v0/e\`, \`/capture\`, \`/decide\`,
+\`/flags\`, \`/s/\`) take the project API key (\`phc_…\`) in the body as \`api_key\` or \`token\`, as JSON,
+gzip, base64 or form bodies; \`/api/surveys\` and \`/api/early_access_features\` take it as \`?token=\`.
+Every error answers \`{type, code, detail, attr}\`.`;
+
+const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+
+/** The errors a route may answer, from what it declares: inputs (400), a personal key (401, 403), a path object (404). */
+function errorResponses(url: string, scope: string | undefined, hasInput: boolean, isPublic: boolean) {
+  const out: Record<string, unknown> = {};
+  if (hasInput || isPublic) out['400'] = errorResponse('Invalid input (validation_error) or a malformed request.');
+  if (scope) {
+    out['401'] = errorResponse('No personal API key, or an unknown or revoked one (authentication_error).');
+    out['403'] = errorResponse(`The key lacks the \`${scope}\` scope, or does not reach this project or organization (permission_denied).`);
+  } else if (isPublic) out['401'] = errorResponse('No project API key, or an unknown one (missing_api_key, invalid_api_key).');
+  if (url.includes(':')) out['404'] = errorResponse('No such object in this project (not_found).');
+  return out;
+}
+
+/** The document's tag for a route: the collection its path names (`feature_flags`, `experiments`, …). */
+function tagOf(url: string): string {
+  const parts = url.split('/').filter((p) => p && !p.startsWith(':'));
+  if (parts[0] !== 'api') return 'sdk';
+  if (parts[1] === 'projects' || parts[1] === 'organizations') return parts[2] ?? parts[1];
+  return parts[1];
+}
+
+const SDK_PATHS = /^\/(e|capture|i\/v0\/e|track|engage|batch|decide|flags|s)$|^\/api\/(surveys|early_access_features)$/;
+
+/**
+ * Registers the OpenAPI document (generated from the routes' zod schemas), served at
+ * `/api/schema/` as PostHog serves it (compat §13: YAML by default, `?format=json|yaml` or by
+ * Accept), and the Swagger UI page at `/api/schema/swagger-ui/` from the installed package's own
+ * assets. Like drf-spectacular's default, both are public: the document holds no data.
+ * Must be registered before the routes, so it sees every one of them.
+ */
+export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Eventful analytics API', version, description: DESCRIPTION },
+      components: {
+        securitySchemes: {
+          PersonalAPIKey: { type: 'http', scheme: 'bearer', description: 'A personal API key (`phx_…`); operations list the scopes they need.' },
+          ProjectAPIKeyQuery: { type: 'apiKey', in: 'query', name: 'token', description: 'The public project API key (`phc_…`).' },
+        },
+      },
+    },
+    transform: (document) => {
+      const { schema, url, route } = document;
+      const config = (route.config ?? {}) as { scope?: string; docs?: NonNullable<import('fastify').FastifyContextConfig['docs']> };
+      if ((schema as { hide?: boolean } | undefined)?.hide) return { schema: { hide: true } as FastifySchema, url };
+      const docs = config.docs ?? {};
+      const merged: Record<string, unknown> = { ...(schema ?? {}) };
+      if (docs.body) merged.body = docs.body;
+      if (docs.querystring) merged.querystring = docs.querystring;
+      if (docs.response) merged.response = { ...(merged.response as object), ...docs.response };
+      const transformed = jsonSchemaTransform({ ...document, schema: merged as FastifySchema } as Parameters<typeof jsonSchemaTransform>[0]);
+      const out = { ...(transformed.schema as Record<string, unknown>) };
+      const isPublic = SDK_PATHS.test(url);
+      if (docs.consumes) out.consumes = docs.consumes;
+      out.tags ??= [tagOf(url)];
+      out.security = config.scope
+        ? [{ PersonalAPIKey: [config.scope] }]
+        : url.startsWith('/api/surveys') || url.startsWith('/api/early_access_features')
+          ? [{ ProjectAPIKeyQuery: [] }]
+          : [];
+      // Error responses are added after the zod conversion: they point at the one Error component.
+      (out as { 'x-errors'?: unknown })['x-errors'] = errorResponses(url, config.scope, !!(merged.body || merged.querystring), isPublic);
+      return { schema: out as FastifySchema, url };
+    },
+    transformObject: (documentObject) => {
+      const doc = jsonSchemaTransformObject(documentObject) as { paths?: Record<string, Record<string, Record<string, unknown>>>; components?: { schemas?: Record<string, unknown> } };
+      for (const path of Object.values(doc.paths ?? {}))
+        for (const operation of Object.values(path)) {
+          const errors = operation['x-errors'] as Record<string, unknown> | undefined;
+          if (!errors) continue;
+          delete operation['x-errors'];
+          operation.responses = { ...(operation.responses as object), ...errors };
+        }
+      return doc as ReturnType<typeof jsonSchemaTransformObject>;
+    },
+  });
+
+  // The Error component comes from ErrorBody's registry id; naming it here keeps it in every document.
+  void ErrorBody;
+  app.get(
+    SCHEMA_PATH,
+    {
+      config: { docs: { querystring: SchemaQuery, response: { 200: SchemaDocument, 404: ErrorBody } } },
+      schema: { summary: 'This OpenAPI 3.1 document (YAML by default).', tags: ['schema'] },
+    },
+    serveDocument(app),
+  );
+
+  await app.register(fastifySwaggerUi, {
+    routePrefix: SWAGGER_UI_PREFIX,
+    uiConfig: { deepLinking: true, docExpansion: 'list' },
+    staticCSP: true,
+  });
+}
+
+/**
+ * drf-spectacular's negotiation: `?format=json|yaml` wins; else the Accept header (JSON when it asks
+ * for JSON); else YAML. An unknown format is a 404, as DRF answers it.
+ */
+function serveDocument(app: FastifyInstance) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const format = (request.query as Record<string, string | undefined>).format;
+    const accept = request.headers.accept ?? '';
+    const json = format === 'json' || (format === undefined && /application\/(vnd\.oai\.openapi\+)?json/.test(accept) && !/yaml|vnd\.oai\.openapi(?!\+)/.test(accept));
+    if (format !== undefined && format !== 'json' && format !== 'yaml') return reply.status(404).send(notFoundError().body);
+    if (json) return reply.type('application/vnd.oai.openapi+json; charset=utf-8').send(JSON.stringify(app.swagger(), null, 4));
+    return reply.type('application/vnd.oai.openapi; charset=utf-8').send(app.swagger({ yaml: true }));
+  };
+}
