@@ -108,3 +108,7 @@ export const checkedByService = (documented: z.ZodType, description?: string) =>
 
 /** Ids in the path that a route reads as numbers: anything else matches nothing (404). */
 export const numericId = (value: string | undefined): number => (/^\d{1,15}$/.test(value ?? '') ? Number(value) : -1);
+
+/** Every field of a domain schema as a body field the service checks (see checkedByService). */
+export const checkedFields = (shape: Record<string, z.ZodType>): Record<string, z.ZodType> =>
+  Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, checkedByService(schema)]));
