@@ -42,7 +42,8 @@ function errorResponses(url: string, scope: string | undefined, hasInput: boolea
     out['401'] = errorResponse('No personal API key, or an unknown or revoked one (authentication_error).');
     out['403'] = errorResponse(`The key lacks the \`${scope}\` scope, or does not reach this project or organization (permission_denied).`);
   } else if (isPublic) out['401'] = errorResponse('No project API key, or an unknown one (missing_api_key, invalid_api_key).');
-  if (url.includes(':')) out['404'] = errorResponse('No such object in this project (not_found).');
+  if (url.includes(':'))
+    out['404'] = errorResponse(url.startsWith('/api/') ? 'No such object, or not in this project or organization (not_found).' : 'No such file or project key (not_found).');
   return out;
 }
 
