@@ -5,7 +5,7 @@ import { ApiError, invalidInput } from '../errors';
 /**
  * The zod half of the route schemas: request parts are parsed with the route's zod schema, and a
  * failure answers in the spec's error shape with the first issue's message and the field it names
- * (the part's own path: `limit`, `filters.groups`), exactly as the handlers' `parseWith` did.
+ * (the part's own path: `limit`, `filters.groups`), as the handlers' own parsing did before.
  * An absent or `null` body is `{}`, as a management body always was.
  */
 export const validatorCompiler: FastifySchemaCompiler<$ZodType> =
