@@ -55,6 +55,28 @@ function tagOf(url: string): string {
   return parts[1];
 }
 
+/**
+ * drf-spectacular's operation ids: the path's words and the action (`feature_flags_list`,
+ * `experiments_results_retrieve`, `organizations_batch_exports_create`), so generated clients get
+ * PostHog-like method names.
+ */
+export function operationIdOf(method: string, url: string): string {
+  const segments = url.split('/').filter(Boolean);
+  const scoped = (i: number) => segments[i + 1] === ':project_id' && i + 2 < segments.length;
+  const words = segments
+    // `/api/projects/:project_id/<more>` is named by <more>; outside /api/ the parameters name the file.
+    .filter((p, i) => p !== 'api' && !(p === 'projects' && scoped(i)) && !p.startsWith('@') && (!p.startsWith(':') || segments[0] !== 'api'))
+    .map((p) => p.replace(/^:/, '').replace(/[^A-Za-z0-9]+/g, '_'));
+  const last = segments.at(-1) ?? '';
+  const item = last.startsWith(':') || last.startsWith('@');
+  // A custom action (a static last segment after an object id) is not a collection listing.
+  const before = segments.at(-2) ?? '';
+  const custom = !item && before.startsWith(':') && before !== ':project_id' && before !== ':organization_id';
+  const read = item || custom || segments[0] !== 'api' ? 'retrieve' : 'list';
+  const action = { GET: read, POST: 'create', PATCH: 'partial_update', PUT: 'update', DELETE: 'destroy' }[method] ?? method.toLowerCase();
+  return `${words.join('_')}_${action}`;
+}
+
 const SDK_PATHS = /^\/(e|capture|i\/v0\/e|track|engage|batch|decide|flags|s)$|^\/api\/(surveys|early_access_features)$/;
 
 /**
@@ -90,6 +112,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       const isPublic = SDK_PATHS.test(url);
       if (docs.consumes) out.consumes = docs.consumes;
       out.tags ??= [tagOf(url)];
+      out.operationId ??= operationIdOf(String(route.method), url);
       out.security = config.scope
         ? [{ PersonalAPIKey: [config.scope] }]
         : url.startsWith('/api/surveys') || url.startsWith('/api/early_access_features')

@@ -61,7 +61,7 @@ export const batchExportRunRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     `${base}/runs/`,
-    { config: read, schema: { summary: 'Runs, newest first (cursor pages).', params: ExportParams, querystring: RunsQuery, response: { 200: Runs } } },
+    { config: read, schema: { operationId: 'batch_exports_runs_list', summary: 'Runs, newest first (cursor pages).', params: ExportParams, querystring: RunsQuery, response: { 200: Runs } } },
     async (request) => {
       const exp = await service.get(projects(request.params), request.params.id);
       const page = await queries.runs.page(exp.id, request.query.limit, request.query.cursor);
@@ -91,12 +91,12 @@ export const batchExportRunRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     `${base}/logs/`,
-    { config: read, schema: { summary: 'Log entries of the export, newest first.', params: ExportParams, querystring: LogsQuery, response: { 200: paginated(BatchExportLogEntry) } } },
+    { config: read, schema: { operationId: 'batch_exports_logs_list', summary: 'Log entries of the export, newest first.', params: ExportParams, querystring: LogsQuery, response: { 200: paginated(BatchExportLogEntry) } } },
     async (request) => logs(request, request.params, request.query),
   );
   app.get(
     `${base}/runs/:run_id/logs/`,
-    { config: read, schema: { summary: 'Log entries of one run, newest first.', params: RunParams, querystring: LogsQuery, response: { 200: paginated(BatchExportLogEntry) } } },
+    { config: read, schema: { operationId: 'batch_exports_runs_logs_list', summary: 'Log entries of one run, newest first.', params: RunParams, querystring: LogsQuery, response: { 200: paginated(BatchExportLogEntry) } } },
     async (request) => logs(request, request.params, request.query, request.params.run_id),
   );
 };

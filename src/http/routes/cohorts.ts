@@ -73,7 +73,7 @@ export const cohortRoutes: FastifyPluginAsyncZod = async (app) => {
   /** The persons in the cohort now (PostHog's /cohorts/:id/persons/), ordered by uuid. */
   app.get(
     `${base}/:id/persons/`,
-    { config: read, schema: { summary: 'The persons in the cohort now, by uuid.', params: ProjectObjectParams, querystring: Page, response: { 200: paginated(Person) } } },
+    { config: read, schema: { operationId: 'cohorts_persons_list', summary: 'The persons in the cohort now, by uuid.', params: ProjectObjectParams, querystring: Page, response: { 200: paginated(Person) } } },
     async (request) => {
       const { projectId, id } = ids(request.params);
       const cohort = await cohorts.byId(projectId, id);

@@ -111,7 +111,7 @@ export const earlyAccessRoutes: FastifyPluginAsyncZod = async (app) => {
     // posthog-js repeats `stage` for several stages; without one PostHog serves beta only.
     open.get(
       '/api/early_access_features',
-      { config: { repeatableQuery: ['stage'], docs }, schema: { summary: 'The early access features posthog-js lists (project key as `?token=`).' } },
+      { config: { repeatableQuery: ['stage'], docs }, schema: { operationId: 'public_early_access_features_list', summary: 'The early access features posthog-js lists (project key as `?token=`).' } },
       async (request) => {
         const query = request.query as Record<string, string | string[] | undefined>;
         const token = query.token;

@@ -120,7 +120,7 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: z.object({ token: z.string().meta({ description: 'The project API key.' }) }),
       response: { 200: z.object({ surveys: z.array(PublicSurvey), survey_config: z.null() }), 401: ErrorBody },
     };
-    open.get('/api/surveys', { config: { docs }, schema: { summary: 'The active surveys posthog-js shows (project key as `?token=`).' } }, async (request) => {
+    open.get('/api/surveys', { config: { docs }, schema: { operationId: 'public_surveys_list', summary: 'The active surveys posthog-js shows (project key as `?token=`).' } }, async (request) => {
       const token = (request.query as Record<string, string | undefined>).token;
       if (!token) throw missingApiKey();
       const projectId = projectIdForToken(token);

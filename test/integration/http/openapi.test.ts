@@ -50,6 +50,17 @@ describe('GET /api/schema/', () => {
     expect(missing).toEqual([]);
   });
 
+  it('gives every operation a unique operation id, named as drf-spectacular names them', () => {
+    const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((op) => (op as { operationId?: string }).operationId));
+    expect(ids.filter((id) => !id)).toEqual([]);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    const op = (path: string, method: string) => (doc.paths[path][method] as { operationId?: string }).operationId;
+    expect(op('/api/projects/{project_id}/feature_flags/', 'get')).toBe('feature_flags_list');
+    expect(op('/api/projects/{project_id}/feature_flags/{id}/', 'patch')).toBe('feature_flags_partial_update');
+    expect(op('/api/projects/{project_id}/experiments/{id}/results/', 'get')).toBe('experiments_results_retrieve');
+    expect(op('/api/users/@me/', 'get')).toBe('users_retrieve');
+  });
+
   it("gives each personal-key route its scope, and its 401 / 403 in the error shape", () => {
     const problems: string[] = [];
     for (const r of routesOf(s.app.routeTable)) {
