@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
@@ -129,7 +130,11 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
           const errors = operation['x-errors'] as Record<string, unknown> | undefined;
           if (!errors) continue;
           delete operation['x-errors'];
-          operation.responses = { ...(operation.responses as object), ...errors };
+          const responses = { ...(operation.responses as Record<string, { description?: string }>), ...errors } as Record<string, { description?: string }>;
+          // The generator's placeholder description becomes the status's own name.
+          for (const [status, response] of Object.entries(responses))
+            if (response.description === 'Default Response') response.description = STATUS_CODES[Number(status)] ?? 'Answer';
+          operation.responses = responses;
         }
       return doc as ReturnType<typeof jsonSchemaTransformObject>;
     },
