@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import Fastify, { LogController, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config';
 import type { Runtime } from '../app';
@@ -29,8 +28,6 @@ import { earlyAccessRoutes } from './routes/early-access';
 import { identityRoutes } from './routes/identity';
 import { registerOpenApi } from './openapi';
 import { serializerCompiler, validatorCompiler } from './schema/provider';
-
-const PACKAGE_VERSION: string = createRequire(import.meta.url)('../../package.json').version;
 
 export interface RouteSummary {
   method: string;
@@ -77,7 +74,7 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
   await app.register(authPlugin);
   refuseBadQueries(app);
   registerJsonBody(app);
-  await registerOpenApi(app, PACKAGE_VERSION);
+  await registerOpenApi(app);
   await app.register(healthRoutes);
   await app.register(projectRoutes);
   await app.register(organizationRoutes);

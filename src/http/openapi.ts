@@ -1,4 +1,7 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
@@ -43,7 +46,7 @@ const SDK_PATHS = /^\/(e|capture|i\/v0\/e|track|engage|batch|decide|flags|s)$|^\
  * assets. Like drf-spectacular's default, both are public: the document holds no data.
  * Must be registered before the routes, so it sees every one of them.
  */
-export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, version = serviceVersion()): Promise<void> {
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -110,6 +113,15 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
     uiConfig: { deepLinking: true, docExpansion: 'list' },
     staticCSP: true,
   });
+}
+
+/** The service's own version, from the nearest package.json above this file (source or a compiled build). */
+function serviceVersion(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version ?? '0.0.0';
+    if (dirname(dir) === dir) return '0.0.0';
+  }
 }
 
 /**
