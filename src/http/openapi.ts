@@ -61,7 +61,8 @@ export async function registerOpenApi(app: FastifyInstance, version = serviceVer
     transform: (document) => {
       const { schema, url, route } = document;
       const config = (route.config ?? {}) as FastifyContextConfig;
-      if ((schema as { hide?: boolean } | undefined)?.hide) return { schema: { hide: true } as FastifySchema, url };
+      // CORS preflights are the browser's business, not an operation of the API.
+      if ((schema as { hide?: boolean } | undefined)?.hide || route.method === 'OPTIONS') return { schema: { hide: true } as FastifySchema, url };
       const docs = config.docs ?? {};
       const merged: Record<string, unknown> = { ...(schema ?? {}) };
       if (docs.body) merged.body = docs.body;

@@ -43,7 +43,7 @@ export const localEvaluationRoutes: FastifyPluginAsyncZod = async (app) => {
       path,
       {
         config: { scope: 'feature_flag:read', docs: { response: { 304: NotModified } } },
-        schema: { summary: "The project's flag definitions for SDK local evaluation (ETag / If-None-Match).", querystring: Query, response: { 200: Definitions } },
+        schema: { summary: "The project's flag definitions for SDK local evaluation (ETag / If-None-Match).", tags: ['feature_flags'], querystring: Query, response: { 200: Definitions } },
       },
       async (request, reply) => {
         const { token } = request.query;
