@@ -18,6 +18,7 @@ export const SCOPES = [
   'project:read',
   'project:write',
   'organization:read',
+  'user:read',
   'session_recording:read',
   'survey:read',
   'survey:write',

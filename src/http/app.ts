@@ -25,6 +25,9 @@ import { staticSdkRoutes } from './routes/static-sdk';
 import { registerPublicCors, setPublicCors, isPublicPath } from './public-endpoint';
 import { surveyRoutes } from './routes/surveys';
 import { earlyAccessRoutes } from './routes/early-access';
+import { identityRoutes } from './routes/identity';
+import { registerOpenApi } from './openapi';
+import { serializerCompiler, validatorCompiler } from './schema/provider';
 
 export interface RouteSummary {
   method: string;
@@ -62,15 +65,20 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routeTable.push({ method, url: route.url, config: route.config });
   });
+  // Route schemas are zod: validation answers in the error shape, answers are written through them.
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerPublicCors(app);
   await app.register(runtimePlugin, { runtime, config });
   await app.register(authPlugin);
   refuseBadQueries(app);
   registerJsonBody(app);
+  await registerOpenApi(app);
   await app.register(healthRoutes);
   await app.register(projectRoutes);
   await app.register(organizationRoutes);
+  await app.register(identityRoutes);
   await app.register(captureRoutes);
   await app.register(featureFlagRoutes);
   await app.register(peopleRoutes);

@@ -58,7 +58,7 @@ export function hasScope(scopes: readonly string[], needed: Scope): boolean {
 export const authPlugin = fp(
   async (app) => {
     app.decorateRequest('auth', null);
-    app.addHook('preHandler', async (request) => {
+    app.addHook('preValidation', async (request) => {
       const scope = request.routeOptions.config?.scope;
       if (!scope) return;
       const queries = app.runtime.queries.access;

@@ -1,4 +1,4 @@
 export { buildApp } from './app';
 export { ApiError, toApiError, type ErrorBody } from './errors';
-export { pageEnvelope, parsePage, type Page } from './pagination';
+export { pageEnvelope, type Page } from './pagination';
 export { hasScope, type AuthContext } from './auth';

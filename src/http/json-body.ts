@@ -37,10 +37,3 @@ export function registerJsonBody(app: FastifyInstance): void {
     });
   });
 }
-
-/** A management body as an object: absent means `{}`, anything but an object is a 400. */
-export function bodyObject(value: unknown): Record<string, unknown> {
-  if (value === undefined || value === null) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw invalidInput('Expected a JSON object.', null);
-  return value as Record<string, unknown>;
-}

@@ -62,7 +62,7 @@ function refuse(request: FastifyRequest, detail: string, attr: string) {
  */
 export function refuseBadQueries(app: FastifyInstance): void {
   // A callback hook, not an async one: it runs on every request, the flag and capture paths included.
-  app.addHook('preHandler', (request, _reply, done) => done(queryProblem(request)));
+  app.addHook('preValidation', (request, _reply, done) => done(queryProblem(request)));
 }
 
 function queryProblem(request: FastifyRequest): Error | undefined {

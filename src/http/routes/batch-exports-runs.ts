@@ -1,23 +1,49 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { actorOf } from '../actor';
 import { LOG_LEVELS, type BatchExportLogLevel } from '../../../streams';
-import { invalidInput } from '../errors';
-import { pageEnvelope, parsePage } from '../pagination';
-import { logBody, runBody } from './batch-exports-body';
+import { notFoundError } from '../errors';
+import { pageEnvelope, type Page } from '../pagination';
+import { pageQuery, paginated, ProjectId, raise } from '../schema/common';
+import { BatchExportLogEntry, BatchExportRun, logBody, runBody } from './batch-exports-body';
 import { cursorEnvelope, decodeCursor } from './batch-exports-cursor';
 
-type Params = { project_id: string; id: string; run_id?: string };
-type Query = Record<string, string | undefined>;
+const ExportParams = z.object({ project_id: ProjectId, id: z.string().meta({ description: 'Batch export id (UUID).' }) });
+const RunParams = ExportParams.extend({ run_id: z.string().meta({ description: 'Run id (UUID).' }) });
 
+const RunsQuery = z.object({
+  limit: pageQuery().limit,
+  cursor: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      try {
+        return decodeCursor(value);
+      } catch {
+        // DRF answers a cursor it cannot read with 404 "Invalid cursor".
+        return raise(ctx, notFoundError('Invalid cursor'));
+      }
+    })
+    .meta({ description: 'Opaque: the `next` / `previous` URL carries it.' }),
+});
 
 /** `level=INFO` or `level=warning,error` (one of the listed levels matches). */
-function levelsOf(query: Query): BatchExportLogLevel[] | undefined {
-  if (!query.level) return undefined;
-  const levels = query.level.split(',').map((l) => l.trim().toUpperCase()).filter(Boolean);
-  for (const level of levels)
-    if (!(LOG_LEVELS as readonly string[]).includes(level)) throw invalidInput(`"${level}" is not a valid choice. Use one of: ${LOG_LEVELS.join(', ')}.`, 'level');
-  return levels as BatchExportLogLevel[];
-}
+const Levels = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    if (!value) return undefined;
+    const levels = value.split(',').map((l) => l.trim().toUpperCase()).filter(Boolean);
+    const bad = levels.find((level) => !(LOG_LEVELS as readonly string[]).includes(level));
+    if (bad !== undefined) {
+      ctx.addIssue({ code: 'custom', message: `"${bad}" is not a valid choice. Use one of: ${LOG_LEVELS.join(', ')}.` });
+      return z.NEVER;
+    }
+    return levels as BatchExportLogLevel[];
+  })
+  .meta({ description: `One level or several, comma-separated: ${LOG_LEVELS.join(', ')} (any case).` });
+const LogsQuery = z.object({ ...pageQuery({ defaultLimit: 50, maxLimit: 500 }), level: Levels, search: z.string().optional().meta({ description: 'Part of the message.' }) });
 
 /**
  * Runs and logs of a batch export (project scope, spec 4.3), all `batch_export:read`; plus
@@ -25,46 +51,52 @@ function levelsOf(query: Query): BatchExportLogLevel[] | undefined {
  * envelope (newest first, `limit` default 100); logs the offset envelope (newest first,
  * `limit` default 50, at most 500, `level` and `search` filters).
  */
-export const batchExportRunRoutes: FastifyPluginAsync = async (app) => {
+export const batchExportRunRoutes: FastifyPluginAsyncZod = async (app) => {
   const { service, queries } = app.runtime.exports;
   const base = '/api/projects/:project_id/batch_exports/:id';
-  const read = { config: { scope: 'batch_export:read' as const } };
-  const write = { config: { scope: 'batch_export:write' as const } };
-  const projects = (request: FastifyRequest<{ Params: Params }>) => [Number(request.params.project_id)];
+  const read = { scope: 'batch_export:read' as const };
+  const write = { scope: 'batch_export:write' as const };
+  const projects = (params: { project_id: string }) => [Number(params.project_id)];
+  const Runs = z.object({ next: z.string().nullable(), previous: z.string().nullable(), results: z.array(BatchExportRun) });
 
-  app.get<{ Params: Params; Querystring: Query }>(`${base}/runs/`, read, async (request) => {
-    const exp = await service.get(projects(request), request.params.id);
-    const { limit } = parsePage({ limit: request.query.limit }, { defaultLimit: 100, maxLimit: 1000 });
-    const page = await queries.runs.page(exp.id, limit, decodeCursor(request.query.cursor));
-    return cursorEnvelope(request, page, page.rows.map(runBody));
-  });
-
-  app.get<{ Params: Params }>(`${base}/runs/:run_id/`, read, async (request) =>
-    runBody(await service.run(projects(request), request.params.id, request.params.run_id!)),
+  app.get(
+    `${base}/runs/`,
+    { config: read, schema: { operationId: 'batch_exports_runs_list', summary: 'Runs, newest first (cursor pages).', params: ExportParams, querystring: RunsQuery, response: { 200: Runs } } },
+    async (request) => {
+      const exp = await service.get(projects(request.params), request.params.id);
+      const page = await queries.runs.page(exp.id, request.query.limit, request.query.cursor);
+      return cursorEnvelope(request, page, page.rows.map(runBody));
+    },
   );
 
-  app.post<{ Params: Params }>(`${base}/runs/:run_id/cancel/`, write, async (request) =>
-    runBody(await service.cancelRun(projects(request), request.params.id, request.params.run_id!, actorOf(request))),
+  app.get(`${base}/runs/:run_id/`, { config: read, schema: { summary: 'One run.', params: RunParams, response: { 200: BatchExportRun } } }, async (request) =>
+    runBody(await service.run(projects(request.params), request.params.id, request.params.run_id)),
   );
 
-  app.post<{ Params: Params }>(`${base}/runs/:run_id/retry/`, write, async (request) =>
-    runBody(await service.retryRun(projects(request), request.params.id, request.params.run_id!, actorOf(request))),
+  app.post(`${base}/runs/:run_id/cancel/`, { config: write, schema: { summary: 'Cancels a run.', params: RunParams, response: { 200: BatchExportRun } } }, async (request) =>
+    runBody(await service.cancelRun(projects(request.params), request.params.id, request.params.run_id, actorOf(request))),
   );
 
-  const logs = async (request: FastifyRequest<{ Params: Params; Querystring: Query }>, runId?: string) => {
-    const exp = await service.get(projects(request), request.params.id);
-    if (runId !== undefined) await service.run(projects(request), exp.id, runId);
-    const page = parsePage(request.query, { defaultLimit: 50, maxLimit: 500 });
-    const { count, rows } = await queries.logs.list({
-      batchExportId: exp.id,
-      runId: runId?.toLowerCase(),
-      levels: levelsOf(request.query),
-      search: request.query.search,
-      ...page,
-    });
+  app.post(`${base}/runs/:run_id/retry/`, { config: write, schema: { summary: 'Runs a finished run again.', params: RunParams, response: { 200: BatchExportRun } } }, async (request) =>
+    runBody(await service.retryRun(projects(request.params), request.params.id, request.params.run_id, actorOf(request))),
+  );
+
+  const logs = async (request: FastifyRequest, params: { project_id: string; id: string }, query: Page & z.output<typeof LogsQuery>, runId?: string) => {
+    const exp = await service.get(projects(params), params.id);
+    if (runId !== undefined) await service.run(projects(params), exp.id, runId);
+    const { level, search, ...page } = query;
+    const { count, rows } = await queries.logs.list({ batchExportId: exp.id, runId: runId?.toLowerCase(), levels: level, search, ...page });
     return pageEnvelope(request, page, count, rows.map(logBody));
   };
 
-  app.get<{ Params: Params; Querystring: Query }>(`${base}/logs/`, read, async (request) => logs(request));
-  app.get<{ Params: Params; Querystring: Query }>(`${base}/runs/:run_id/logs/`, read, async (request) => logs(request, request.params.run_id!));
+  app.get(
+    `${base}/logs/`,
+    { config: read, schema: { operationId: 'batch_exports_logs_list', summary: 'Log entries of the export, newest first.', params: ExportParams, querystring: LogsQuery, response: { 200: paginated(BatchExportLogEntry) } } },
+    async (request) => logs(request, request.params, request.query),
+  );
+  app.get(
+    `${base}/runs/:run_id/logs/`,
+    { config: read, schema: { operationId: 'batch_exports_runs_logs_list', summary: 'Log entries of one run, newest first.', params: RunParams, querystring: LogsQuery, response: { 200: paginated(BatchExportLogEntry) } } },
+    async (request) => logs(request, request.params, request.query, request.params.run_id),
+  );
 };

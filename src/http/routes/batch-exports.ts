@@ -1,27 +1,52 @@
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { actorOf } from '../actor';
 import type { BatchExportRow } from '../../../projections/exports';
+import { BATCH_EXPORT_INTERVALS } from '../../../streams';
 import { invalidInput } from '../errors';
-import { pageEnvelope, parsePage } from '../pagination';
-import { exportBody, LATEST_RUNS } from './batch-exports-body';
+import { pageEnvelope } from '../pagination';
+import { checkedByService, jsonObject, JsonObject, NoContent, OrganizationId, pageQuery, paginated, ProjectId } from '../schema/common';
+import { BatchExport, exportBody, LATEST_RUNS } from './batch-exports-body';
 import { batchExportRunRoutes } from './batch-exports-runs';
 
-type Params = { project_id?: string; organization_id?: string; id: string };
-type Req = FastifyRequest<{ Params: Params }>;
+type Params = { project_id?: string; organization_id?: string; id?: string };
 
-
-const bodyOf = (request: FastifyRequest): Record<string, unknown> => {
-  const body = request.body ?? {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw invalidInput('Invalid data. Expected a dictionary.', null);
-  return body as Record<string, unknown>;
+/** DRF's message for a body that is not an object. */
+const NOT_A_DICT = 'Invalid data. Expected a dictionary.';
+const Instant = z.string().nullable().meta({ description: 'ISO 8601.' });
+const Destination = z.object({
+  type: z.string().meta({ examples: ['S3', 'Postgres', 'File'] }),
+  config: JsonObject.meta({ description: "The destination's settings; secret fields are write-only." }),
+});
+const fields = {
+  name: checkedByService(z.string()),
+  model: checkedByService(z.enum(['events', 'persons'])),
+  destination: checkedByService(Destination),
+  interval: checkedByService(z.enum(BATCH_EXPORT_INTERVALS)),
+  paused: checkedByService(z.boolean()),
+  start_at: checkedByService(Instant),
+  end_at: checkedByService(Instant),
+  hogql_query: checkedByService(z.string().nullable()),
+  schema: checkedByService(JsonObject.nullable()),
 };
+const CreateBody = jsonObject(
+  { ...fields, team_id: checkedByService(z.number().int(), 'Organization scope: the project to export (default: its first one the key reaches).') },
+  NOT_A_DICT,
+).meta({ examples: [{ name: 'Nightly S3', interval: 'day', destination: { type: 'S3', config: { bucket_name: 'analytics', region: 'eu-west-1', prefix: 'events/' } } }] });
+const UpdateBody = jsonObject(fields, NOT_A_DICT).meta({ examples: [{ paused: true }] });
+const BackfillBody = jsonObject(
+  { start_at: checkedByService(Instant), end_at: checkedByService(Instant), backfill: checkedByService(z.boolean()) },
+  NOT_A_DICT,
+).meta({ examples: [{ start_at: '2026-01-01T00:00:00Z', end_at: '2026-01-02T00:00:00Z' }] });
+const UnpauseBody = jsonObject({ backfill: checkedByService(z.boolean(), 'Also export the intervals missed while paused.') }, NOT_A_DICT);
 
 /**
  * The projects a request may act on. Project scope: the path's project (the auth plugin has
  * checked membership). Organization scope: the organization's projects the key may touch.
  */
-async function projectsOf(app: FastifyInstance, request: Req): Promise<number[]> {
-  const { project_id, organization_id } = request.params;
+async function projectsOf(app: FastifyInstance, request: FastifyRequest): Promise<number[]> {
+  const { project_id, organization_id } = request.params as Params;
   if (project_id !== undefined) return [Number(project_id)];
   const { rows } = await app.runtime.queries.access.projectsOf([organization_id!], 10_000, 0);
   const filter = request.auth!.projectFilter;
@@ -32,9 +57,9 @@ async function projectsOf(app: FastifyInstance, request: Req): Promise<number[]>
  * At organization scope an export is created in `team_id` (PostHog's sample PATCH shows the
  * field), defaulting to the organization's first project the key can touch.
  */
-async function projectForCreate(app: FastifyInstance, request: Req, body: Record<string, unknown>): Promise<number> {
+async function projectForCreate(app: FastifyInstance, request: FastifyRequest, body: Record<string, unknown>): Promise<number> {
   const projects = await projectsOf(app, request);
-  if (request.params.project_id !== undefined) return projects[0];
+  if ((request.params as Params).project_id !== undefined) return projects[0];
   if (body.team_id === undefined || body.team_id === null) {
     if (projects.length === 0) throw invalidInput('This organization has no project to create the batch export in.', 'team_id');
     return projects[0];
@@ -49,46 +74,74 @@ async function projectForCreate(app: FastifyInstance, request: Req, body: Record
  * update, delete and the actions (backfill, pause, unpause) need `batch_export:write`, as in
  * PostHog. Each route maps to one service command or one query.
  */
-export const batchExportRoutes: FastifyPluginAsync = async (app) => {
+export const batchExportRoutes: FastifyPluginAsyncZod = async (app) => {
   const { service, queries } = app.runtime.exports;
   const body = async (row: BatchExportRow) => exportBody(row, await queries.runs.latest(row.id, LATEST_RUNS));
-  const read = { config: { scope: 'batch_export:read' as const } };
-  const write = { config: { scope: 'batch_export:write' as const } };
+  const read = { scope: 'batch_export:read' as const };
+  const write = { scope: 'batch_export:write' as const };
+  const exportId = z.string().meta({ description: 'Batch export id (UUID).' });
 
-  for (const base of ['/api/projects/:project_id/batch_exports', '/api/organizations/:organization_id/batch_exports']) {
-    app.get<{ Params: Params }>(`${base}/`, read, async (request) => {
-      const page = parsePage(request.query);
-      const { count, rows } = await service.list(await projectsOf(app, request), page.limit, page.offset);
-      return pageEnvelope(request, page, count, await Promise.all(rows.map(body)));
-    });
+  for (const [base, scope] of [
+    ['/api/projects/:project_id/batch_exports', z.object({ project_id: ProjectId })],
+    ['/api/organizations/:organization_id/batch_exports', z.object({ organization_id: OrganizationId })],
+  ] as const) {
+    const params = scope;
+    const one = scope.extend({ id: exportId });
+    const where = base.includes(':organization_id') ? ' of the organization' : '';
 
-    app.post<{ Params: Params }>(`${base}/`, write, async (request, reply) => {
-      const input = bodyOf(request);
-      const row = await service.create(await projectForCreate(app, request, input), input, actorOf(request));
-      return reply.status(201).send(await body(row));
-    });
-
-    app.get<{ Params: Params }>(`${base}/:id/`, read, async (request) => body(await service.get(await projectsOf(app, request), request.params.id)));
-
-    app.patch<{ Params: Params }>(`${base}/:id/`, write, async (request) =>
-      body(await service.update(await projectsOf(app, request), request.params.id, bodyOf(request), actorOf(request))),
+    app.get(
+      `${base}/`,
+      { config: read, schema: { summary: `Lists batch exports${where}.`, params, querystring: z.object(pageQuery()), response: { 200: paginated(BatchExport) } } },
+      async (request) => {
+        const page = request.query;
+        const { count, rows } = await service.list(await projectsOf(app, request), page.limit, page.offset);
+        return pageEnvelope(request, page, count, await Promise.all(rows.map(body)));
+      },
     );
 
-    app.delete<{ Params: Params }>(`${base}/:id/`, write, async (request, reply) => {
-      await service.delete(await projectsOf(app, request), request.params.id, actorOf(request));
-      return reply.status(204).send();
-    });
-
-    app.post<{ Params: Params }>(`${base}/:id/backfill/`, write, async (request) =>
-      body(await service.backfill(await projectsOf(app, request), request.params.id, bodyOf(request), actorOf(request))),
+    app.post(
+      `${base}/`,
+      { config: write, schema: { summary: 'Creates a batch export.', params, body: CreateBody, response: { 201: BatchExport } } },
+      async (request, reply) => {
+        const input = request.body;
+        const row = await service.create(await projectForCreate(app, request, input), input, actorOf(request));
+        return reply.status(201).send(await body(row));
+      },
     );
 
-    app.post<{ Params: Params }>(`${base}/:id/pause/`, write, async (request) =>
+    app.get(`${base}/:id/`, { config: read, schema: { summary: 'One batch export.', params: one, response: { 200: BatchExport } } }, async (request) =>
+      body(await service.get(await projectsOf(app, request), request.params.id)),
+    );
+
+    app.patch(
+      `${base}/:id/`,
+      { config: write, schema: { summary: 'Changes a batch export (secret fields kept unless given).', params: one, body: UpdateBody, response: { 200: BatchExport } } },
+      async (request) => body(await service.update(await projectsOf(app, request), request.params.id, request.body, actorOf(request))),
+    );
+
+    app.delete(
+      `${base}/:id/`,
+      { config: { ...write, docs: { response: { 204: NoContent } } }, schema: { summary: 'Deletes a batch export.', params: one } },
+      async (request, reply) => {
+        await service.delete(await projectsOf(app, request), request.params.id, actorOf(request));
+        return reply.status(204).send();
+      },
+    );
+
+    app.post(
+      `${base}/:id/backfill/`,
+      { config: write, schema: { summary: 'Schedules runs over a past interval.', params: one, body: BackfillBody, response: { 200: BatchExport } } },
+      async (request) => body(await service.backfill(await projectsOf(app, request), request.params.id, request.body, actorOf(request))),
+    );
+
+    app.post(`${base}/:id/pause/`, { config: write, schema: { summary: 'Pauses a batch export.', params: one, response: { 200: BatchExport } } }, async (request) =>
       body(await service.pause(await projectsOf(app, request), request.params.id, actorOf(request))),
     );
 
-    app.post<{ Params: Params }>(`${base}/:id/unpause/`, write, async (request) =>
-      body(await service.unpause(await projectsOf(app, request), request.params.id, bodyOf(request), actorOf(request))),
+    app.post(
+      `${base}/:id/unpause/`,
+      { config: write, schema: { summary: 'Resumes a batch export.', params: one, body: UnpauseBody, response: { 200: BatchExport } } },
+      async (request) => body(await service.unpause(await projectsOf(app, request), request.params.id, request.body, actorOf(request))),
     );
   }
 

@@ -1,20 +1,41 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { CohortRow } from '../../../projections/cohorts-queries';
 import { notFoundError } from '../errors';
-import { pageEnvelope, parsePage } from '../pagination';
+import { pageEnvelope } from '../pagination';
+import { JsonObject, numericId, pageQuery, paginated, ProjectObjectParams, ProjectParams, UserBasic } from '../schema/common';
 import { userBody } from '../users';
+import { Person } from './people';
 
-type P = { Params: { project_id: string; id: string } };
+const Cohort = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    description: z.string(),
+    groups: z.array(z.unknown()),
+    deleted: z.boolean(),
+    filters: JsonObject,
+    query: z.null(),
+    is_calculating: z.boolean(),
+    created_by: UserBasic.nullable(),
+    created_at: z.string(),
+    last_calculation: z.string().nullable(),
+    errors_calculating: z.number().int(),
+    count: z.number().int().meta({ description: 'Persons in the cohort now.' }),
+    is_static: z.boolean(),
+    experiment_set: z.array(z.number().int()),
+  })
+  .meta({ id: 'Cohort' });
 
 /**
  * Cohorts, read-only for now (they are created as experiments' exposure cohorts): list, retrieve and
  * the persons in one, all with cohort:read. Shape as PostHog's Cohort; membership is computed from
  * the log as events arrive, so `is_calculating` is always false.
  */
-export const cohortRoutes: FastifyPluginAsync = async (app) => {
+export const cohortRoutes: FastifyPluginAsyncZod = async (app) => {
   const { experiments, queries } = app.runtime;
   const cohorts = experiments.queries.cohorts;
-  const body = async (c: CohortRow) => ({
+  const body = async (c: CohortRow): Promise<z.output<typeof Cohort>> => ({
     id: c.id,
     name: c.name,
     description: c.description,
@@ -31,20 +52,18 @@ export const cohortRoutes: FastifyPluginAsync = async (app) => {
     is_static: false,
     experiment_set: c.experiment_id === null ? [] : [c.experiment_id],
   });
-  const ids = (params: { project_id: string; id?: string }) => ({
-    projectId: Number(params.project_id),
-    id: /^\d{1,15}$/.test(params.id ?? '') ? Number(params.id) : -1,
-  });
-  const read = { config: { scope: 'cohort:read' as const } };
+  const ids = (params: { project_id: string; id?: string }) => ({ projectId: Number(params.project_id), id: numericId(params.id) });
+  const read = { scope: 'cohort:read' as const };
   const base = '/api/projects/:project_id/cohorts';
+  const Page = z.object(pageQuery());
 
-  app.get<P>(`${base}/`, read, async (request) => {
-    const page = parsePage(request.query);
+  app.get(`${base}/`, { config: read, schema: { summary: 'Lists cohorts.', params: ProjectParams, querystring: Page, response: { 200: paginated(Cohort) } } }, async (request) => {
+    const page = request.query;
     const { count, rows } = await cohorts.list(ids(request.params).projectId, page.limit, page.offset);
     return pageEnvelope(request, page, count, await Promise.all(rows.map(body)));
   });
 
-  app.get<P>(`${base}/:id/`, read, async (request) => {
+  app.get(`${base}/:id/`, { config: read, schema: { summary: 'One cohort.', params: ProjectObjectParams, response: { 200: Cohort } } }, async (request) => {
     const { projectId, id } = ids(request.params);
     const cohort = await cohorts.byId(projectId, id);
     if (!cohort) throw notFoundError();
@@ -52,14 +71,18 @@ export const cohortRoutes: FastifyPluginAsync = async (app) => {
   });
 
   /** The persons in the cohort now (PostHog's /cohorts/:id/persons/), ordered by uuid. */
-  app.get<P>(`${base}/:id/persons/`, read, async (request) => {
-    const { projectId, id } = ids(request.params);
-    const cohort = await cohorts.byId(projectId, id);
-    if (!cohort) throw notFoundError();
-    const page = parsePage(request.query);
-    const persons = (await cohorts.members(projectId, id, page.limit, page.offset))
-      .map((uuid) => queries.ingestion.person(projectId, uuid))
-      .filter((p) => p !== undefined);
-    return pageEnvelope(request, page, cohort.count, persons);
-  });
+  app.get(
+    `${base}/:id/persons/`,
+    { config: read, schema: { operationId: 'cohorts_persons_list', summary: 'The persons in the cohort now, by uuid.', params: ProjectObjectParams, querystring: Page, response: { 200: paginated(Person) } } },
+    async (request) => {
+      const { projectId, id } = ids(request.params);
+      const cohort = await cohorts.byId(projectId, id);
+      if (!cohort) throw notFoundError();
+      const page = request.query;
+      const persons = (await Promise.all((await cohorts.members(projectId, id, page.limit, page.offset)).map((uuid) => queries.ingestion.person(projectId, uuid)))).filter(
+        (p) => p !== undefined,
+      );
+      return pageEnvelope(request, page, cohort.count, persons);
+    },
+  );
 };

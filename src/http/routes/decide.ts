@@ -9,6 +9,7 @@ import { FlagRequest, evaluateRequest, flagsV2Body } from '../../flags/serving';
 import { arrivalOrderQueue } from '../arrival-order';
 import { whenReady } from '../../runtime/loading-cache';
 import { asPublicEndpoint, corsPreflight, rawBody } from '../public-endpoint';
+import { FlagsAnswer, FlagsBody, FlagsQuery, SDK_CONTENT_TYPES } from '../schema/sdk';
 
 /**
  * Public flag evaluation: /decide (v1..4) and /flags (v1, v2, config=true). Project key in the body;
@@ -81,8 +82,11 @@ export const decideRoutes: FastifyPluginAsync = async (app) => {
     );
     return Buffer.isBuffer(answer) ? reply.type('application/json; charset=utf-8').send(answer) : answer;
   };
+  // Documented only: the body is decoded here (every SDK form), and /flags?v=2 answers pre-serialised bytes.
+  const docs = { body: FlagsBody, querystring: FlagsQuery, response: { 200: FlagsAnswer }, consumes: SDK_CONTENT_TYPES };
   for (const path of ['/decide', '/flags']) {
-    app.post(path, path === '/decide' ? decide : flags);
+    const summary = path === '/flags' ? 'Evaluates the feature flags for a distinct id.' : 'Flags and config for a distinct id (older /flags).';
+    app.post(path, { config: { docs }, schema: { summary } }, path === '/decide' ? decide : flags);
     app.options(path, corsPreflight('POST, OPTIONS'));
   }
 };

@@ -1,63 +1,129 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { actorOf } from '../actor';
-import { bodyObject } from '../json-body';
 import type { EarlyAccessRow } from '../../../projections/early-access-queries';
-import { EARLY_ACCESS_STAGES } from '../../../streams';
+import { EARLY_ACCESS_STAGES, EarlyAccessFields } from '../../../streams';
 import { earlyAccessBody, publicEarlyAccessBody } from '../../early-access';
 import { invalidApiKey, malformedRequest, missingApiKey } from '../../ingest/errors';
-import { pageEnvelope, parsePage } from '../pagination';
+import { pageEnvelope } from '../pagination';
 import { asPublicEndpoint, corsPreflight } from '../public-endpoint';
+import { checkedByService, checkedFields, ErrorBody, jsonObject, JsonObject, NoContent, pageQuery, paginated, ProjectObjectParams, ProjectParams } from '../schema/common';
 import { userBody } from '../users';
 
-type P = { Params: { project_id: string; id: string } };
+const EarlyAccessFeature = z
+  .object({
+    id: z.string(),
+    feature_flag: z
+      .object({
+        id: z.number().int(),
+        team_id: z.number().int(),
+        key: z.string(),
+        name: z.string(),
+        filters: JsonObject,
+        deleted: z.boolean(),
+        active: z.boolean(),
+        ensure_experience_continuity: z.boolean(),
+      })
+      .nullable(),
+    ...EarlyAccessFields.shape,
+    created_at: z.string(),
+    created_by: z.unknown().meta({ description: 'The creating user (UserBasic), or null.' }),
+  })
+  .meta({ id: 'EarlyAccessFeature' });
+
+const fields = {
+  ...checkedFields(EarlyAccessFields.partial().shape),
+  feature_flag_id: checkedByService(z.number().int(), 'An existing flag to own; without one, a flag is created.'),
+};
+const CreateBody = jsonObject(fields).meta({ examples: [{ name: 'Dark mode', stage: 'beta', description: 'Try the dark theme.' }] });
+const UpdateBody = jsonObject(fields).meta({ examples: [{ stage: 'general-availability' }] });
+
+const PublicFeature = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  stage: z.enum(EARLY_ACCESS_STAGES),
+  documentationUrl: z.string(),
+  flagKey: z.string(),
+  payload: JsonObject,
+  assignee: EarlyAccessFields.shape.assignee,
+});
 
 /**
  * Early access features (compat §8) at PostHog's path `early_access_feature/`, with
  * early_access_feature:read / :write; and the public list posthog-js loads with the project key.
  */
-export const earlyAccessRoutes: FastifyPluginAsync = async (app) => {
+export const earlyAccessRoutes: FastifyPluginAsyncZod = async (app) => {
   const { earlyAccess, queries, projectIdForToken } = app.runtime;
   const flag = (projectId: number, id: number) => queries.flags.byId(projectId, id);
   const body = async (e: EarlyAccessRow) => earlyAccessBody(e, flag, userBody(e.created_by ? await queries.access.user(e.created_by) : null));
   const projectOf = (params: { project_id: string }) => Number(params.project_id);
-  const read = { config: { scope: 'early_access_feature:read' as const } };
-  const write = { config: { scope: 'early_access_feature:write' as const } };
+  const read = { scope: 'early_access_feature:read' as const };
+  const write = { scope: 'early_access_feature:write' as const };
   const base = '/api/projects/:project_id/early_access_feature';
   const { service } = earlyAccess;
 
-  app.get<P>(`${base}/`, read, async (request) => {
-    const page = parsePage(request.query);
-    const { count, rows } = await earlyAccess.queries.list(projectOf(request.params), page.limit, page.offset);
-    return pageEnvelope(request, page, count, await Promise.all(rows.map(body)));
-  });
-
-  app.post<P>(`${base}/`, write, async (request, reply) =>
-    reply.status(201).send(await body(await service.create(projectOf(request.params), bodyObject(request.body), actorOf(request)))),
+  app.get(
+    `${base}/`,
+    { config: read, schema: { summary: 'Lists early access features.', params: ProjectParams, querystring: z.object(pageQuery()), response: { 200: paginated(EarlyAccessFeature) } } },
+    async (request) => {
+      const page = request.query;
+      const { count, rows } = await earlyAccess.queries.list(projectOf(request.params), page.limit, page.offset);
+      return pageEnvelope(request, page, count, await Promise.all(rows.map(body)));
+    },
   );
 
-  app.get<P>(`${base}/:id/`, read, async (request) => body(await service.get(projectOf(request.params), request.params.id)));
+  app.post(
+    `${base}/`,
+    { config: write, schema: { summary: 'Creates an early access feature (and its flag).', params: ProjectParams, body: CreateBody, response: { 201: EarlyAccessFeature } } },
+    async (request, reply) => reply.status(201).send(await body(await service.create(projectOf(request.params), request.body, actorOf(request)))),
+  );
 
-  app.patch<P>(`${base}/:id/`, write, async (request) => body(await service.update(projectOf(request.params), request.params.id, bodyObject(request.body), actorOf(request))));
+  app.get(`${base}/:id/`, { config: read, schema: { summary: 'One early access feature.', params: ProjectObjectParams, response: { 200: EarlyAccessFeature } } }, async (request) =>
+    body(await service.get(projectOf(request.params), request.params.id)),
+  );
 
-  app.delete<P>(`${base}/:id/`, write, async (request, reply) => {
-    await service.delete(projectOf(request.params), request.params.id, actorOf(request));
-    return reply.status(204).send();
-  });
+  app.patch(
+    `${base}/:id/`,
+    { config: write, schema: { summary: 'Changes an early access feature.', params: ProjectObjectParams, body: UpdateBody, response: { 200: EarlyAccessFeature } } },
+    async (request) => body(await service.update(projectOf(request.params), request.params.id, request.body, actorOf(request))),
+  );
+
+  app.delete(
+    `${base}/:id/`,
+    { config: { ...write, docs: { response: { 204: NoContent } } }, schema: { summary: 'Deletes an early access feature.', params: ProjectObjectParams } },
+    async (request, reply) => {
+      await service.delete(projectOf(request.params), request.params.id, actorOf(request));
+      return reply.status(204).send();
+    },
+  );
 
   await app.register(async (open) => {
     asPublicEndpoint(open);
+    // The key and stage checks answer in the capture error shape, so the query is described here and read by the handler.
+    const docs = {
+      querystring: z.object({
+        token: z.string().meta({ description: 'The project API key.' }),
+        stage: z.enum(EARLY_ACCESS_STAGES).optional().meta({ description: 'Repeatable; default beta.' }),
+      }),
+      response: { 200: z.object({ earlyAccessFeatures: z.array(PublicFeature) }), 401: ErrorBody },
+    };
     // posthog-js repeats `stage` for several stages; without one PostHog serves beta only.
-    open.get('/api/early_access_features', { config: { repeatableQuery: ['stage'] } }, async (request) => {
-      const query = request.query as Record<string, string | string[] | undefined>;
-      const token = query.token;
-      if (typeof token !== 'string' || token === '') throw missingApiKey();
-      const projectId = await projectIdForToken(token);
-      if (projectId === undefined) throw invalidApiKey();
-      const stages = query.stage === undefined ? ['beta'] : [query.stage].flat();
-      const unknown = stages.find((s) => !(EARLY_ACCESS_STAGES as readonly string[]).includes(s));
-      if (unknown !== undefined) throw malformedRequest(`stage: "${unknown}" is not a valid stage`);
-      return { earlyAccessFeatures: (await earlyAccess.queries.inStages(projectId, stages)).map(publicEarlyAccessBody) };
-    });
+    open.get(
+      '/api/early_access_features',
+      { config: { repeatableQuery: ['stage'], docs }, schema: { operationId: 'public_early_access_features_list', summary: 'The early access features posthog-js lists (project key as `?token=`).' } },
+      async (request) => {
+        const query = request.query as Record<string, string | string[] | undefined>;
+        const token = query.token;
+        if (typeof token !== 'string' || token === '') throw missingApiKey();
+        const projectId = await projectIdForToken(token);
+        if (projectId === undefined) throw invalidApiKey();
+        const stages = query.stage === undefined ? ['beta'] : [query.stage].flat();
+        const unknown = stages.find((s) => !(EARLY_ACCESS_STAGES as readonly string[]).includes(s));
+        if (unknown !== undefined) throw malformedRequest(`stage: "${unknown}" is not a valid stage`);
+        return { earlyAccessFeatures: (await earlyAccess.queries.inStages(projectId, stages)).map(publicEarlyAccessBody) };
+      },
+    );
     open.options('/api/early_access_features', corsPreflight('GET, OPTIONS'));
   });
 };

@@ -1,15 +1,81 @@
-import type { FastifyPluginAsync } from 'fastify';
-import { actorOf } from '../actor';
-import { bodyObject } from '../json-body';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { ExperimentRow } from '../../../projections/experiments-queries';
+import { actorOf } from '../actor';
 import { notFoundError } from '../errors';
-import { pageEnvelope, parsePage } from '../pagination';
+import { pageEnvelope } from '../pagination';
+import { checkedByService, jsonObject, JsonObject, NoContent, numericId, pageQuery, paginated, ProjectObjectParams, ProjectParams, UserBasic } from '../schema/common';
 import { userBody } from '../users';
-
-type P = { Params: { project_id: string; id: string } };
 
 /** Draft until started, running until ended, then complete (compat §4); read-only, beside the spec's fields. */
 const statusOf = (e: ExperimentRow) => (e.start_date === null ? 'draft' : e.end_date === null ? 'running' : 'complete');
+
+const Experiment = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    description: z.string(),
+    start_date: z.string().nullable(),
+    end_date: z.string().nullable(),
+    feature_flag_key: z.string(),
+    feature_flag: z.object({
+      id: z.number().int(),
+      team_id: z.number().int(),
+      name: z.string(),
+      key: z.string(),
+      filters: JsonObject,
+      deleted: z.boolean(),
+      active: z.boolean(),
+      ensure_experience_continuity: z.boolean(),
+    }),
+    exposure_cohort: z.number().int().nullable(),
+    parameters: z.unknown(),
+    secondary_metrics: z.unknown(),
+    filters: z.unknown(),
+    archived: z.boolean(),
+    created_by: UserBasic.nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    status: z.enum(['draft', 'running', 'complete']),
+  })
+  .meta({ id: 'Experiment' });
+
+const Instant = z.string().nullable().meta({ description: 'ISO 8601; null: not started / not ended.' });
+const Parameters = z
+  .looseObject({
+    feature_flag_variants: z.array(z.object({ key: z.string(), rollout_percentage: z.number() })).optional(),
+    minimum_detectable_effect: z.number().optional(),
+  })
+  .nullable();
+const Metric = z.looseObject({ name: z.string().optional(), filters: JsonObject.optional() });
+const fields = {
+  name: checkedByService(z.string().max(400)),
+  description: checkedByService(z.string()),
+  start_date: checkedByService(Instant),
+  end_date: checkedByService(Instant),
+  parameters: checkedByService(Parameters, 'Variants (`feature_flag_variants`, control first) and the minimum detectable effect.'),
+  filters: checkedByService(JsonObject.nullable(), 'The primary metric: `events` / `actions` (trend or funnel), without global `properties`.'),
+  secondary_metrics: checkedByService(z.array(Metric).nullable(), 'Secondary metrics, each `{name, filters}`.'),
+  archived: checkedByService(z.boolean()),
+};
+const CreateBody = jsonObject({
+  ...fields,
+  feature_flag_key: checkedByService(z.string(), 'The key of the flag created for the experiment (must be new).'),
+}).meta({
+  examples: [
+    {
+      name: 'Checkout test',
+      feature_flag_key: 'checkout-test',
+      parameters: { feature_flag_variants: [{ key: 'control', rollout_percentage: 50 }, { key: 'test', rollout_percentage: 50 }] },
+      filters: { events: [{ id: 'purchase', order: 0 }] },
+    },
+  ],
+});
+const UpdateBody = jsonObject(fields).meta({ examples: [{ start_date: '2026-01-01T00:00:00Z' }] });
+
+const Results = z
+  .object({ result: z.unknown().meta({ description: 'Per-variant counts, probabilities and significance (PostHog\'s shape).' }), last_refresh: z.string(), is_cached: z.boolean() })
+  .meta({ id: 'ExperimentResults' });
 
 /**
  * PostHog-style experiments (spec §4.1). Scopes: experiment:read for list, retrieve, results,
@@ -17,10 +83,10 @@ const statusOf = (e: ExperimentRow) => (e.start_date === null ? 'draft' : e.end_
  * update, delete and create_exposure_cohort_for_experiment (it writes the experiment; the cohort
  * it creates belongs to the experiment, as in PostHog, which asks for experiment:write only).
  */
-export const experimentRoutes: FastifyPluginAsync = async (app) => {
+export const experimentRoutes: FastifyPluginAsyncZod = async (app) => {
   const { experiments, queries } = app.runtime;
   const { service, results } = experiments;
-  const body = async (e: ExperimentRow) => ({
+  const body = async (e: ExperimentRow): Promise<z.output<typeof Experiment>> => ({
     id: e.id,
     name: e.name,
     description: e.description,
@@ -48,61 +114,104 @@ export const experimentRoutes: FastifyPluginAsync = async (app) => {
     status: statusOf(e),
   });
   // The auth plugin has already resolved project_id; a non-numeric experiment id matches nothing.
-  const ids = (params: { project_id: string; id?: string }) => ({
-    projectId: Number(params.project_id),
-    id: /^\d{1,15}$/.test(params.id ?? '') ? Number(params.id) : -1,
-  });
-  const read = { config: { scope: 'experiment:read' as const } };
-  const write = { config: { scope: 'experiment:write' as const } };
+  const ids = (params: { project_id: string; id?: string }) => ({ projectId: Number(params.project_id), id: numericId(params.id) });
+  const read = { scope: 'experiment:read' as const };
+  const write = { scope: 'experiment:write' as const };
   const base = '/api/projects/:project_id/experiments';
+  const one = { params: ProjectObjectParams };
 
-  app.get<P>(`${base}/`, read, async (request) => {
-    const page = parsePage(request.query);
-    const archived = (request.query as Record<string, string | undefined>).archived === 'true';
-    const { count, rows } = await experiments.queries.experiments.list(ids(request.params).projectId, page.limit, page.offset, archived);
-    return pageEnvelope(request, page, count, await Promise.all(rows.map(body)));
-  });
-
-  app.post<P>(`${base}/`, write, async (request, reply) => {
-    const created = await service.create(ids(request.params).projectId, bodyObject(request.body), actorOf(request));
-    return reply.status(201).send(await body(created));
-  });
-
-  // Registered before `/:id/` routes; find-my-way prefers the static segment anyway.
-  app.get<P>(`${base}/requires_flag_implementation/`, read, async (request) =>
-    results.requiresFlagImplementation(ids(request.params).projectId, request.query as Record<string, unknown>),
+  app.get(
+    `${base}/`,
+    {
+      config: read,
+      schema: {
+        summary: 'Lists experiments.',
+        params: ProjectParams,
+        querystring: z.object({ ...pageQuery(), archived: z.string().optional().meta({ description: '`true`: the archived ones instead.' }) }),
+        response: { 200: paginated(Experiment) },
+      },
+    },
+    async (request) => {
+      const { archived, ...page } = request.query;
+      const { count, rows } = await experiments.queries.experiments.list(ids(request.params).projectId, page.limit, page.offset, archived === 'true');
+      return pageEnvelope(request, page, count, await Promise.all(rows.map(body)));
+    },
   );
 
-  app.get<P>(`${base}/:id/`, read, async (request) => {
+  app.post(
+    `${base}/`,
+    { config: write, schema: { summary: 'Creates an experiment and its feature flag.', params: ProjectParams, body: CreateBody, response: { 201: Experiment } } },
+    async (request, reply) => {
+      const created = await service.create(ids(request.params).projectId, request.body, actorOf(request));
+      return reply.status(201).send(await body(created));
+    },
+  );
+
+  // Registered before `/:id/` routes; find-my-way prefers the static segment anyway.
+  app.get(
+    `${base}/requires_flag_implementation/`,
+    {
+      config: read,
+      schema: {
+        summary: 'Whether the metric events lack the `$feature/<key>` property (last 7 days).',
+        params: ProjectParams,
+        querystring: z.looseObject({
+          feature_flag_key: z.string().optional(),
+          events: z.string().optional().meta({ description: 'JSON list of `{id}` events, as PostHog sends it.' }),
+          actions: z.string().optional(),
+        }),
+        response: { 200: z.object({ result: z.boolean() }) },
+      },
+    },
+    async (request) => results.requiresFlagImplementation(ids(request.params).projectId, request.query),
+  );
+
+  app.get(`${base}/:id/`, { config: read, schema: { summary: 'One experiment.', ...one, response: { 200: Experiment } } }, async (request) => {
     const { projectId, id } = ids(request.params);
     const experiment = await experiments.queries.experiments.byId(projectId, id);
     if (!experiment) throw notFoundError();
     return body(experiment);
   });
 
-  app.patch<P>(`${base}/:id/`, write, async (request) => {
-    const { projectId, id } = ids(request.params);
-    return body(await service.update(projectId, id, bodyObject(request.body), actorOf(request)));
-  });
+  app.patch(
+    `${base}/:id/`,
+    { config: write, schema: { summary: 'Changes an experiment (start it with `start_date`, end it with `end_date`).', ...one, body: UpdateBody, response: { 200: Experiment } } },
+    async (request) => {
+      const { projectId, id } = ids(request.params);
+      return body(await service.update(projectId, id, request.body, actorOf(request)));
+    },
+  );
 
-  app.delete<P>(`${base}/:id/`, write, async (request, reply) => {
-    const { projectId, id } = ids(request.params);
-    await service.delete(projectId, id, actorOf(request));
-    return reply.status(204).send();
-  });
+  app.delete(
+    `${base}/:id/`,
+    { config: { ...write, docs: { response: { 204: NoContent } } }, schema: { summary: 'Deletes an experiment.', ...one } },
+    async (request, reply) => {
+      const { projectId, id } = ids(request.params);
+      await service.delete(projectId, id, actorOf(request));
+      return reply.status(204).send();
+    },
+  );
 
-  app.post<P>(`${base}/:id/create_exposure_cohort_for_experiment/`, write, async (request) => {
-    const { projectId, id } = ids(request.params);
-    return body(await service.createExposureCohort(projectId, id, actorOf(request)));
-  });
+  app.post(
+    `${base}/:id/create_exposure_cohort_for_experiment/`,
+    { config: write, schema: { summary: 'Creates the cohort of persons exposed to the experiment.', ...one, response: { 200: Experiment } } },
+    async (request) => {
+      const { projectId, id } = ids(request.params);
+      return body(await service.createExposureCohort(projectId, id, actorOf(request)));
+    },
+  );
 
-  app.get<P>(`${base}/:id/results/`, read, async (request) => {
+  app.get(`${base}/:id/results/`, { config: read, schema: { summary: 'Primary metric results.', ...one, response: { 200: Results } } }, async (request) => {
     const { projectId, id } = ids(request.params);
     return results.primary(projectId, id);
   });
 
-  app.get<P>(`${base}/:id/secondary_results/`, read, async (request) => {
-    const { projectId, id } = ids(request.params);
-    return results.secondary(projectId, id);
-  });
+  app.get(
+    `${base}/:id/secondary_results/`,
+    { config: read, schema: { summary: 'Secondary metrics results.', ...one, response: { 200: Results } } },
+    async (request) => {
+      const { projectId, id } = ids(request.params);
+      return results.secondary(projectId, id);
+    },
+  );
 };

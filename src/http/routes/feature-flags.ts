@@ -1,30 +1,63 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { FeatureFlagRow } from '../../../projections/feature-flags-queries';
-import type { Actor } from '../../../streams';
+import { actorOf } from '../actor';
 import { notFoundError } from '../errors';
-import { pageEnvelope, parsePage } from '../pagination';
+import { pageEnvelope } from '../pagination';
+import { JsonObject, NoContent, pageQuery, paginated, ProjectObjectParams, ProjectParams, UserBasic } from '../schema/common';
 import { userBody } from '../users';
-import { parseWith } from '../validation';
 
-// `key` is checked by the service (PostHog's messages); zod 4 treats a bare z.unknown() object key
-// as required, which made every PATCH without `key` a 400, so it is optional here.
-const CreateBody = z.looseObject({
-  key: z.unknown().optional(),
-  name: z.string().optional(),
-  filters: z.unknown().optional(),
+// No `properties` key in examples: the document generator reads any such key as a schema's.
+const FILTERS_EXAMPLE = { groups: [{ rollout_percentage: 50 }], multivariate: null, payloads: {} };
+
+const Filters = JsonObject.meta({
+  description: 'Release conditions: `groups` (property filters and rollout_percentage each), optional `multivariate.variants`, `payloads`, `aggregation_group_type_index`.',
+  examples: [FILTERS_EXAMPLE],
+});
+
+// `key` is checked by the service (PostHog's messages, "This field is required." when absent), so it
+// is typed here only for the document.
+const FlagBody = z.looseObject({
+  key: z.unknown().optional().meta({ type: 'string', description: 'Unique in the project: letters, digits, `-` and `_`.' }),
+  name: z.string().optional().meta({ description: 'Description shown in lists.' }),
+  filters: Filters.optional(),
   active: z.boolean().optional(),
   ensure_experience_continuity: z.boolean().optional(),
 });
-const UpdateBody = CreateBody.extend({ deleted: z.boolean().optional() });
+const CreateBody = FlagBody.meta({ examples: [{ key: 'new-checkout', name: 'New checkout', filters: FILTERS_EXAMPLE, active: true }] });
+const UpdateBody = FlagBody.extend({ deleted: z.boolean().optional().meta({ description: 'true soft-deletes the flag.' }) }).meta({
+  examples: [{ active: false }],
+});
 
-type P = { Params: { project_id: string; id: string } };
+export const FeatureFlag = z
+  .object({
+    id: z.number().int(),
+    team_id: z.number().int(),
+    key: z.string(),
+    name: z.string(),
+    filters: JsonObject,
+    active: z.boolean(),
+    deleted: z.boolean(),
+    ensure_experience_continuity: z.boolean(),
+    created_at: z.string(),
+    created_by: UserBasic.nullable(),
+    updated_at: z.string(),
+    version: z.number().int(),
+    experiment_set: z.array(z.number().int()),
+  })
+  .meta({ id: 'FeatureFlag' });
+
+const ListQuery = z.object({
+  ...pageQuery(),
+  search: z.string().optional().meta({ description: 'Part of the key or name.' }),
+  active: z.string().optional().meta({ description: '`true` (or `STALE`): active flags only; anything else: inactive ones.' }),
+});
 
 /** PostHog-style feature flag management: list, create, retrieve, update, soft delete. */
-export const featureFlagRoutes: FastifyPluginAsync = async (app) => {
+export const featureFlagRoutes: FastifyPluginAsyncZod = async (app) => {
   const { queries, flags } = app.runtime;
   const users = queries.access;
-  const body = async (f: FeatureFlagRow) => ({
+  const body = async (f: FeatureFlagRow): Promise<z.output<typeof FeatureFlag>> => ({
     id: f.id,
     team_id: f.project_id,
     key: f.key,
@@ -39,47 +72,62 @@ export const featureFlagRoutes: FastifyPluginAsync = async (app) => {
     version: f.version,
     experiment_set: f.experiment_id ? [f.experiment_id] : [],
   });
-  const actor = (req: { auth: { user: { id: number }; key: { id: string } } | null }): Actor => ({
-    type: 'user',
-    id: req.auth!.user.id,
-    keyId: req.auth!.key.id,
-  });
   // The auth plugin has already resolved project_id; a non-numeric flag id simply matches nothing.
   const ids = (params: { project_id: string; id?: string }) => ({
     projectId: Number(params.project_id),
     id: /^\d{1,15}$/.test(params.id ?? '') ? Number(params.id) : -1,
   });
+  const read = { scope: 'feature_flag:read' as const };
+  const write = { scope: 'feature_flag:write' as const };
   const base = '/api/projects/:project_id/feature_flags';
 
-  app.get<P>(`${base}/`, { config: { scope: 'feature_flag:read' } }, async (request) => {
-    const page = parsePage(request.query);
-    const q = request.query as Record<string, string | undefined>;
-    const active = q.active === undefined ? undefined : q.active === 'true' || q.active === 'STALE';
-    const { count, rows } = await queries.flags.list(ids(request.params).projectId, page.limit, page.offset, { search: q.search, active });
-    return pageEnvelope(request, page, count, await Promise.all(rows.map(body)));
-  });
+  app.get(
+    `${base}/`,
+    { config: read, schema: { summary: 'Lists feature flags (not deleted).', params: ProjectParams, querystring: ListQuery, response: { 200: paginated(FeatureFlag) } } },
+    async (request) => {
+      const { search, active, ...page } = request.query;
+      const isActive = active === undefined ? undefined : active === 'true' || active === 'STALE';
+      const { count, rows } = await queries.flags.list(ids(request.params).projectId, page.limit, page.offset, { search, active: isActive });
+      return pageEnvelope(request, page, count, await Promise.all(rows.map(body)));
+    },
+  );
 
-  app.post<P>(`${base}/`, { config: { scope: 'feature_flag:write' } }, async (request, reply) => {
-    const input = parseWith(CreateBody, request.body);
-    const flag = await flags.create(ids(request.params).projectId, input, actor(request));
-    return reply.status(201).send(await body(flag));
-  });
+  app.post(
+    `${base}/`,
+    { config: write, schema: { summary: 'Creates a feature flag.', params: ProjectParams, body: CreateBody, response: { 201: FeatureFlag } } },
+    async (request, reply) => {
+      const flag = await flags.create(ids(request.params).projectId, request.body, actorOf(request));
+      return reply.status(201).send(await body(flag));
+    },
+  );
 
-  app.get<P>(`${base}/:id/`, { config: { scope: 'feature_flag:read' } }, async (request) => {
-    const { projectId, id } = ids(request.params);
-    const flag = await queries.flags.byId(projectId, id);
-    if (!flag || flag.deleted) throw notFoundError();
-    return body(flag);
-  });
+  app.get(
+    `${base}/:id/`,
+    { config: read, schema: { summary: 'One feature flag.', params: ProjectObjectParams, response: { 200: FeatureFlag } } },
+    async (request) => {
+      const { projectId, id } = ids(request.params);
+      const flag = await queries.flags.byId(projectId, id);
+      if (!flag || flag.deleted) throw notFoundError();
+      return body(flag);
+    },
+  );
 
-  app.patch<P>(`${base}/:id/`, { config: { scope: 'feature_flag:write' } }, async (request) => {
-    const { projectId, id } = ids(request.params);
-    return body(await flags.update(projectId, id, parseWith(UpdateBody, request.body), actor(request)));
-  });
+  app.patch(
+    `${base}/:id/`,
+    { config: write, schema: { summary: 'Changes a feature flag (`deleted: true` soft-deletes it).', params: ProjectObjectParams, body: UpdateBody, response: { 200: FeatureFlag } } },
+    async (request) => {
+      const { projectId, id } = ids(request.params);
+      return body(await flags.update(projectId, id, request.body, actorOf(request)));
+    },
+  );
 
-  app.delete<P>(`${base}/:id/`, { config: { scope: 'feature_flag:write' } }, async (request, reply) => {
-    const { projectId, id } = ids(request.params);
-    await flags.delete(projectId, id, actor(request));
-    return reply.status(204).send();
-  });
+  app.delete(
+    `${base}/:id/`,
+    { config: { ...write, docs: { response: { 204: NoContent } } }, schema: { summary: 'Soft-deletes a feature flag.', params: ProjectObjectParams } },
+    async (request, reply) => {
+      const { projectId, id } = ids(request.params);
+      await flags.delete(projectId, id, actorOf(request));
+      return reply.status(204).send();
+    },
+  );
 };

@@ -1,10 +1,24 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { StorageUnavailableError, type StorageFault } from '../../store/storage-fault';
+import { z } from 'zod';
 import { quarantineHealth } from '../quarantine-health';
+
+const Health = z
+  .object({
+    status: z.enum(['ok', 'degraded', 'unavailable']).meta({ description: 'degraded: some events quarantined or a projection stopped; unavailable: a storage fault.' }),
+    storage: z.looseObject({ status: z.enum(['ok', 'fault']) }),
+    log_head: z.number().int().nullable().meta({ description: 'Position of the last event in the log.' }),
+    projections: z.record(z.string(), z.unknown()).meta({ description: 'Checkpoint per projection.' }),
+    failures: z.record(z.string(), z.unknown()).meta({ description: 'Stopped projections and why.' }),
+    quarantined: z.looseObject({ count: z.number().int(), latest: z.unknown() }),
+  })
+  .meta({ id: 'Health' });
+// Written as built: the health answer must never depend on more than the runtime it reports on.
+const docs = { response: { 200: Health, 503: Health.meta({ description: 'A projection stopped or storage is failing: take this instance out of rotation.' }) } };
 
 /** Liveness plus where the log and each projection stand, for operators and load balancers. */
 export const healthRoutes: FastifyPluginAsync = async (app) => {
-  app.get('/_health', async (_request, reply) => {
+  app.get('/_health', { config: { docs }, schema: { summary: 'Liveness, the log head and each projection (no auth).', tags: ['health'] } }, async (_request, reply) => {
     const { runner, log } = app.runtime;
     const failures = runner.failures();
     const healthy = Object.keys(failures).length === 0;

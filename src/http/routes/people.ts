@@ -1,21 +1,56 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { invalidInput, notFoundError } from '../errors';
-import { pageEnvelope, parsePage, type Page } from '../pagination';
-import { parseWith } from '../validation';
+import { pageEnvelope, type Page } from '../pagination';
+import { JsonObject, pageQuery, paginated, ProjectId, ProjectParams, uncounted } from '../schema/common';
 
-type P = { Params: { project_id: string; id?: string } };
-const projectOf = (request: FastifyRequest) => Number((request.params as { project_id: string }).project_id);
+// The ingestion projection's API rows (projections/ingestion/api-types.ts), field for field.
+export const Person = z
+  .object({
+    id: z.string(),
+    uuid: z.string(),
+    distinct_ids: z.array(z.string()),
+    properties: JsonObject,
+    created_at: z.string(),
+    is_identified: z.boolean(),
+  })
+  .meta({ id: 'Person' });
+const Group = z.object({ group_type_index: z.number().int(), group_key: z.string(), group_properties: JsonObject, created_at: z.string() }).meta({ id: 'Group' });
+const GroupType = z.object({ group_type: z.string(), group_type_index: z.number().int() });
+const Event = z
+  .object({
+    id: z.string(),
+    uuid: z.string(),
+    event: z.string(),
+    distinct_id: z.string(),
+    person_id: z.string().nullable(),
+    properties: JsonObject,
+    timestamp: z.string(),
+    received_at: z.string(),
+    elements_chain: z.string(),
+    group_0: z.string().nullable(),
+    group_1: z.string().nullable(),
+    group_2: z.string().nullable(),
+    group_3: z.string().nullable(),
+    group_4: z.string().nullable(),
+    historical_migration: z.boolean(),
+  })
+  .meta({ id: 'Event' });
+const IngestionWarning = z.object({ type: z.string(), source: z.string(), details: JsonObject, timestamp: z.string() });
 
-const GroupQuery = z.looseObject({
+const GroupQuery = z.object({
+  ...pageQuery(),
   group_type_index: z.coerce.number().int().min(0).max(4).optional(),
   group_key: z.string().optional(),
 });
-const EventQuery = z.looseObject({
-  event: z.string().optional(),
+const instant = z.iso.datetime({ offset: true, local: true }).or(z.iso.date()).optional();
+const EventQuery = z.object({
+  ...pageQuery(),
+  event: z.string().optional().meta({ description: 'Event name.' }),
   distinct_id: z.string().optional(),
-  after: z.iso.datetime({ offset: true, local: true }).or(z.iso.date()).optional(),
-  before: z.iso.datetime({ offset: true, local: true }).or(z.iso.date()).optional(),
+  after: instant.meta({ description: 'ISO 8601 date or datetime (inclusive).' }),
+  before: instant.meta({ description: 'ISO 8601 date or datetime (exclusive).' }),
 });
 
 /** Next/previous without a total: the events table is too large to count on every page. */
@@ -27,42 +62,78 @@ function uncountedEnvelope<T>(request: FastifyRequest, page: Page, rows: T[]) {
 }
 
 /** Read API over persons, groups, group types, events and ingestion warnings. */
-export const peopleRoutes: FastifyPluginAsync = async (app) => {
+export const peopleRoutes: FastifyPluginAsyncZod = async (app) => {
   const q = app.runtime.queries.ingestion;
   const base = '/api/projects/:project_id';
+  const projectOf = (params: { project_id: string }) => Number(params.project_id);
 
-  app.get<P>(`${base}/persons/`, { config: { scope: 'person:read' } }, async (request) => {
-    const page = parsePage(request.query);
-    const distinctId = (request.query as Record<string, string | undefined>).distinct_id;
-    const { count, results } = q.persons(projectOf(request), { ...page, distinctId });
-    return pageEnvelope(request, page, count, results);
-  });
+  app.get(
+    `${base}/persons/`,
+    {
+      config: { scope: 'person:read' },
+      schema: {
+        summary: 'Lists persons, newest first.',
+        params: ProjectParams,
+        querystring: z.object({ ...pageQuery(), distinct_id: z.string().optional().meta({ description: 'Only the person with this distinct id.' }) }),
+        response: { 200: paginated(Person) },
+      },
+    },
+    async (request) => {
+      const { distinct_id: distinctId, ...page } = request.query;
+      const { count, results } = await q.persons(projectOf(request.params), { ...page, distinctId });
+      return pageEnvelope(request, page, count, results);
+    },
+  );
 
-  app.get<P>(`${base}/persons/:id/`, { config: { scope: 'person:read' } }, async (request) => {
-    const person = q.person(projectOf(request), request.params.id ?? '');
-    if (!person) throw notFoundError();
-    return person;
-  });
+  app.get(
+    `${base}/persons/:id/`,
+    {
+      config: { scope: 'person:read' },
+      schema: { summary: 'One person, by uuid.', params: z.object({ project_id: ProjectId, id: z.string().meta({ description: 'Person uuid.' }) }), response: { 200: Person } },
+    },
+    async (request) => {
+      const person = await q.person(projectOf(request.params), request.params.id);
+      if (!person) throw notFoundError();
+      return person;
+    },
+  );
 
-  app.get<P>(`${base}/groups/`, { config: { scope: 'group:read' } }, async (request) => {
-    const page = parsePage(request.query);
-    const filter = parseWith(GroupQuery, request.query);
-    const { count, results } = q.groups(projectOf(request), { ...page, groupTypeIndex: filter.group_type_index, groupKey: filter.group_key });
-    return pageEnvelope(request, page, count, results);
-  });
+  app.get(
+    `${base}/groups/`,
+    { config: { scope: 'group:read' }, schema: { summary: 'Lists groups.', params: ProjectParams, querystring: GroupQuery, response: { 200: paginated(Group) } } },
+    async (request) => {
+      const { group_type_index: groupTypeIndex, group_key: groupKey, ...page } = request.query;
+      const { count, results } = await q.groups(projectOf(request.params), { ...page, groupTypeIndex, groupKey });
+      return pageEnvelope(request, page, count, results);
+    },
+  );
 
-  app.get<P>(`${base}/groups_types/`, { config: { scope: 'group:read' } }, async (request) => q.groupTypeMappings(projectOf(request)));
+  app.get(
+    `${base}/groups_types/`,
+    { config: { scope: 'group:read' }, schema: { summary: 'The group types, by index.', params: ProjectParams, response: { 200: z.array(GroupType) } } },
+    async (request) => q.groupTypeMappings(projectOf(request.params)),
+  );
 
-  app.get<P>(`${base}/events/`, { config: { scope: 'query:read' } }, async (request) => {
-    const page = parsePage(request.query);
-    const f = parseWith(EventQuery, request.query);
-    if (f.after && f.before && f.after >= f.before) throw invalidInput("'after' must be earlier than 'before'.", 'after');
-    const rows = q.events(projectOf(request), { limit: page.limit + 1, offset: page.offset, event: f.event, distinctId: f.distinct_id, after: f.after, before: f.before });
-    return uncountedEnvelope(request, page, rows);
-  });
+  app.get(
+    `${base}/events/`,
+    { config: { scope: 'query:read' }, schema: { summary: 'Lists events, newest first.', params: ProjectParams, querystring: EventQuery, response: { 200: uncounted(Event) } } },
+    async (request) => {
+      const { event, distinct_id: distinctId, after, before, ...page } = request.query;
+      if (after && before && after >= before) throw invalidInput("'after' must be earlier than 'before'.", 'after');
+      const rows = await q.events(projectOf(request.params), { limit: page.limit + 1, offset: page.offset, event, distinctId, after, before });
+      return uncountedEnvelope(request, page, rows);
+    },
+  );
 
-  app.get<P>(`${base}/ingestion_warnings/`, { config: { scope: 'query:read' } }, async (request) => {
-    const page = parsePage(request.query);
-    return uncountedEnvelope(request, page, q.ingestionWarnings(projectOf(request), { limit: page.limit + 1, offset: page.offset }));
-  });
+  app.get(
+    `${base}/ingestion_warnings/`,
+    {
+      config: { scope: 'query:read' },
+      schema: { summary: 'Ingestion warnings, newest first.', params: ProjectParams, querystring: z.object(pageQuery()), response: { 200: uncounted(IngestionWarning) } },
+    },
+    async (request) => {
+      const page = request.query;
+      return uncountedEnvelope(request, page, await q.ingestionWarnings(projectOf(request.params), { limit: page.limit + 1, offset: page.offset }));
+    },
+  );
 };

@@ -1,11 +1,11 @@
-import type { FastifyPluginAsync } from 'fastify';
-import { actorOf } from '../actor';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { actorOf } from '../actor';
 import { ProjectSettings } from '../../../streams';
 import type { ProjectRow } from '../../../projections/access-queries';
 import { reachableProjects, type AuthContext } from '../auth';
-import { pageEnvelope, parsePage } from '../pagination';
-import { parseWith } from '../validation';
+import { pageEnvelope } from '../pagination';
+import { pageQuery, paginated, ProjectParams } from '../schema/common';
 
 /** Every setting with PostHog's default when never changed (off, or no value). */
 const SETTING_DEFAULTS: Required<ProjectSettings> = {
@@ -25,7 +25,22 @@ const SETTING_DEFAULTS: Required<ProjectSettings> = {
   inject_web_apps: false,
 };
 
-export const projectBody = (p: ProjectRow) => ({
+/** PostHog's Team (a project) with the settings remote config is built from (compat §6). */
+export const ProjectBody = z
+  .object({
+    id: z.number().int(),
+    organization: z.string(),
+    name: z.string(),
+    api_token: z.string().meta({ description: 'The public project API key (`phc_…`) SDKs send.' }),
+    created_at: z.string(),
+    timezone: z.string(),
+    is_demo: z.boolean(),
+    ...ProjectSettings.required().shape,
+  })
+  .meta({ id: 'Project' });
+type ProjectBody = z.output<typeof ProjectBody>;
+
+export const projectBody = (p: ProjectRow): ProjectBody => ({
   id: p.id,
   organization: p.organization_id,
   name: p.name,
@@ -47,31 +62,47 @@ const sampleRate = z.preprocess(
     .transform((s) => Number(s).toFixed(2))
     .nullable(),
 );
-const SettingsPatch = ProjectSettings.extend({ session_recording_sample_rate: sampleRate.optional() });
+const SettingsPatch = ProjectSettings.extend({ session_recording_sample_rate: sampleRate.optional() }).meta({
+  description: 'The settings to change; the others keep their values.',
+  examples: [{ session_recording_opt_in: true, session_recording_sample_rate: '0.50', autocapture_opt_out: false }],
+});
 
-export const projectRoutes: FastifyPluginAsync = async (app) => {
+export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
   const queries = app.runtime.queries.access;
 
-  app.get('/api/projects/', { config: { scope: 'project:read' } }, async (request) => {
-    const page = parsePage(request.query);
-    const auth = request.auth!;
-    const { count, rows } = auth.projectFilter ? await scoped(auth, page) : await queries.projectsOf(auth.organizationIds, page.limit, page.offset);
-    return pageEnvelope(request, page, count, rows.map(projectBody));
-  });
+  app.get(
+    '/api/projects/',
+    {
+      config: { scope: 'project:read' },
+      schema: { summary: 'The projects the key reaches.', querystring: z.object(pageQuery()), response: { 200: paginated(ProjectBody) } },
+    },
+    async (request) => {
+      const page = request.query;
+      const auth = request.auth!;
+      const { count, rows } = auth.projectFilter ? await scoped(auth, page) : await queries.projectsOf(auth.organizationIds, page.limit, page.offset);
+      return pageEnvelope(request, page, count, rows.map(projectBody));
+    },
+  );
 
-  app.get<{ Params: { project_id: string } }>(
+  app.get(
     '/api/projects/:project_id/',
-    { config: { scope: 'project:read' } },
+    { config: { scope: 'project:read' }, schema: { summary: 'One project (`@current`: the key\'s first).', params: ProjectParams, response: { 200: ProjectBody } } },
     async (request) => projectBody((await queries.project(Number(request.params.project_id)))!),
   );
 
   // The settings remote config is built from (compat §6); each change is one event on the project.
-  app.patch<{ Params: { project_id: string } }>('/api/projects/:project_id/', { config: { scope: 'project:write' } }, async (request) => {
-    const id = Number(request.params.project_id);
-    const changes = parseWith(SettingsPatch, request.body) as ProjectSettings;
-    await app.runtime.access.changeProjectSettings(id, changes, actorOf(request));
-    return projectBody((await queries.project(id))!);
-  });
+  app.patch(
+    '/api/projects/:project_id/',
+    {
+      config: { scope: 'project:write' },
+      schema: { summary: "Changes the project's settings.", params: ProjectParams, body: SettingsPatch, response: { 200: ProjectBody } },
+    },
+    async (request) => {
+      const id = Number(request.params.project_id);
+      await app.runtime.access.changeProjectSettings(id, request.body as ProjectSettings, actorOf(request));
+      return projectBody((await queries.project(id))!);
+    },
+  );
 
   async function scoped(auth: AuthContext, page: { limit: number; offset: number }) {
     const listed = (await Promise.all(auth.projectFilter!.map((id) => queries.project(id)))).filter((p): p is ProjectRow => !!p);

@@ -1,11 +1,82 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { RecordingChunkRow, RecordingRow } from '../../../projections';
 import { SESSION_ID_PATTERN } from '../../../streams';
 import { admitWithin, configuredLimits, RateLimitedError } from '../../ingest/rate-limited';
 import { RECORDING_BODY_LIMIT, RECORDING_DECOMPRESSED_LIMIT } from '../../recordings';
 import { invalidInput, notFoundError } from '../errors';
-import { pageEnvelope, parsePage } from '../pagination';
+import { pageEnvelope } from '../pagination';
 import { asPublicEndpoint, corsPreflight, rawBody } from '../public-endpoint';
+import { ErrorBody, JsonObject, pageQuery, paginated, ProjectId } from '../schema/common';
+import { CaptureAnswer, SDK_CONTENT_TYPES, SdkQuery } from '../schema/sdk';
+
+/** posthog-js's `$snapshot` batch: rrweb events for one session and window, with the project key. */
+const SnapshotBody = z
+  .looseObject({
+    api_key: z.string().optional().meta({ description: 'The project API key (or `token`).' }),
+    token: z.string().optional(),
+    batch: z
+      .array(
+        z.looseObject({
+          event: z.literal('$snapshot'),
+          distinct_id: z.string().optional(),
+          properties: z.looseObject({
+            $session_id: z.string(),
+            $window_id: z.string().optional(),
+            $snapshot_data: z.array(z.unknown()).meta({ description: 'rrweb events.' }),
+          }),
+        }),
+      )
+      .optional(),
+  })
+  .meta({ description: 'A `$snapshot` event or a batch of them (every SDK body form).' });
+
+const RecordingPerson = z.object({
+  id: z.string(),
+  uuid: z.string(),
+  name: z.string(),
+  distinct_ids: z.array(z.string()),
+  properties: JsonObject,
+  created_at: z.string(),
+});
+const Recording = z
+  .object({
+    id: z.string(),
+    distinct_id: z.string(),
+    viewed: z.boolean(),
+    viewers: z.array(z.string()),
+    recording_duration: z.number().int().meta({ description: 'Seconds.' }),
+    active_seconds: z.null(),
+    inactive_seconds: z.null(),
+    start_time: z.string().nullable(),
+    end_time: z.string().nullable(),
+    click_count: z.number().int(),
+    keypress_count: z.number().int(),
+    mouse_activity_count: z.number().int(),
+    console_log_count: z.number().int(),
+    console_warn_count: z.number().int(),
+    console_error_count: z.number().int(),
+    start_url: z.string().nullable(),
+    person: RecordingPerson.nullable(),
+    storage: z.string(),
+    snapshot_source: z.string(),
+    ongoing: z.null(),
+    activity_score: z.null(),
+    snapshot_count: z.number().int(),
+    snapshot_bytes: z.number().int(),
+  })
+  .meta({ id: 'SessionRecording' });
+const RecordingParams = z.object({ project_id: ProjectId, session_id: z.string().meta({ description: 'The session id.' }) });
+const SnapshotQuery = z.object({
+  source: z.string().optional().meta({ description: 'Absent: the list of blocks. `blob_v2`: their rrweb lines.' }),
+  blob_key: z.string().optional().meta({ description: 'One block.' }),
+  start_blob_key: z.string().optional(),
+  end_blob_key: z.string().optional(),
+});
+const Sources = z.object({
+  sources: z.array(z.object({ source: z.literal('blob_v2'), start_timestamp: z.string().nullable(), end_timestamp: z.string().nullable(), blob_key: z.string() })),
+});
 
 /** `/s/`: posthog-js's snapshot batches (project key in the body), answered after the durable append. */
 const snapshotCapture: FastifyPluginAsync = async (app) => {
@@ -13,7 +84,8 @@ const snapshotCapture: FastifyPluginAsync = async (app) => {
   const admit = admitWithin(configuredLimits(app.config));
   asPublicEndpoint(app);
 
-  app.post('/s', { bodyLimit: RECORDING_BODY_LIMIT }, async (request: FastifyRequest, reply: FastifyReply) => {
+  const docs = { body: SnapshotBody, querystring: SdkQuery, response: { 200: CaptureAnswer, 429: ErrorBody }, consumes: SDK_CONTENT_TYPES };
+  app.post('/s', { bodyLimit: RECORDING_BODY_LIMIT, config: { docs }, schema: { summary: 'Captures session recording snapshots.' } }, async (request: FastifyRequest, reply: FastifyReply) => {
     try {
       await recordings.ingest.ingest({
         body: rawBody(request),
@@ -33,8 +105,6 @@ const snapshotCapture: FastifyPluginAsync = async (app) => {
   app.options('/s', corsPreflight('POST, OPTIONS'));
 };
 
-type P = { Params: { project_id: string; session_id: string }; Querystring: Record<string, string | undefined> };
-
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 /**
@@ -43,9 +113,9 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
  * viewing state are not tracked: null / false / []), the list is paginated with limit/offset like
  * this service's other lists, plus PostHog's `has_next` and `version`.
  */
-const recordingApi: FastifyPluginAsync = async (app) => {
+const recordingApi: FastifyPluginAsyncZod = async (app) => {
   const { recordings, queries } = app.runtime;
-  const read = { config: { scope: 'session_recording:read' as const } };
+  const read = { scope: 'session_recording:read' as const };
   const base = '/api/projects/:project_id/session_recordings';
 
   const person = (projectId: number, distinctId: string) => {
@@ -53,11 +123,11 @@ const recordingApi: FastifyPluginAsync = async (app) => {
     const p = uuid === null ? undefined : queries.ingestion.person(projectId, uuid);
     if (p === undefined) return null;
     const props = p.properties as Record<string, unknown>;
-    const name = [props.email, props.name].find((v) => typeof v === 'string' && v !== '') ?? distinctId;
+    const name = [props.email, props.name].find((v): v is string => typeof v === 'string' && v !== '') ?? distinctId;
     return { id: p.id, uuid: p.uuid, name, distinct_ids: p.distinct_ids.slice(0, 10), properties: p.properties, created_at: p.created_at };
   };
 
-  const body = (r: RecordingRow) => {
+  const body = (r: RecordingRow): z.output<typeof Recording> => {
     const start = r.start_ts ?? Date.parse(r.first_received_at);
     const end = r.end_ts ?? start;
     return {
@@ -87,43 +157,62 @@ const recordingApi: FastifyPluginAsync = async (app) => {
     };
   };
 
-  const recording = async (params: P['Params']): Promise<RecordingRow> => {
+  const recording = async (params: { project_id: string; session_id: string }): Promise<RecordingRow> => {
     const r = SESSION_ID_PATTERN.test(params.session_id) ? await recordings.queries.byId(Number(params.project_id), params.session_id) : undefined;
     if (r === undefined) throw notFoundError('Recording not found');
     return r;
   };
 
-  app.get<P>(`${base}/`, read, async (request) => {
-    const page = parsePage(request.query);
-    const { count, rows } = await recordings.queries.list(Number(request.params.project_id), page.limit, page.offset);
-    return { ...pageEnvelope(request, page, count, rows.map(body)), has_next: page.offset + page.limit < count, version: 4 };
-  });
+  const Listed = paginated(Recording).extend({ has_next: z.boolean(), version: z.number().int() });
+  app.get(
+    `${base}/`,
+    { config: read, schema: { summary: 'Lists session recordings.', params: z.object({ project_id: ProjectId }), querystring: z.object(pageQuery()), response: { 200: Listed } } },
+    async (request) => {
+      const page = request.query;
+      const { count, rows } = await recordings.queries.list(Number(request.params.project_id), page.limit, page.offset);
+      return { ...pageEnvelope(request, page, count, rows.map(body)), has_next: page.offset + page.limit < count, version: 4 };
+    },
+  );
 
-  app.get<P>(`${base}/:session_id/`, read, async (request) => body(await recording(request.params)));
+  app.get(`${base}/:session_id/`, { config: read, schema: { summary: 'One session recording.', params: RecordingParams, response: { 200: Recording } } }, async (request) =>
+    body(await recording(request.params)),
+  );
 
   /**
    * PostHog's two steps: without `source`, the list of blocks (one `blob_v2` block per chunk, in
    * arrival order); with `source=blob_v2`, the JSONL lines `[window_id, rrwebEvent]` of the blocks
    * named by `blob_key` or `start_blob_key`..`end_blob_key` (all of them when none is given),
-   * sorted by rrweb timestamp.
+   * sorted by rrweb timestamp. The answer is JSON or JSONL by `source`, so its shape is documented only.
    */
-  app.get<P>(`${base}/:session_id/snapshots`, read, async (request, reply) => {
-    const r = await recording(request.params);
-    const chunks = await recordings.queries.chunks(r.project_id, r.session_id);
-    const q = request.query;
-    if (q.source === undefined || q.source === '') {
-      return {
-        sources: chunks.map((c) => ({ source: 'blob_v2', start_timestamp: iso(c.start_ts), end_timestamp: iso(c.end_ts), blob_key: String(c.seq) })),
-      };
-    }
-    if (q.source !== 'blob_v2' && q.source !== 'blob') throw invalidInput(`Invalid source: '${q.source}'. Valid sources: blob_v2.`, 'source');
-    const { chunks: picked, whole } = pickBlocks(chunks, q);
-    const lines = await recordings.snapshots(r.project_id, picked);
-    return reply
-      .header('content-type', 'application/jsonl')
-      .header('cache-control', whole ? 'no-store' : 'max-age=3600')
-      .send(lines.map((l) => JSON.stringify(l)).join('\n') + (lines.length > 0 ? '\n' : ''));
-  });
+  const snapshotDocs = {
+    response: {
+      200: {
+        description: 'Without `source`: the blocks. With `source=blob_v2`: JSONL, one `[window_id, rrwebEvent]` per line.',
+        content: { 'application/json': { schema: Sources }, 'application/jsonl': { schema: z.string() } },
+      },
+    },
+  };
+  app.get(
+    `${base}/:session_id/snapshots`,
+    { config: { ...read, docs: snapshotDocs }, schema: { summary: "A recording's snapshot blocks, or their rrweb lines.", params: RecordingParams, querystring: SnapshotQuery } },
+    async (request, reply) => {
+      const r = await recording(request.params);
+      const chunks = await recordings.queries.chunks(r.project_id, r.session_id);
+      const q = request.query;
+      if (q.source === undefined || q.source === '') {
+        return {
+          sources: chunks.map((c) => ({ source: 'blob_v2', start_timestamp: iso(c.start_ts), end_timestamp: iso(c.end_ts), blob_key: String(c.seq) })),
+        };
+      }
+      if (q.source !== 'blob_v2' && q.source !== 'blob') throw invalidInput(`Invalid source: '${q.source}'. Valid sources: blob_v2.`, 'source');
+      const { chunks: picked, whole } = pickBlocks(chunks, q);
+      const lines = await recordings.snapshots(r.project_id, picked);
+      return reply
+        .header('content-type', 'application/jsonl')
+        .header('cache-control', whole ? 'no-store' : 'max-age=3600')
+        .send(lines.map((l) => JSON.stringify(l)).join('\n') + (lines.length > 0 ? '\n' : ''));
+    },
+  );
 };
 
 function blockKey(value: string | undefined, name: string, count: number): number | undefined {

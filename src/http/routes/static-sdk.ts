@@ -3,7 +3,11 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { notFoundError } from '../errors';
+import { ErrorBody } from '../schema/common';
+
+const asset = { 200: { description: 'The file (ETag / If-None-Match; 304 when unchanged).', content: { 'application/javascript': { schema: z.string() } } }, 404: ErrorBody };
 
 /** posthog-js as installed with the service: its `dist/` is what `/static/` serves. */
 const packageJson = createRequire(import.meta.url).resolve('posthog-js/package.json');
@@ -73,8 +77,9 @@ export const staticSdkRoutes: FastifyPluginAsync = async (app) => {
     if (request.headers['if-none-match'] === file.etag) return reply.status(304).send();
     return reply.type(file.contentType).send(body(file));
   };
-  app.get<{ Params: { file: string } }>('/static/:file', (request, reply) => serve(request.params.file, SDK_CACHE_CONTROL)(request, reply));
-  app.get<{ Params: { version: string; file: string } }>('/static/:version/:file', (request, reply) =>
+  const docs = { response: asset };
+  app.get<{ Params: { file: string } }>('/static/:file', { config: { docs }, schema: { summary: 'A posthog-js file (array.js, …), as installed.' } }, (request, reply) => serve(request.params.file, SDK_CACHE_CONTROL)(request, reply));
+  app.get<{ Params: { version: string; file: string } }>('/static/:version/:file', { config: { docs }, schema: { summary: 'A posthog-js extension of the installed version (immutable).' } }, (request, reply) =>
     request.params.version === SDK_VERSION
       ? serve(request.params.file, SDK_VERSIONED_CACHE_CONTROL)(request, reply)
       : reply.status(404).send(notFoundError().body),

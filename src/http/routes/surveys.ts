@@ -1,56 +1,126 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { actorOf } from '../actor';
-import { bodyObject } from '../json-body';
 import type { SurveyRow } from '../../../projections/surveys-queries';
+import { SurveyFields } from '../../../streams';
 import { invalidApiKey, missingApiKey } from '../../ingest/errors';
 import { surveyBody } from '../../surveys';
-import { pageEnvelope, parsePage } from '../pagination';
+import { SURVEY_TYPES } from '../../surveys/input';
+import { pageEnvelope } from '../pagination';
 import { asPublicEndpoint, corsPreflight } from '../public-endpoint';
+import { checkedByService, checkedFields, ErrorBody, jsonObject, JsonObject, NoContent, pageQuery, paginated, ProjectObjectParams, ProjectParams } from '../schema/common';
 import { userBody } from '../users';
 
-type P = { Params: { project_id: string; id: string } };
+const MinimalFlag = z.looseObject({ id: z.number().int(), key: z.string() }).nullable();
+const Survey = z
+  .looseObject({
+    id: z.string(),
+    ...SurveyFields.shape,
+    linked_flag: MinimalFlag,
+    linked_insight_id: z.null(),
+    targeting_flag: MinimalFlag,
+    internal_targeting_flag: MinimalFlag,
+    created_at: z.string(),
+    created_by: z.unknown().meta({ description: 'The creating user (UserBasic), or null.' }),
+    feature_flag_keys: z.array(z.object({ key: z.string(), value: z.string().nullable() })),
+    iteration_start_dates: z.array(z.string()),
+    responses_count: z.number().int(),
+  })
+  .meta({ id: 'Survey' });
+
+const fields = {
+  ...checkedFields(SurveyFields.partial().shape),
+  type: checkedByService(z.enum(SURVEY_TYPES)),
+  targeting_flag_filters: checkedByService(JsonObject.nullable(), 'Who sees the survey: flag filters (`groups`); null removes them.'),
+  remove_targeting_flag: checkedByService(z.boolean()),
+};
+const CreateBody = jsonObject(fields).meta({
+  examples: [{ name: 'NPS', type: 'popover', questions: [{ type: 'rating', question: 'How likely are you to recommend us?', scale: 10 }] }],
+});
+const UpdateBody = jsonObject(fields).meta({ examples: [{ archived: true }] });
+
+const PublicSurvey = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  linked_flag_key: z.string().nullable(),
+  targeting_flag_key: z.string().nullable(),
+  internal_targeting_flag_key: z.string().nullable(),
+  questions: z.array(JsonObject),
+  conditions: JsonObject.nullable(),
+  appearance: JsonObject.nullable(),
+  start_date: z.string().nullable(),
+  end_date: z.string().nullable(),
+});
 
 /**
  * Surveys (compat §7): the management API with survey:read / survey:write, and the public list
  * posthog-js loads with the project key (`GET /api/surveys/?token=`), open to any origin.
  */
-export const surveyRoutes: FastifyPluginAsync = async (app) => {
+export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
   const { surveys, queries, projectIdForToken } = app.runtime;
   const flag = (projectId: number, id: number) => queries.flags.byId(projectId, id);
   const body = async (s: SurveyRow) => surveyBody(s, flag, queries.flags.byKey, userBody(s.created_by ? await queries.access.user(s.created_by) : null));
   const projectOf = (params: { project_id: string }) => Number(params.project_id);
-  const read = { config: { scope: 'survey:read' as const } };
-  const write = { config: { scope: 'survey:write' as const } };
+  const read = { scope: 'survey:read' as const };
+  const write = { scope: 'survey:write' as const };
   const base = '/api/projects/:project_id/surveys';
 
-  app.get<P>(`${base}/`, read, async (request) => {
-    const page = parsePage(request.query);
-    const search = (request.query as Record<string, string | undefined>).search;
-    const { count, rows } = await surveys.queries.list(projectOf(request.params), page.limit, page.offset, search || undefined);
-    return pageEnvelope(request, page, count, await Promise.all(rows.map(body)));
-  });
+  app.get(
+    `${base}/`,
+    {
+      config: read,
+      schema: {
+        summary: 'Lists surveys.',
+        params: ProjectParams,
+        querystring: z.object({ ...pageQuery(), search: z.string().optional().meta({ description: 'Part of the name.' }) }),
+        response: { 200: paginated(Survey) },
+      },
+    },
+    async (request) => {
+      const { search, ...page } = request.query;
+      const { count, rows } = await surveys.queries.list(projectOf(request.params), page.limit, page.offset, search || undefined);
+      return pageEnvelope(request, page, count, await Promise.all(rows.map(body)));
+    },
+  );
 
-  app.post<P>(`${base}/`, write, async (request, reply) =>
-    reply.status(201).send(await body(await surveys.service.create(projectOf(request.params), bodyObject(request.body), actorOf(request)))),
+  app.post(`${base}/`, { config: write, schema: { summary: 'Creates a survey.', params: ProjectParams, body: CreateBody, response: { 201: Survey } } }, async (request, reply) =>
+    reply.status(201).send(await body(await surveys.service.create(projectOf(request.params), request.body, actorOf(request)))),
   );
 
   /** PostHog's per-survey count of `survey sent` submissions. */
-  app.get<P>(`${base}/responses_count/`, read, async (request) => surveys.queries.responsesCount(projectOf(request.params)));
-
-  app.get<P>(`${base}/:id/`, read, async (request) => body(await surveys.service.get(projectOf(request.params), request.params.id)));
-
-  app.patch<P>(`${base}/:id/`, write, async (request) =>
-    body(await surveys.service.update(projectOf(request.params), request.params.id, bodyObject(request.body), actorOf(request))),
+  app.get(
+    `${base}/responses_count/`,
+    { config: read, schema: { summary: 'Submitted responses per survey id.', params: ProjectParams, response: { 200: z.record(z.string(), z.number().int()) } } },
+    async (request) => surveys.queries.responsesCount(projectOf(request.params)),
   );
 
-  app.delete<P>(`${base}/:id/`, write, async (request, reply) => {
-    await surveys.service.delete(projectOf(request.params), request.params.id, actorOf(request));
-    return reply.status(204).send();
-  });
+  app.get(`${base}/:id/`, { config: read, schema: { summary: 'One survey.', params: ProjectObjectParams, response: { 200: Survey } } }, async (request) =>
+    body(await surveys.service.get(projectOf(request.params), request.params.id)),
+  );
+
+  app.patch(`${base}/:id/`, { config: write, schema: { summary: 'Changes a survey.', params: ProjectObjectParams, body: UpdateBody, response: { 200: Survey } } }, async (request) =>
+    body(await surveys.service.update(projectOf(request.params), request.params.id, request.body, actorOf(request))),
+  );
+
+  app.delete(
+    `${base}/:id/`,
+    { config: { ...write, docs: { response: { 204: NoContent } } }, schema: { summary: 'Deletes a survey and its flags.', params: ProjectObjectParams } },
+    async (request, reply) => {
+      await surveys.service.delete(projectOf(request.params), request.params.id, actorOf(request));
+      return reply.status(204).send();
+    },
+  );
 
   await app.register(async (open) => {
     asPublicEndpoint(open);
-    open.get('/api/surveys', async (request) => {
+    // The key check answers in the capture error shape (401 missing_api_key / invalid_api_key), so
+    // the query is described here and read by the handler.
+    const docs = {
+      querystring: z.object({ token: z.string().meta({ description: 'The project API key.' }) }),
+      response: { 200: z.object({ surveys: z.array(PublicSurvey), survey_config: z.null() }), 401: ErrorBody },
+    };
+    open.get('/api/surveys', { config: { docs }, schema: { operationId: 'public_surveys_list', summary: 'The active surveys posthog-js shows (project key as `?token=`).' } }, async (request) => {
       const token = (request.query as Record<string, string | undefined>).token;
       if (!token) throw missingApiKey();
       const projectId = await projectIdForToken(token);

@@ -36,13 +36,16 @@ export const PUBLIC_ASSET_ROUTES = new Set(
   ['/array/:token/config', '/array/:token/config.js', '/array/:token/array.js', '/static/:file', '/static/:version/:file'].map((p) => `GET ${p}`),
 );
 
+/** The OpenAPI document and its Swagger UI page (with the page's assets): public, like drf-spectacular's defaults. */
+export const isDocumentationRoute = (label: string): boolean => label === 'GET /api/schema/' || label.startsWith('GET /api/schema/swagger-ui');
+
 /** Public SDK routes that take the project key as `?token=` (posthog-js's surveys and early access lists). */
 export const PUBLIC_TOKEN_QUERY_ROUTES = new Set(['/api/surveys', '/api/early_access_features']);
 
 /** Personal-key routes that name their project by the project key in `?token=` instead of the path. */
 export const TOKEN_ROUTES = new Set(['/flags/definitions', '/api/feature_flag/local_evaluation']);
 /** Personal-key routes that name no project or organization: they answer over everything the key reaches. */
-export const GLOBAL_ROUTES = new Set(['/api/projects/']);
+export const GLOBAL_ROUTES = new Set(['/api/projects/', '/api/users/@me/']);
 
 /** Where a request points: the project (path or token) and organization, and the ids of its objects. */
 export interface Target {
