@@ -51,6 +51,15 @@ async function stop(server: { child: ChildProcess; exited: Promise<void> }) {
   await server.exited;
 }
 
+/**
+ * CPU time the process (all its threads) has used, from /proc (Linux; USER_HZ is 100 there). On a
+ * busy machine the wall time to healthy mostly measures the neighbours; this does not.
+ */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** VmRSS and thread count of a process, from /proc (Linux). */
 function memory(pid: number): { rssMiB: number; threads: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -97,15 +106,17 @@ try {
     const server = start();
     await healthy(Date.now() + 60_000);
     const healthyMs = Number(process.hrtime.bigint() - spawned) / 1e6;
+    const cpu = cpuMs(server.child.pid!);
     await sleep(IDLE_SECONDS * 1000);
     const idle = memory(server.child.pid!);
     await stop(server);
-    rows.push({ run, 'healthy ms': Math.round(healthyMs), 'idle RSS MiB': Math.round(idle.rssMiB), threads: idle.threads });
+    rows.push({ run, 'healthy ms': Math.round(healthyMs), 'CPU ms to healthy': cpu, 'idle RSS MiB': Math.round(idle.rssMiB), threads: idle.threads });
   }
   report(`startup (existing data directory, ${EVENTS.toLocaleString()} events; RSS ${IDLE_SECONDS} s after healthy; ${new Date().toISOString()})`, rows);
   const ms = median(rows.map((r) => r['healthy ms'] as number));
   const rss = median(rows.map((r) => r['idle RSS MiB'] as number));
-  console.log(`\nmedian time to healthy: ${ms} ms (target <= ${TARGET_HEALTHY_MS} ms): ${ms <= TARGET_HEALTHY_MS ? 'PASS' : 'FAIL'}`);
+  const cpu = median(rows.map((r) => r['CPU ms to healthy'] as number));
+  console.log(`\nmedian time to healthy: ${ms} ms (target <= ${TARGET_HEALTHY_MS} ms): ${ms <= TARGET_HEALTHY_MS ? 'PASS' : 'FAIL'} (CPU used meanwhile, all threads: ${cpu} ms)`);
   console.log(`median idle RSS: ${rss} MiB (target <= ${TARGET_RSS_MIB} MiB): ${rss <= TARGET_RSS_MIB ? 'PASS' : 'FAIL'}`);
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
