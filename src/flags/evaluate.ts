@@ -170,19 +170,16 @@ export function evaluateAll(
   return withFlagsByKey(list, errorsWhileComputingFlags);
 }
 
-/** The result; its by-key dictionary is built on first read, since the /flags v2 answer only walks the list. */
+/**
+ * The result: the evaluations as a list and keyed by flag key. The dictionary is built here rather
+ * than behind a lazy getter: a getter in an object literal gives every result its own accessor
+ * pair, which V8 allocates in the old generation, and from there it kept the result's young
+ * objects (its closure, the list) alive through every scavenge until the next full collection.
+ * Under load that promoted each answer's garbage and made the collector the service's tail.
+ */
 function withFlagsByKey(list: FlagEvaluation[], errorsWhileComputingFlags: boolean): EvaluateAllResult {
-  let byKey: Record<string, FlagEvaluation> | undefined;
-  return {
-    list,
-    errorsWhileComputingFlags,
-    get flags() {
-      if (byKey === undefined) {
-        // Null prototype: flag keys are user data and "__proto__" must stay an ordinary key.
-        byKey = Object.create(null) as Record<string, FlagEvaluation>;
-        for (const evaluation of list) byKey[evaluation.key] = evaluation;
-      }
-      return byKey;
-    },
-  };
+  // Null prototype: flag keys are user data and "__proto__" must stay an ordinary key.
+  const flags = Object.create(null) as Record<string, FlagEvaluation>;
+  for (const evaluation of list) flags[evaluation.key] = evaluation;
+  return { flags, list, errorsWhileComputingFlags };
 }
