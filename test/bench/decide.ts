@@ -21,7 +21,9 @@ const SECONDS = Number(process.argv[2] ?? 10);
 const PERSONS = Number(process.argv[3] ?? 5000);
 const CONNECTIONS = Number(process.argv[4] ?? 50);
 const ROUNDS = Number(process.argv[5] ?? 5);
-const WARMUP_SECONDS = 3;
+const WARMUP_SECONDS = 5;
+/** After seeding: the checkpointer copies the seeded WALs back and the projection thread collects its garbage. */
+const SETTLE_SECONDS = 5;
 const TARGET_RPS_RATIO = 1.0;
 const TARGET_P99_RATIO = 1.25;
 const GROUPS = 500;
@@ -178,6 +180,12 @@ interface AutocannonOptions {
 // autocannon ships no types; this is the slice used here.
 const autocannon = createRequire(import.meta.url)('autocannon') as (opts: AutocannonOptions) => Promise<AutocannonResult>;
 
+/** CPU time a process (all its threads) has used, in ms, from /proc (Linux; USER_HZ is 100 there). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 const load = (url: string, token: string, duration: number) =>
   autocannon({
     url,
@@ -211,9 +219,10 @@ async function main() {
     console.log(`typical answer ${Buffer.byteLength(body)} bytes; ${CONNECTIONS} connections, ${SECONDS} s per measurement, ${ROUNDS} rounds`);
 
     const targets = [
-      { label: 'service', url: serviceUrl },
-      { label: 'bare', url: baselineUrl },
+      { label: 'service', url: serviceUrl, pid: service.child.pid! },
+      { label: 'bare', url: baselineUrl, pid: baseline.child.pid! },
     ];
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
     // Warm-up: JIT, statement and definition caches.
     for (const t of targets) await load(t.url, credentials.project_api_key, WARMUP_SECONDS);
     const rows: Record<string, string | number>[] = [];
@@ -221,7 +230,13 @@ async function main() {
     let invalid = false;
     for (let round = 1; round <= ROUNDS; round++) {
       const results: Record<string, AutocannonResult> = {};
-      for (const t of round % 2 ? targets : [...targets].reverse()) results[t.label] = await load(t.url, credentials.project_api_key, SECONDS);
+      // CPU per request: unlike the wall-clock figures, barely moved by what else the machine runs.
+      const cpuPerRequest: Record<string, number> = {};
+      for (const t of round % 2 ? targets : [...targets].reverse()) {
+        const before = cpuMs(t.pid);
+        results[t.label] = await load(t.url, credentials.project_api_key, SECONDS);
+        cpuPerRequest[t.label] = ((cpuMs(t.pid) - before) * 1000) / (results[t.label].requests.average * SECONDS);
+      }
       const s = results.service;
       const b = results.bare;
       invalid ||= [s, b].some((r) => r.non2xx !== 0 || r.errors !== 0 || r.timeouts !== 0);
@@ -238,6 +253,8 @@ async function main() {
         'bare p50': b.latency.p50,
         'bare p99': b.latency.p99,
         'p99 ratio': p99,
+        'service CPU us/req': Math.round(cpuPerRequest.service),
+        'bare CPU us/req': Math.round(cpuPerRequest.bare),
         result: pass ? 'PASS' : 'FAIL',
       });
       verdicts.push(`round ${round}: req/s ${rps.toFixed(2)}x bare (target >= ${TARGET_RPS_RATIO.toFixed(2)}), p99 ${s.latency.p99} / ${b.latency.p99} ms = ${p99.toFixed(2)}x bare (target <= ${TARGET_P99_RATIO}): ${pass ? 'PASS' : 'FAIL'}`);
