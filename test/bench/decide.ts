@@ -3,10 +3,12 @@
 // runs it (dist/, its node flags, its projection and checkpointer threads, default settings), and
 // a bare fastify route in a process of its own, with the same node flags, answering the body of a
 // typical answer (the same object, serialised per request). Both are measured in turn in each of
-// ROUNDS back-to-back rounds (the order alternates); within a round the two share whatever else the
-// machine is doing, so each round's ratios are what counts. Targets per round: requests per second
-// >= 1.0x the bare route's, p99 <= 1.25x the bare route's p99. Prints every round; never fails.
-// Usage: npm run bench -- decide [seconds=10] [persons=5000] [connections=50] [rounds=5]
+// ROUNDS back-to-back rounds: a round gives each side SECONDS in SLICES alternating slices (the side
+// that starts alternates too), so that both meet the same neighbours on a shared machine, and each
+// side's latencies are pooled over its slices. Each round's ratios are what counts. Targets per
+// round: requests per second >= 1.0x the bare route's, p99 <= 1.25x the bare route's p99. Prints
+// every round; never fails.
+// Usage: npm run bench -- decide [seconds=10] [persons=5000] [connections=50] [rounds=5] [slices=5]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -21,9 +23,13 @@ const SECONDS = Number(process.argv[2] ?? 10);
 const PERSONS = Number(process.argv[3] ?? 5000);
 const CONNECTIONS = Number(process.argv[4] ?? 50);
 const ROUNDS = Number(process.argv[5] ?? 5);
+const SLICES = Number(process.argv[6] ?? 5);
 const WARMUP_SECONDS = 5;
-/** After seeding: the checkpointer copies the seeded WALs back and the projection thread collects its garbage. */
-const SETTLE_SECONDS = 5;
+/**
+ * After seeding, before measuring: the checkpointer copies the seeded WALs back, and V8's memory
+ * reducer runs a full collection in each thread that went idle (about 8 s after it did).
+ */
+const SETTLE_SECONDS = 10;
 const TARGET_RPS_RATIO = 1.0;
 const TARGET_P99_RATIO = 1.25;
 const GROUPS = 500;
@@ -164,7 +170,13 @@ interface AutocannonResult {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /** Seconds the run lasted. */
+  duration: number;
 }
+/** The running load: resolves with the result; emits each response's latency (ms, fractional). */
+type AutocannonRun = Promise<AutocannonResult> & {
+  on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, ms: number) => void): void;
+};
 interface AutocannonRequest {
   method: string;
   path: string;
@@ -178,7 +190,7 @@ interface AutocannonOptions {
   requests: (AutocannonRequest & { setupRequest?: (req: AutocannonRequest) => AutocannonRequest })[];
 }
 // autocannon ships no types; this is the slice used here.
-const autocannon = createRequire(import.meta.url)('autocannon') as (opts: AutocannonOptions) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as (opts: AutocannonOptions) => AutocannonRun;
 
 /** CPU time a process (all its threads) has used, in ms, from /proc (Linux; USER_HZ is 100 there). */
 function cpuMs(pid: number): number {
@@ -201,6 +213,35 @@ const load = (url: string, token: string, duration: number) =>
     ],
   });
 
+/** One side's figures over a round's slices. */
+class Side {
+  latencies: number[] = [];
+  seconds = 0;
+  cpuMs = 0;
+  failed = 0;
+
+  constructor(readonly target: { label: string; url: string; pid: number }) {}
+
+  async slice(token: string, seconds: number) {
+    const before = cpuMs(this.target.pid);
+    const run = load(this.target.url, token, seconds);
+    run.on('response', (_client, _status, _bytes, ms) => this.latencies.push(ms));
+    const result = await run;
+    this.cpuMs += cpuMs(this.target.pid) - before;
+    this.seconds += result.duration;
+    this.failed += result.non2xx + result.errors + result.timeouts;
+  }
+
+  get rps() {
+    return this.latencies.length / this.seconds;
+  }
+
+  percentile(p: number) {
+    const sorted = Float64Array.from(this.latencies).sort();
+    return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+  }
+}
+
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'bench-decide-'));
   const children: Child[] = [];
@@ -216,7 +257,7 @@ async function main() {
     const baseline = await spawnChild('bare', [...nodeFlags, ...experimentNodeFlags(), '--import', 'tsx', fileURLToPath(import.meta.url)], { [ROLE]: 'baseline', BENCH_BODY_FILE: join(dir, 'body.json') }, /^READY (\d+)/);
     children.push(baseline);
     const baselineUrl = `http://127.0.0.1:${baseline.match[1]}`;
-    console.log(`typical answer ${Buffer.byteLength(body)} bytes; ${CONNECTIONS} connections, ${SECONDS} s per measurement, ${ROUNDS} rounds`);
+    console.log(`typical answer ${Buffer.byteLength(body)} bytes; ${CONNECTIONS} connections, ${SECONDS} s per side and round in ${SLICES} slices, ${ROUNDS} rounds`);
 
     const targets = [
       { label: 'service', url: serviceUrl, pid: service.child.pid! },
@@ -228,38 +269,35 @@ async function main() {
     const rows: Record<string, string | number>[] = [];
     const verdicts: string[] = [];
     let invalid = false;
+    const ms = (v: number) => Number(v.toFixed(2));
     for (let round = 1; round <= ROUNDS; round++) {
-      const results: Record<string, AutocannonResult> = {};
-      // CPU per request: unlike the wall-clock figures, barely moved by what else the machine runs.
-      const cpuPerRequest: Record<string, number> = {};
-      for (const t of round % 2 ? targets : [...targets].reverse()) {
-        const before = cpuMs(t.pid);
-        results[t.label] = await load(t.url, credentials.project_api_key, SECONDS);
-        cpuPerRequest[t.label] = ((cpuMs(t.pid) - before) * 1000) / (results[t.label].requests.average * SECONDS);
-      }
-      const s = results.service;
-      const b = results.bare;
-      invalid ||= [s, b].some((r) => r.non2xx !== 0 || r.errors !== 0 || r.timeouts !== 0);
-      const rps = s.requests.average / b.requests.average;
-      const p99 = s.latency.p99 / b.latency.p99;
+      const [service, bare] = targets.map((t) => new Side(t));
+      const order = round % 2 ? [service, bare] : [bare, service];
+      for (let slice = 0; slice < SLICES; slice++)
+        for (const side of slice % 2 ? [...order].reverse() : order) await side.slice(credentials.project_api_key, SECONDS / SLICES);
+      invalid ||= service.failed + bare.failed > 0;
+      const rps = service.rps / bare.rps;
+      const [s99, b99] = [service.percentile(0.99), bare.percentile(0.99)];
+      const p99 = s99 / b99;
       const pass = rps >= TARGET_RPS_RATIO && p99 <= TARGET_P99_RATIO;
       rows.push({
         round,
-        'service req/s': Math.round(s.requests.average),
-        'bare req/s': Math.round(b.requests.average),
+        'service req/s': Math.round(service.rps),
+        'bare req/s': Math.round(bare.rps),
         'req/s ratio': rps,
-        'service p50': s.latency.p50,
-        'service p99': s.latency.p99,
-        'bare p50': b.latency.p50,
-        'bare p99': b.latency.p99,
+        'service p50': ms(service.percentile(0.5)),
+        'service p99': ms(s99),
+        'bare p50': ms(bare.percentile(0.5)),
+        'bare p99': ms(b99),
         'p99 ratio': p99,
-        'service CPU us/req': Math.round(cpuPerRequest.service),
-        'bare CPU us/req': Math.round(cpuPerRequest.bare),
+        // CPU per request: unlike the wall-clock figures, barely moved by what else the machine runs.
+        'service CPU us/req': Math.round((service.cpuMs * 1000) / service.latencies.length),
+        'bare CPU us/req': Math.round((bare.cpuMs * 1000) / bare.latencies.length),
         result: pass ? 'PASS' : 'FAIL',
       });
-      verdicts.push(`round ${round}: req/s ${rps.toFixed(2)}x bare (target >= ${TARGET_RPS_RATIO.toFixed(2)}), p99 ${s.latency.p99} / ${b.latency.p99} ms = ${p99.toFixed(2)}x bare (target <= ${TARGET_P99_RATIO}): ${pass ? 'PASS' : 'FAIL'}`);
+      verdicts.push(`round ${round}: req/s ${rps.toFixed(2)}x bare (target >= ${TARGET_RPS_RATIO.toFixed(2)}), p99 ${ms(s99)} / ${ms(b99)} ms = ${p99.toFixed(2)}x bare (target <= ${TARGET_P99_RATIO}): ${pass ? 'PASS' : 'FAIL'}`);
     }
-    report(`decide: POST /flags/?v=2, service vs bare fastify (${CONNECTIONS} connections, ${SECONDS} s each, latencies in ms, ${new Date().toISOString()})`, rows);
+    report(`decide: POST /flags/?v=2, service vs bare fastify (${CONNECTIONS} connections, ${SECONDS} s each per round in ${SLICES} alternating slices, latencies in ms, ${new Date().toISOString()})`, rows);
     console.log('');
     for (const v of verdicts) console.log(v);
     const passed = rows.filter((r) => r.result === 'PASS').length;

@@ -66,7 +66,7 @@ export const decideRoutes: FastifyPluginAsync = async (app) => {
       if (version !== undefined && version >= 2 && !config) return flagsV2Body(result, randomUUID());
       return flagsResponse(result, version, { requestId: randomUUID(), config, configOverrides: configOverrides(projectId) });
     });
-    return Buffer.isBuffer(answer) ? reply.type('application/json; charset=utf-8').send(answer) : answer;
+    return typeof answer === 'string' ? reply.type('application/json; charset=utf-8').send(answer) : answer;
   };
   for (const path of ['/decide', '/flags']) {
     app.post(path, path === '/decide' ? decide : flags);
