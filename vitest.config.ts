@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // dist/ for the suites that run the production build (see test/support/build-once.ts).
+    globalSetup: ['test/support/build-once.ts'],
   },
 });

@@ -1,5 +1,5 @@
 import type { EventStoreEventLog } from '../adapters/eventstore';
-import { isUnreachable, PostgresEventLog } from '../adapters/postgres/event-log';
+import type { PostgresEventLog } from '../adapters/postgres/event-log';
 import { ConfigError } from '../config';
 import { redactedUrl, type EventLogChoice } from '../config/event-log';
 import { inProcessAppendNotifications, type AppendNotifications } from '../store/append-notifications';
@@ -43,6 +43,8 @@ export function openSqliteLog(path: string, options: SqliteLogOptions = {}): Ope
 
 /** The PostgreSQL log named by EVENT_LOG (connects, creates its schema when missing). */
 export async function openPostgresLog(choice: Extract<EventLogChoice, { kind: 'postgres' }>, options: { now?: () => Date } = {}): Promise<OpenedEventLog> {
+  // Loaded here, not at start-up: the default (SQLite) log never needs the pg client.
+  const { isUnreachable, PostgresEventLog } = await import('../adapters/postgres/event-log');
   let log: PostgresEventLog;
   try {
     log = await PostgresEventLog.open({ connection: choice.url, schema: choice.schema, now: options.now });

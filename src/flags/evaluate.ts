@@ -170,19 +170,32 @@ export function evaluateAll(
   return withFlagsByKey(list, errorsWhileComputingFlags);
 }
 
-/** The result; its by-key dictionary is built on first read, since the /flags v2 answer only walks the list. */
-function withFlagsByKey(list: FlagEvaluation[], errorsWhileComputingFlags: boolean): EvaluateAllResult {
-  let byKey: Record<string, FlagEvaluation> | undefined;
-  return {
-    list,
-    errorsWhileComputingFlags,
-    get flags() {
-      if (byKey === undefined) {
-        // Null prototype: flag keys are user data and "__proto__" must stay an ordinary key.
-        byKey = Object.create(null) as Record<string, FlagEvaluation>;
-        for (const evaluation of list) byKey[evaluation.key] = evaluation;
-      }
-      return byKey;
-    },
-  };
+/**
+ * The result. Its by-key dictionary is built on first read (the /flags v2 answer only walks the
+ * list), by a getter on the class, not on each result: a getter in an object literal gives every
+ * result its own accessor pair, which V8 allocates in the old generation, and from there it kept
+ * the result's young objects (its closure, the list) alive through every scavenge until the next
+ * full collection. Under load that promoted each answer's garbage and made the collector the
+ * service's tail. A copy made by spreading has `list` and `errorsWhileComputingFlags` but not `flags`.
+ */
+class FlagResults implements EvaluateAllResult {
+  #byKey: Record<string, FlagEvaluation> | undefined;
+
+  constructor(
+    readonly list: FlagEvaluation[],
+    readonly errorsWhileComputingFlags: boolean,
+  ) {}
+
+  get flags(): Record<string, FlagEvaluation> {
+    if (this.#byKey === undefined) {
+      // Null prototype: flag keys are user data and "__proto__" must stay an ordinary key.
+      this.#byKey = Object.create(null) as Record<string, FlagEvaluation>;
+      for (const evaluation of this.list) this.#byKey[evaluation.key] = evaluation;
+    }
+    return this.#byKey;
+  }
+}
+
+function withFlagsByKey(list: FlagEvaluation[], errorsWhileComputingFlags: boolean): FlagResults {
+  return new FlagResults(list, errorsWhileComputingFlags);
 }

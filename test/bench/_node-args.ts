@@ -1,11 +1,5 @@
 // How the benchmarks start their server processes: as `npm start` does, plus flags for experiments.
-import { readFileSync } from 'node:fs';
-
-/** The arguments `npm start` gives node (its flags, then the entry point). */
-export function npmStartArgs(): string[] {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
-  return pkg.scripts.start.replace(/^exec /, '').split(' ').slice(1);
-}
+export { npmStartArgs } from '../support/child';
 
 /** BENCH_CPU_PROF=<dir> writes the servers' CPU profiles there; BENCH_NODE_FLAGS adds node flags (e.g. --trace-gc). */
 export function experimentNodeFlags(): string[] {

@@ -3,19 +3,20 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PostHog } from 'posthog-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runTs } from '../support/child';
+import { runBuilt } from '../support/child';
 import { json } from '../support/json';
 import { tempDir } from '../support/temp-dir';
 
 const dataDir = tempDir('npm-start-exports-');
 // A relative File path lands under the default export root, `$DATA_DIR/exports`.
 const exportDir = join(dataDir, 'exports', 'sdk-files');
-let server: ReturnType<typeof runTs>;
+let server: ReturnType<typeof runBuilt>;
 let url: string;
 let credentials: { personal_api_key: string; project_api_key: string; project_id: number };
 
 beforeAll(async () => {
-  server = runTs('src/main.ts', [], {
+  // The production build (dist/): its export reader threads are started from compiled entries.
+  server = runBuilt({
     DATA_DIR: dataDir,
     PORT: '0',
     LOG_LEVEL: 'info',

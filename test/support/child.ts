@@ -1,11 +1,28 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
+/** The arguments `npm start` gives node (its flags, then the built entry point), from package.json. */
+export function npmStartArgs(): string[] {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
+  return pkg.scripts.start.replace(/^exec /, '').split(' ').slice(1);
+}
+
 /** Runs a TypeScript file in a child Node process (through tsx), collecting its stdout lines. */
 export function runTs(file: string, args: string[] = [], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
+  return runNode(['--import', 'tsx', file, ...args], env);
+}
+
+/** Runs the production build as `npm start` does, minus the npm client (dist/ is built by globalSetup). */
+export function runBuilt(env: Record<string, string> = {}) {
+  return runNode(npmStartArgs(), env);
+}
+
+/** Runs node with `args` in the repository, collecting its stdout lines. */
+export function runNode(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

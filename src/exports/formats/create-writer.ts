@@ -1,7 +1,8 @@
 import type { Writable } from 'node:stream';
 import { isCompressionSupported, SUPPORTED_COMPRESSIONS, type RecordWriter, type WriterOptions } from './format';
 import { JsonLinesWriter, type JsonLinesCompression } from './jsonlines-writer';
-import { ParquetWriter, type ParquetCompression, type ParquetWriterOptions } from './parquet-writer';
+import { LazyParquetWriter } from './lazy-parquet-writer';
+import type { ParquetCompression, ParquetWriterOptions } from './parquet-writer';
 
 /** A writer for one file; it owns `sink` and ends it on close. */
 export function createRecordWriter(sink: Writable, options: WriterOptions & ParquetWriterOptions): RecordWriter {
@@ -12,5 +13,5 @@ export function createRecordWriter(sink: Writable, options: WriterOptions & Parq
     );
   }
   if (format === 'JSONLines') return new JsonLinesWriter(sink, compression as JsonLinesCompression);
-  return new ParquetWriter(sink, compression as ParquetCompression, options);
+  return new LazyParquetWriter(sink, compression as ParquetCompression, options);
 }

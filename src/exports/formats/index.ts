@@ -13,6 +13,6 @@ export type { ExportedField } from './exported-row';
 export { jsonLine, jsonLines } from './json-line';
 export { JsonLinesWriter } from './jsonlines-writer';
 export type { JsonLinesCompression } from './jsonlines-writer';
-export { ParquetWriter } from './parquet-writer';
+// ParquetWriter and PARQUET_SCHEMA are imported from their own files: re-exported here, they
+// would load parquet-wasm and apache-arrow with every import of the formats (see LazyParquetWriter).
 export type { ParquetCompression, ParquetWriterOptions, SizeRatio } from './parquet-writer';
-export { PARQUET_SCHEMA } from './parquet-schema';

@@ -169,5 +169,6 @@ function evaluateWith(
     { distinctId, personProperties, groups, groupProperties, groupTypeMapping: mapping, hashKeyOverride, personCohorts, now },
     req.flag_keys_to_evaluate ? { flagKeys: req.flag_keys_to_evaluate } : undefined,
   );
-  return skippedContinuity ? { ...result, errorsWhileComputingFlags: true } : result;
+  // `flags` is a getter of the result's class: a spread copy would not carry it.
+  return skippedContinuity ? { ...result, flags: result.flags, errorsWhileComputingFlags: true } : result;
 }

@@ -80,7 +80,7 @@ export const decideRoutes: FastifyPluginAsync = async (app) => {
         );
       }),
     );
-    return Buffer.isBuffer(answer) ? reply.type('application/json; charset=utf-8').send(answer) : answer;
+    return typeof answer === 'string' ? reply.type('application/json; charset=utf-8').send(answer) : answer;
   };
   // Documented only: the body is decoded here (every SDK form), and /flags?v=2 answers pre-serialised bytes.
   const docs = { body: FlagsBody, querystring: FlagsQuery, response: { 200: FlagsAnswer }, consumes: SDK_CONTENT_TYPES };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRecordWriter, PARQUET_SCHEMA } from '../../../src/exports/formats';
+import { createRecordWriter } from '../../../src/exports/formats';
+import { PARQUET_SCHEMA } from '../../../src/exports/formats/parquet-schema';
 import type { Compression } from '../../../src/exports/formats';
 import { makeRecords, memorySink } from './records';
 import { parquetInfo, readParquet } from './parquet-read';

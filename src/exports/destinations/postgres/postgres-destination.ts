@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import pg from 'pg';
+import type pg from 'pg';
 import { policyOf, type Destination, type ExportRecord } from '../destination';
 import { eventFilter } from '../event-filter';
 import { postgresConfigSchema, type PostgresConfig } from './postgres-config';
@@ -39,8 +39,8 @@ async function ensureTable(client: pg.Client, config: PostgresConfig, attempt = 
  * Connects to the address the policy checked, not to the name (pg has no lookup hook): DNS
  * cannot answer differently between the check and the connect. TLS still names the host.
  */
-function connect(config: PostgresConfig, address: string): pg.Client {
-  return new pg.Client({
+function connect(Client: typeof pg.Client, config: PostgresConfig, address: string): pg.Client {
+  return new Client({
     host: address,
     port: config.port,
     user: config.user,
@@ -57,9 +57,11 @@ function connect(config: PostgresConfig, address: string): pg.Client {
  * server listens on 127.0.0.1 only) until one connects; the last failure is reported.
  */
 async function connectToFirst(config: PostgresConfig, addresses: readonly string[]): Promise<pg.Client> {
+  // pg is loaded by the first Postgres export, not at start-up.
+  const { Client } = (await import('pg')).default;
   let last: unknown;
   for (const address of addresses) {
-    const client = connect(config, address);
+    const client = connect(Client, config, address);
     // An idle client whose server goes away emits 'error'; unhandled it would crash the process.
     client.on('error', () => undefined);
     try {

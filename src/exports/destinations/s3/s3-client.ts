@@ -8,9 +8,6 @@ import type { S3Config } from './s3-config';
 const CONNECTION_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 120_000;
 
-/** The host `endpoint_url` names, or null for AWS's own endpoints. */
-export const endpointHost = (config: S3Config): string | null => (config.endpoint_url ? new URL(config.endpoint_url).hostname : null);
-
 /**
  * Every socket of the client resolves its host through the network policy's lookup, so the
  * address it connects to is the one that was checked (AWS's endpoints included).

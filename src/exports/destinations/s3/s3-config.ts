@@ -43,3 +43,6 @@ export const s3ConfigSchema = z
   });
 
 export type S3Config = z.output<typeof s3ConfigSchema>;
+
+/** The host `endpoint_url` names, or null for AWS's own endpoints. */
+export const endpointHost = (config: S3Config): string | null => (config.endpoint_url ? new URL(config.endpoint_url).hostname : null);

@@ -1,9 +1,10 @@
 import { policyOf, type Destination } from '../destination';
 import { exportToFiles } from '../file-export';
-import { createS3Client, endpointHost } from './s3-client';
-import { s3ConfigSchema, type S3Config } from './s3-config';
+import { endpointHost, s3ConfigSchema, type S3Config } from './s3-config';
 import { toS3Error } from './s3-errors';
-import { S3Store } from './s3-store';
+
+/** The AWS SDK (a large module graph) is loaded by the first S3 export, not at start-up. */
+const loadClient = () => Promise.all([import('./s3-client'), import('./s3-store')]);
 
 export const s3Destination: Destination<S3Config> = {
   type: 'S3',
@@ -18,6 +19,7 @@ export const s3Destination: Destination<S3Config> = {
     const { network } = policyOf(ctx);
     const host = endpointHost(config);
     if (host) network.checkLiteral(host);
+    const [{ createS3Client }, { S3Store }] = await loadClient();
     const client = createS3Client(config, network);
     try {
       return await exportToFiles(config, ctx, batches, new S3Store(client, config));
