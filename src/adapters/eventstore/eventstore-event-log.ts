@@ -6,9 +6,10 @@ import { appendEvents } from './append';
 import { clientConnectionString, ConnectionStringError } from './connection';
 import { LogScope } from './filter';
 import { LiveHint } from './live-hint';
-import { ReachabilityMonitor } from './reachability';
+import { ReachabilityMonitor } from '../../store/reachability-monitor';
+import { isUnreachable } from './errors';
 import { LogReads } from './reads';
-import { subscribeBatches } from './subscription';
+import { subscribeBatches } from '../../store/polling-subscription';
 
 export interface EventStoreEventLogOptions {
   /** `esdb://…`, `esdb+discover://…`, `kurrentdb://…` or `kurrentdb+discover://…`, with the client's settings. */
@@ -36,7 +37,7 @@ export class EventStoreEventLog implements EventLog {
   private readonly appended$ = new Subject<number>();
   private closing: Promise<void> | null = null;
   /** Whether writes can reach the server (for `/_health`): the last operation that could not, until one can. */
-  readonly storage = new ReachabilityMonitor();
+  readonly storage = new ReachabilityMonitor(isUnreachable);
 
   private constructor(
     private readonly client: EventStoreDBClient,

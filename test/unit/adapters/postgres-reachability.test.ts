@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isUnreachable, ReachabilityMonitor } from '../../../src/adapters/postgres/event-log/reachability';
+import { isUnreachable } from '../../../src/adapters/postgres/event-log/reachability';
+import { ReachabilityMonitor } from '../../../src/store/reachability-monitor';
 import { StorageUnavailableError } from '../../../src/store/storage-fault';
 
 const pgError = (code: string, message = 'x') => Object.assign(new Error(message), { code });
@@ -15,7 +16,7 @@ describe('PostgreSQL reachability', () => {
   });
 
   it('remembers the last unreachable operation as log_unreachable until one succeeds; other errors pass through unchanged', async () => {
-    const monitor = new ReachabilityMonitor();
+    const monitor = new ReachabilityMonitor(isUnreachable);
     expect(monitor.fault()).toBeNull();
     const down = monitor.run(() => Promise.reject(pgError('ECONNREFUSED')));
     await expect(down).rejects.toBeInstanceOf(StorageUnavailableError);

@@ -4,10 +4,11 @@ import type { NewEvent, RecordedEvent } from '../../../../streams';
 import type { AppendOptions, AppendResult, EventLog, ReadAllOptions, SubscribeOptions } from '../../../store/event-log';
 import { appendEvents } from './append';
 import { AppendListener } from './notifications';
-import { ReachabilityMonitor } from './reachability';
+import { ReachabilityMonitor } from '../../../store/reachability-monitor';
+import { isUnreachable } from './reachability';
 import { LogReads } from './reads';
 import { logNames, migrate, type LogNames } from './schema';
-import { subscribeBatches } from './subscription';
+import { subscribeBatches } from '../../../store/polling-subscription';
 
 export interface PostgresEventLogOptions {
   /** `postgres://…` URL or discrete settings; the adapter opens its own pool and one LISTEN connection. */
@@ -30,7 +31,7 @@ export class PostgresEventLog implements EventLog {
   private readonly appended$ = new Subject<number>();
   private closing: Promise<void> | null = null;
   /** Whether writes can reach the server (for `/_health`): the last operation that could not, until one can. */
-  readonly storage = new ReachabilityMonitor();
+  readonly storage = new ReachabilityMonitor(isUnreachable);
 
   private constructor(
     private readonly pool: pg.Pool,

@@ -1,5 +1,3 @@
-import { storageFault, StorageUnavailableError, type StorageFault, type StorageMonitor } from '../../../store/storage-fault';
-
 /** Socket errors that mean the server, or the way to it, is gone. */
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
 /** SQLSTATEs of a server shutting down or refusing sessions: 57P01-03 (shutdowns, cannot connect now), 53300 (too many connections). */
@@ -13,31 +11,4 @@ export function isUnreachable(err: unknown): boolean {
   if (typeof code === 'string' && (SOCKET_CODES.has(code) || SERVER_CODES.has(code) || code.startsWith('08'))) return true;
   const message = (err as { message?: unknown } | null)?.message;
   return typeof message === 'string' && CLIENT_MESSAGES.test(message);
-}
-
-/**
- * The PostgreSQL log's storage status, behind the same interface as the SQLite file guard: the
- * last operation that could not reach the server leaves `log_unreachable`, the next one that
- * succeeds clears it. Such an operation fails with StorageUnavailableError, so a write answers 503
- * and is never acknowledged.
- */
-export class ReachabilityMonitor implements StorageMonitor {
-  private last: StorageFault | null = null;
-
-  async run<T>(operation: () => Promise<T>): Promise<T> {
-    let result: T;
-    try {
-      result = await operation();
-    } catch (err) {
-      if (!isUnreachable(err)) throw err;
-      this.last = storageFault('log_unreachable');
-      throw new StorageUnavailableError(this.last);
-    }
-    this.last = null;
-    return result;
-  }
-
-  fault(): StorageFault | null {
-    return this.last;
-  }
 }

@@ -9,7 +9,7 @@ import {
 } from '@eventstore/db-client';
 import { describe, expect, it } from 'vitest';
 import { AppendTooLargeError, isUnreachable, translateAppendError } from '../../../../src/adapters/eventstore/errors';
-import { ReachabilityMonitor } from '../../../../src/adapters/eventstore/reachability';
+import { ReachabilityMonitor } from '../../../../src/store/reachability-monitor';
 import { WrongExpectedRevisionError } from '../../../../src/store/event-log';
 import { StorageUnavailableError } from '../../../../src/store/storage-fault';
 
@@ -66,7 +66,7 @@ describe('KurrentDB errors in the port’s terms', () => {
   });
 
   it('remembers the last unreachable operation as log_unreachable until one succeeds; other errors pass through unchanged', async () => {
-    const monitor = new ReachabilityMonitor();
+    const monitor = new ReachabilityMonitor(isUnreachable);
     expect(monitor.fault()).toBeNull();
     const down = monitor.run(() => Promise.reject(new UnavailableError()));
     await expect(down).rejects.toBeInstanceOf(StorageUnavailableError);

@@ -1,8 +1,8 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Observable } from 'rxjs';
-import type { RecordedEvent } from '../../../../streams';
-import type { ReadAllOptions, SubscribeOptions } from '../../../store/event-log';
-import { StorageUnavailableError } from '../../../store/storage-fault';
+import type { RecordedEvent } from '../../streams';
+import type { ReadAllOptions, SubscribeOptions } from './event-log';
+import { StorageUnavailableError } from './storage-fault';
 
 export interface SubscriptionSource {
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
@@ -13,11 +13,15 @@ export interface SubscriptionSource {
   closers: Set<() => void>;
 }
 
-/** Catch-up then live: reads from the last delivered position, and sleeps until a hint or the poll. */
+/**
+ * Catch-up then live for a log whose readers are woken by hints (LISTEN/NOTIFY, a server-side
+ * subscription): reads from the last delivered position, and sleeps until a hint or the poll. The
+ * adapters of shared logs differ only in their hint.
+ */
 export function subscribeBatches(source: SubscriptionSource, options: SubscribeOptions = {}): Observable<RecordedEvent[]> {
   const batchSize = options.batchSize ?? 1000;
   return new Observable<RecordedEvent[]>((subscriber) => {
-    // Positions are integers: `last + 1` reads exactly what follows `last`.
+    // The port's promise: reading from `last + 1` reads what follows `last`.
     let position = options.fromPosition ?? 1;
     let closed = false;
     let dirty = true;
