@@ -1,4 +1,4 @@
-import type { SqlStore } from '../projection';
+import type { SqlSession } from '../sql';
 import type { GroupColumns } from './groups';
 
 export interface EventRow {
@@ -35,30 +35,30 @@ function toIso(value: string): string | null {
 
 /**
  * The two reads every event needs, in one statement: whether (project, uuid) was already folded (a
- * re-sent event must count once) and the distinct id's current person.
+ * re-sent event must count once) and the distinct id's current person. EXISTS is a boolean in
+ * PostgreSQL, which the adapter hands back as 1/0 like SQLite.
  */
-export function lookupBeforeFold(
-  db: SqlStore,
+const LOOKUP_BEFORE_FOLD = `SELECT EXISTS (SELECT 1 FROM events WHERE project_id = ? AND uuid = ?) AS duplicate,
+  (SELECT person_id FROM person_distinct_ids WHERE project_id = ? AND distinct_id = ?) AS person_id`;
+
+export async function lookupBeforeFold(
+  db: SqlSession,
   projectId: number,
   uuid: string,
   distinctId: string,
-): { duplicate: boolean; personId: string | undefined } {
-  const row = db
-    .prepare(
-      `SELECT EXISTS (SELECT 1 FROM events WHERE project_id = ? AND uuid = ?) AS duplicate,
-         (SELECT person_id FROM person_distinct_ids WHERE project_id = ? AND distinct_id = ?) AS person_id`,
-    )
-    .get(projectId, uuid, projectId, distinctId) as { duplicate: number; person_id: string | null };
+): Promise<{ duplicate: boolean; personId: string | undefined }> {
+  const row = (await db.get<{ duplicate: number; person_id: string | null }>(LOOKUP_BEFORE_FOLD, projectId, uuid, projectId, distinctId))!;
   return { duplicate: row.duplicate === 1, personId: row.person_id ?? undefined };
 }
 
-export function insertEvent(db: SqlStore, row: EventRow): void {
+const INSERT_EVENT = `INSERT INTO events (uuid, project_id, event, distinct_id, person_id, timestamp, received_at, properties,
+    elements_chain, group_0, group_1, group_2, group_3, group_4, historical_migration)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+export async function insertEvent(db: SqlSession, row: EventRow): Promise<void> {
   const [g0, g1, g2, g3, g4] = row.groups;
-  db.prepare(
-    `INSERT INTO events (uuid, project_id, event, distinct_id, person_id, timestamp, received_at, properties,
-       elements_chain, group_0, group_1, group_2, group_3, group_4, historical_migration)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
+  await db.run(
+    INSERT_EVENT,
     row.uuid,
     row.projectId,
     row.event,

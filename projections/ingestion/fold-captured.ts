@@ -1,12 +1,13 @@
 import { MAX_EVENTS_PER_RECORD, type CapturedEventData, type RecordedEvent } from '../../streams';
-import type { SqlStore } from '../projection';
+import type { SqlSession } from '../sql';
 import type { FoldContext } from './context';
 import { warn } from './context';
 import { canonicalIso, insertEvent, lookupBeforeFold } from './events-table';
-import { foldGroupIdentify, groupColumnsOf, isGroupIdentify } from './groups';
+import { foldGroupIdentify, groupColumnsOf, isGroupIdentify, type GroupColumns } from './groups';
 import { personUuid } from './ids';
 import { personUpdatesOf } from './lifted-properties';
 import { foldPerson } from './person-state';
+import type { PersonCache } from './person-cache';
 import { asObject, withoutPersonOperations } from './properties';
 
 /** Events whose only purpose is a person or group effect. */
@@ -21,19 +22,29 @@ export function projectIdOf(recorded: RecordedEvent): number | null {
 
 /**
  * An event's place in the log: its record's position, then its index in that record (an
- * EventsCaptured carries many). Safe integers up to positions of ~9e11.
+ * EventsCaptured carries many). Safe integers up to positions of ~9e11. Stored in persons.seq (the
+ * event that created the person) and, doubled, in person_distinct_ids.seq.
  */
 export const ordinalOf = (position: number, index: number) => position * MAX_EVENTS_PER_RECORD + index;
 
+const NO_GROUPS: GroupColumns = [null, null, null, null, null];
+
 /**
  * Folds one captured event (an EventCaptured record, or the `index`th event of an EventsCaptured):
- * person and group effects first, then its row in the events table.
+ * person and group effects first, then its row in the events table. `cache` mirrors the persons of
+ * the store behind `db`.
  */
-export function foldCaptured(recorded: RecordedEvent, data: CapturedEventData, index: number, db: SqlStore): void {
+export async function foldCaptured(
+  recorded: RecordedEvent,
+  data: CapturedEventData,
+  index: number,
+  db: SqlSession,
+  cache: PersonCache | undefined,
+): Promise<void> {
   const projectId = projectIdOf(recorded);
   if (projectId === null) return;
   const distinctId = String(data.distinct_id);
-  const before = lookupBeforeFold(db, projectId, data.uuid, distinctId);
+  const before = await lookupBeforeFold(db, projectId, data.uuid, distinctId);
   if (before.duplicate) return;
 
   const recordedAt = recorded.metadata.recordedAt;
@@ -43,6 +54,7 @@ export function foldCaptured(recorded: RecordedEvent, data: CapturedEventData, i
   const properties = personless ? withoutPersonOperations(original) : original;
   const ctx: FoldContext = {
     db,
+    cache,
     ordinal: ordinalOf(recorded.position, index),
     projectId,
     uuid: data.uuid,
@@ -59,7 +71,7 @@ export function foldCaptured(recorded: RecordedEvent, data: CapturedEventData, i
   let personId: string;
   if (personless) {
     if (PERSON_PROFILE_EVENTS.has(ctx.event)) {
-      warn(ctx, 'invalid_event_when_process_person_profile_is_false', {
+      await warn(ctx, 'invalid_event_when_process_person_profile_is_false', {
         eventUuid: ctx.uuid,
         event: ctx.event,
         distinctId: ctx.distinctId,
@@ -69,12 +81,13 @@ export function foldCaptured(recorded: RecordedEvent, data: CapturedEventData, i
     // person would get if it were ever created, so later person events line up with these.
     personId = before.personId ?? personUuid(projectId, distinctId);
   } else {
-    personId = foldPerson(ctx);
-    if (isGroupIdentify(ctx.event)) foldGroupIdentify(ctx);
+    personId = await foldPerson(ctx);
+    if (isGroupIdentify(ctx.event)) await foldGroupIdentify(ctx);
   }
 
   const chain = ctx.properties.$elements_chain;
-  insertEvent(db, {
+  const groups = asObject(ctx.properties.$groups);
+  await insertEvent(db, {
     uuid: data.uuid,
     projectId,
     event: ctx.event,
@@ -84,7 +97,7 @@ export function foldCaptured(recorded: RecordedEvent, data: CapturedEventData, i
     receivedAt: canonicalIso(data.received_at, recordedAt),
     propertiesJson: JSON.stringify(ctx.properties),
     elementsChain: typeof chain === 'string' ? chain : '',
-    groups: groupColumnsOf(ctx),
+    groups: groups ? await groupColumnsOf(ctx, groups) : NO_GROUPS,
     historicalMigration: data.historical_migration === true,
   });
 }

@@ -11,11 +11,11 @@ import { applyPropertyUpdates } from './properties';
  * Runs the person side of one event (merge, create, property updates) and returns the person the
  * event belongs to afterwards: the person_id the events table records for it.
  */
-export function foldPerson(ctx: FoldContext): string {
+export async function foldPerson(ctx: FoldContext): Promise<string> {
   const { db, projectId, distinctId } = ctx;
   const updates = ctx.personUpdates;
   const source = mergeSourceOf(ctx.event, ctx.properties);
-  const merge: MergeOutcome | null = source === null ? null : mergeIntoEventPerson(ctx, source);
+  const merge: MergeOutcome | null = source === null ? null : await mergeIntoEventPerson(ctx, source);
 
   // A merge that returned no person changed nothing, so the id read before it still holds.
   const personId = merge?.personId ?? ctx.personIdBefore;
@@ -23,8 +23,8 @@ export function foldPerson(ctx: FoldContext): string {
     // A new person starts from the event's $set_once/$set (PostHog ignores $unset on creation).
     const { properties } = applyPropertyUpdates({}, updates && { ...updates, unset: [] });
     const uuid = personUuid(projectId, distinctId);
-    insertPerson(
-      db,
+    await insertPerson(
+      ctx,
       { uuid, projectId, properties, createdAt: ctx.timestamp, isIdentified: false, version: 0 },
       [distinctId],
       ctx.ordinal,
@@ -35,14 +35,15 @@ export function foldPerson(ctx: FoldContext): string {
   const markIdentified = merge?.markIdentified ?? false;
   // The common case (no person operations, no merge) never reads the person row.
   if ((updates || markIdentified) && !merge?.propertiesApplied) {
-    const person = loadPerson(db, personId);
+    // A cached person costs no promise: most events of a browser carry lifted properties.
+    const person = ctx.cache?.get(personId) ?? (await loadPerson(ctx, personId));
     if (!person) throw new Error(`ingestion: distinct id ${distinctId} points at missing person ${personId}`);
     const identify = markIdentified && !person.isIdentified;
     // Frequently changing properties alone (a new $current_url, say) are not worth a write in PostHog.
     const written = updates !== null && (identify || updatesTriggerWrite(ctx.event, person.properties, updates));
     const next = applyPropertyUpdates(person.properties, written ? updates : null);
     if (next.changed || identify) {
-      savePerson(db, {
+      await savePerson(ctx, {
         ...person,
         properties: next.properties,
         isIdentified: person.isIdentified || identify,
@@ -53,7 +54,7 @@ export function foldPerson(ctx: FoldContext): string {
 
   // Experience continuity: the anonymous id keeps bucketing flags for the person it joined.
   if (ctx.event === '$identify' && merge?.linked && source !== null) {
-    setHashKeyOverride(db, projectId, personId, source);
+    await setHashKeyOverride(db, projectId, personId, source);
   }
   return personId;
 }

@@ -100,7 +100,7 @@ async function serve() {
   }
   await settle();
   // A broken setup would benchmark a project of strangers (no stored properties): refuse to.
-  const last = runtime.queries.ingestion.personByDistinctId(credentials.project_id, `user-${persons - 1}`);
+  const last = await runtime.queries.ingestion.personByDistinctId(credentials.project_id, `user-${persons - 1}`);
   if (last?.properties.plan !== plans[(persons - 1) % 4]) throw new Error('persons were not projected');
 
   const flags = benchFlags();

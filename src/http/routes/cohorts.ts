@@ -57,9 +57,7 @@ export const cohortRoutes: FastifyPluginAsync = async (app) => {
     const cohort = cohorts.byId(projectId, id);
     if (!cohort) throw notFoundError();
     const page = parsePage(request.query);
-    const persons = cohorts
-      .members(projectId, id, page.limit, page.offset)
-      .map((uuid) => queries.ingestion.person(projectId, uuid))
+    const persons = (await Promise.all(cohorts.members(projectId, id, page.limit, page.offset).map((uuid) => queries.ingestion.person(projectId, uuid))))
       .filter((p) => p !== undefined);
     return pageEnvelope(request, page, cohort.count, persons);
   });

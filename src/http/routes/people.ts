@@ -34,12 +34,12 @@ export const peopleRoutes: FastifyPluginAsync = async (app) => {
   app.get<P>(`${base}/persons/`, { config: { scope: 'person:read' } }, async (request) => {
     const page = parsePage(request.query);
     const distinctId = (request.query as Record<string, string | undefined>).distinct_id;
-    const { count, results } = q.persons(projectOf(request), { ...page, distinctId });
+    const { count, results } = await q.persons(projectOf(request), { ...page, distinctId });
     return pageEnvelope(request, page, count, results);
   });
 
   app.get<P>(`${base}/persons/:id/`, { config: { scope: 'person:read' } }, async (request) => {
-    const person = q.person(projectOf(request), request.params.id ?? '');
+    const person = await q.person(projectOf(request), request.params.id ?? '');
     if (!person) throw notFoundError();
     return person;
   });
@@ -47,7 +47,7 @@ export const peopleRoutes: FastifyPluginAsync = async (app) => {
   app.get<P>(`${base}/groups/`, { config: { scope: 'group:read' } }, async (request) => {
     const page = parsePage(request.query);
     const filter = parseWith(GroupQuery, request.query);
-    const { count, results } = q.groups(projectOf(request), { ...page, groupTypeIndex: filter.group_type_index, groupKey: filter.group_key });
+    const { count, results } = await q.groups(projectOf(request), { ...page, groupTypeIndex: filter.group_type_index, groupKey: filter.group_key });
     return pageEnvelope(request, page, count, results);
   });
 
@@ -57,12 +57,12 @@ export const peopleRoutes: FastifyPluginAsync = async (app) => {
     const page = parsePage(request.query);
     const f = parseWith(EventQuery, request.query);
     if (f.after && f.before && f.after >= f.before) throw invalidInput("'after' must be earlier than 'before'.", 'after');
-    const rows = q.events(projectOf(request), { limit: page.limit + 1, offset: page.offset, event: f.event, distinctId: f.distinct_id, after: f.after, before: f.before });
+    const rows = await q.events(projectOf(request), { limit: page.limit + 1, offset: page.offset, event: f.event, distinctId: f.distinct_id, after: f.after, before: f.before });
     return uncountedEnvelope(request, page, rows);
   });
 
   app.get<P>(`${base}/ingestion_warnings/`, { config: { scope: 'query:read' } }, async (request) => {
     const page = parsePage(request.query);
-    return uncountedEnvelope(request, page, q.ingestionWarnings(projectOf(request), { limit: page.limit + 1, offset: page.offset }));
+    return uncountedEnvelope(request, page, await q.ingestionWarnings(projectOf(request), { limit: page.limit + 1, offset: page.offset }));
   });
 };
