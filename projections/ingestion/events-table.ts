@@ -41,23 +41,24 @@ function toIso(value: string): string | null {
 const LOOKUP_BEFORE_FOLD = `SELECT EXISTS (SELECT 1 FROM events WHERE project_id = ? AND uuid = ?) AS duplicate,
   (SELECT person_id FROM person_distinct_ids WHERE project_id = ? AND distinct_id = ?) AS person_id`;
 
-export async function lookupBeforeFold(
-  db: SqlSession,
-  projectId: number,
-  uuid: string,
-  distinctId: string,
-): Promise<{ duplicate: boolean; personId: string | undefined }> {
-  const row = (await db.get<{ duplicate: number; person_id: string | null }>(LOOKUP_BEFORE_FOLD, projectId, uuid, projectId, distinctId))!;
-  return { duplicate: row.duplicate === 1, personId: row.person_id ?? undefined };
+export interface BeforeFold {
+  /** 1 when (project, uuid) was folded already. */
+  duplicate: number;
+  person_id: string | null;
+}
+
+/** One statement, handed back unwrapped: the fold awaits it directly (no promise of its own per event). */
+export function lookupBeforeFold(db: SqlSession, projectId: number, uuid: string, distinctId: string): Promise<BeforeFold | undefined> {
+  return db.get<BeforeFold>(LOOKUP_BEFORE_FOLD, projectId, uuid, projectId, distinctId);
 }
 
 const INSERT_EVENT = `INSERT INTO events (uuid, project_id, event, distinct_id, person_id, timestamp, received_at, properties,
     elements_chain, group_0, group_1, group_2, group_3, group_4, historical_migration)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
-export async function insertEvent(db: SqlSession, row: EventRow): Promise<void> {
+export function insertEvent(db: SqlSession, row: EventRow): Promise<{ changes: number }> {
   const [g0, g1, g2, g3, g4] = row.groups;
-  await db.run(
+  return db.run(
     INSERT_EVENT,
     row.uuid,
     row.projectId,

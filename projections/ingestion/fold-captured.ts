@@ -44,8 +44,9 @@ export async function foldCaptured(
   const projectId = projectIdOf(recorded);
   if (projectId === null) return;
   const distinctId = String(data.distinct_id);
-  const before = await lookupBeforeFold(db, projectId, data.uuid, distinctId);
-  if (before.duplicate) return;
+  const before = (await lookupBeforeFold(db, projectId, data.uuid, distinctId))!;
+  if (before.duplicate === 1) return;
+  const personIdBefore = before.person_id ?? undefined;
 
   const recordedAt = recorded.metadata.recordedAt;
   const original = asObject(data.properties) ?? {};
@@ -65,7 +66,7 @@ export async function foldCaptured(
     personUpdates: personless ? null : personUpdatesOf(data.event, properties),
     timestamp: canonicalIso(data.timestamp, recordedAt),
     recordedAt,
-    personIdBefore: before.personId,
+    personIdBefore,
   };
 
   let personId: string;
@@ -79,9 +80,10 @@ export async function foldCaptured(
     }
     // As PostHog: an existing person's id if the distinct id has one, else the deterministic id the
     // person would get if it were ever created, so later person events line up with these.
-    personId = before.personId ?? personUuid(projectId, distinctId);
+    personId = personIdBefore ?? personUuid(projectId, distinctId);
   } else {
-    personId = await foldPerson(ctx);
+    const settled = foldPerson(ctx);
+    personId = typeof settled === 'string' ? settled : await settled;
     if (isGroupIdentify(ctx.event)) await foldGroupIdentify(ctx);
   }
 
