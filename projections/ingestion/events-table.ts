@@ -56,6 +56,14 @@ const INSERT_EVENT = `INSERT INTO events (uuid, project_id, event, distinct_id, 
     elements_chain, group_0, group_1, group_2, group_3, group_4, historical_migration)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
+/**
+ * Rows in the order given, one statement each: SQLite runs a prepared one-row INSERT faster per row
+ * than a multi-row VALUES list (which it compiles into a co-routine).
+ */
+export async function insertEvents(db: SqlSession, rows: readonly EventRow[]): Promise<void> {
+  for (const row of rows) await insertEvent(db, row);
+}
+
 export function insertEvent(db: SqlSession, row: EventRow): Promise<{ changes: number }> {
   const [g0, g1, g2, g3, g4] = row.groups;
   return db.run(

@@ -2,7 +2,8 @@ import type { CapturedEventData, EventsCapturedData, RecordedEvent } from '../..
 import type { ReadModelProjection } from '../projection';
 import type { SqlSession } from '../sql';
 import { FOLD_WARNING_SOURCE, recordWarning } from './context';
-import { foldCaptured, projectIdOf } from './fold-captured';
+import { foldCaptured, projectIdOf, readRecord } from './fold-captured';
+import { insertEvents } from './events-table';
 import { INGESTION, QUARANTINE_WARNING } from './names';
 import { PersonCaches } from './person-cache';
 import { INGESTION_TABLES } from './schema';
@@ -31,7 +32,13 @@ export function createIngestionProjection(): ReadModelProjection {
       if (recorded.type === 'EventsCaptured') {
         const { events } = recorded.data as EventsCapturedData;
         const cache = caches.of(db);
-        for (let i = 0; i < events.length; i++) await foldCaptured(recorded, events[i], i, db, cache);
+        const projectId = projectIdOf(recorded);
+        const reads = projectId !== null && events.length > 1 ? await readRecord(db, projectId, events) : null;
+        for (let i = 0; i < events.length; i++) {
+          const pending = foldCaptured(recorded, events[i], i, db, cache, reads);
+          if (pending) await pending;
+        }
+        if (reads) await insertEvents(db, reads.rows);
         return;
       }
       if (recorded.type === 'EventCaptured') {
@@ -49,8 +56,8 @@ export function createIngestionProjection(): ReadModelProjection {
     parts(recorded: RecordedEvent) {
       return recorded.type === 'EventsCaptured' ? (recorded.data as EventsCapturedData).events.length : 0;
     },
-    applyPart(recorded: RecordedEvent, index: number, db: SqlSession) {
-      return foldCaptured(recorded, (recorded.data as EventsCapturedData).events[index], index, db, caches.of(db));
+    async applyPart(recorded: RecordedEvent, index: number, db: SqlSession) {
+      await foldCaptured(recorded, (recorded.data as EventsCapturedData).events[index], index, db, caches.of(db));
     },
     // The person cache must never outlive the rows it mirrors.
     rolledBack() {

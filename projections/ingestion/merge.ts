@@ -64,11 +64,11 @@ export async function mergeIntoEventPerson(ctx: FoldContext, otherId: string): P
   });
 
   if (otherPersonId !== undefined && intoPersonId === undefined) {
-    await addDistinctId(db, projectId, intoId, otherPersonId, added);
+    await addDistinctId(ctx, projectId, intoId, otherPersonId, added);
     return linked(otherPersonId);
   }
   if (otherPersonId === undefined && intoPersonId !== undefined) {
-    await addDistinctId(db, projectId, otherId, intoPersonId, added);
+    await addDistinctId(ctx, projectId, otherId, intoPersonId, added);
     return linked(intoPersonId);
   }
   if (otherPersonId !== undefined && intoPersonId !== undefined) {

@@ -18,6 +18,12 @@ interface PersonRow {
 export interface PersonStore {
   db: SqlSession;
   cache: PersonCache | undefined;
+  /**
+   * The person of each distinct id an EventsCaptured record carries, read once for the record (see
+   * readRecord) and kept equal to the rows by every write of person_distinct_ids below; undefined
+   * when the event's person is read on its own.
+   */
+  personIds: Map<string, string> | undefined;
 }
 
 /** The current person of a distinct id (through every merge so far), or undefined. */
@@ -90,18 +96,19 @@ export async function insertPerson(
     ordinal,
   );
   rememberPerson(store.cache, asStored(person, propertiesJson));
-  await addDistinctId(store.db, person.projectId, distinctIds[0], person.uuid, distinctIdSeq(ordinal, 0));
-  if (distinctIds.length === 2) await addDistinctId(store.db, person.projectId, distinctIds[1], person.uuid, distinctIdSeq(ordinal, 1));
+  await addDistinctId(store, person.projectId, distinctIds[0], person.uuid, distinctIdSeq(ordinal, 0));
+  if (distinctIds.length === 2) await addDistinctId(store, person.projectId, distinctIds[1], person.uuid, distinctIdSeq(ordinal, 1));
 }
 
-export async function addDistinctId(db: SqlSession, projectId: number, distinctId: string, personId: string, seq: number): Promise<void> {
-  await db.run(
+export async function addDistinctId(store: PersonStore, projectId: number, distinctId: string, personId: string, seq: number): Promise<void> {
+  await store.db.run(
     'INSERT INTO person_distinct_ids (project_id, distinct_id, person_id, seq) VALUES (?, ?, ?, ?)',
     projectId,
     distinctId,
     personId,
     seq,
   );
+  store.personIds?.set(distinctId, personId);
 }
 
 export async function savePerson(store: PersonStore, person: Person): Promise<void> {
@@ -123,4 +130,6 @@ export async function absorbPerson(store: PersonStore, fromId: string, toId: str
   await store.db.run('UPDATE person_distinct_ids SET person_id = ? WHERE person_id = ?', toId, fromId);
   await store.db.run('DELETE FROM persons WHERE uuid = ?', fromId);
   store.cache?.delete(fromId);
+  const ids = store.personIds;
+  if (ids) for (const [distinctId, personId] of ids) if (personId === fromId) ids.set(distinctId, toId);
 }
