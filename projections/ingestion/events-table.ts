@@ -57,11 +57,13 @@ const INSERT_EVENT = `INSERT INTO events (uuid, project_id, event, distinct_id, 
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 /**
- * Rows in the order given, one statement each: SQLite runs a prepared one-row INSERT faster per row
- * than a multi-row VALUES list (which it compiles into a co-routine).
+ * Rows in the order given, one statement each (SQLite runs a prepared one-row INSERT faster per row
+ * than a multi-row VALUES list, which it compiles into a co-routine). The statements are issued
+ * before any is awaited: a session runs statements in the order they are called (SQLite's at once,
+ * PostgreSQL's queued on the transaction's one connection), so this waits once, not once per row.
  */
 export async function insertEvents(db: SqlSession, rows: readonly EventRow[]): Promise<void> {
-  for (const row of rows) await insertEvent(db, row);
+  await Promise.all(rows.map((row) => insertEvent(db, row)));
 }
 
 export function insertEvent(db: SqlSession, row: EventRow): Promise<{ changes: number }> {
