@@ -32,6 +32,13 @@ export interface SqlDialect {
   jsonArrayAgg(expr: string, orderBy: string): string;
   /** `expr LIKE pattern` ignoring case (pattern escaped with backslash). */
   likeIgnoringCase(expr: string, pattern: string): string;
+  /**
+   * `table` read through the named index where the engine takes a hint (SQLite's INDEXED BY, for
+   * plans it gets wrong without statistics); the bare table elsewhere.
+   */
+  indexedBy(table: string, index: string): string;
+  /** A statement with one placeholder (a table name) that returns a row when the table exists. */
+  readonly tableExists: string;
 }
 
 export type ColumnType = 'text' | 'integer' | 'real' | 'blob';

@@ -1,9 +1,9 @@
-import type { SqlStore } from '../projection';
+import type { SqlSession } from '../sql';
+import type { PersonStore } from './persons';
 import type { Properties, PropertyUpdates } from './properties';
 
-/** What every step of the fold knows about the event being folded. */
-export interface FoldContext {
-  db: SqlStore;
+/** What every step of the fold knows about the event being folded (and where its persons are cached). */
+export interface FoldContext extends PersonStore {
   /** The event's place in the log (see `ordinalOf`): orders the distinct ids it adds. */
   ordinal: number;
   projectId: number;
@@ -27,23 +27,21 @@ export interface FoldContext {
 /** Warnings this fold raises itself, as opposed to those the capture endpoint logged. */
 export const FOLD_WARNING_SOURCE = 'ingestion';
 
-export function recordWarning(
-  db: SqlStore,
+/** The next id after the largest: a replay numbers the warnings as the first fold did. */
+const INSERT_WARNING = `INSERT INTO ingestion_warnings (id, project_id, type, source, details, timestamp)
+  VALUES ((SELECT coalesce(max(id), 0) + 1 FROM ingestion_warnings), ?, ?, ?, ?, ?)`;
+
+export async function recordWarning(
+  db: SqlSession,
   projectId: number,
   type: string,
   source: string,
   details: Record<string, unknown>,
   timestamp: string,
-): void {
-  db.prepare('INSERT INTO ingestion_warnings (project_id, type, source, details, timestamp) VALUES (?, ?, ?, ?, ?)').run(
-    projectId,
-    type,
-    source,
-    JSON.stringify(details),
-    timestamp,
-  );
+): Promise<void> {
+  await db.run(INSERT_WARNING, projectId, type, source, JSON.stringify(details), timestamp);
 }
 
-export function warn(ctx: FoldContext, type: string, details: Record<string, unknown>): void {
-  recordWarning(ctx.db, ctx.projectId, type, FOLD_WARNING_SOURCE, details, ctx.recordedAt);
+export function warn(ctx: FoldContext, type: string, details: Record<string, unknown>): Promise<void> {
+  return recordWarning(ctx.db, ctx.projectId, type, FOLD_WARNING_SOURCE, details, ctx.recordedAt);
 }

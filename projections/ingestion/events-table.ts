@@ -1,4 +1,4 @@
-import type { SqlStore } from '../projection';
+import type { SqlSession } from '../sql';
 import type { GroupColumns } from './groups';
 
 export interface EventRow {
@@ -35,30 +35,41 @@ function toIso(value: string): string | null {
 
 /**
  * The two reads every event needs, in one statement: whether (project, uuid) was already folded (a
- * re-sent event must count once) and the distinct id's current person.
+ * re-sent event must count once) and the distinct id's current person. EXISTS is a boolean in
+ * PostgreSQL, which the adapter hands back as 1/0 like SQLite.
  */
-export function lookupBeforeFold(
-  db: SqlStore,
-  projectId: number,
-  uuid: string,
-  distinctId: string,
-): { duplicate: boolean; personId: string | undefined } {
-  const row = db
-    .prepare(
-      `SELECT EXISTS (SELECT 1 FROM events WHERE project_id = ? AND uuid = ?) AS duplicate,
-         (SELECT person_id FROM person_distinct_ids WHERE project_id = ? AND distinct_id = ?) AS person_id`,
-    )
-    .get(projectId, uuid, projectId, distinctId) as { duplicate: number; person_id: string | null };
-  return { duplicate: row.duplicate === 1, personId: row.person_id ?? undefined };
+const LOOKUP_BEFORE_FOLD = `SELECT EXISTS (SELECT 1 FROM events WHERE project_id = ? AND uuid = ?) AS duplicate,
+  (SELECT person_id FROM person_distinct_ids WHERE project_id = ? AND distinct_id = ?) AS person_id`;
+
+export interface BeforeFold {
+  /** 1 when (project, uuid) was folded already. */
+  duplicate: number;
+  person_id: string | null;
 }
 
-export function insertEvent(db: SqlStore, row: EventRow): void {
+/** One statement, handed back unwrapped: the fold awaits it directly (no promise of its own per event). */
+export function lookupBeforeFold(db: SqlSession, projectId: number, uuid: string, distinctId: string): Promise<BeforeFold | undefined> {
+  return db.get<BeforeFold>(LOOKUP_BEFORE_FOLD, projectId, uuid, projectId, distinctId);
+}
+
+const INSERT_EVENT = `INSERT INTO events (uuid, project_id, event, distinct_id, person_id, timestamp, received_at, properties,
+    elements_chain, group_0, group_1, group_2, group_3, group_4, historical_migration)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/**
+ * Rows in the order given, one statement each (SQLite runs a prepared one-row INSERT faster per row
+ * than a multi-row VALUES list, which it compiles into a co-routine). The statements are issued
+ * before any is awaited: a session runs statements in the order they are called (SQLite's at once,
+ * PostgreSQL's queued on the transaction's one connection), so this waits once, not once per row.
+ */
+export async function insertEvents(db: SqlSession, rows: readonly EventRow[]): Promise<void> {
+  await Promise.all(rows.map((row) => insertEvent(db, row)));
+}
+
+export function insertEvent(db: SqlSession, row: EventRow): Promise<{ changes: number }> {
   const [g0, g1, g2, g3, g4] = row.groups;
-  db.prepare(
-    `INSERT INTO events (uuid, project_id, event, distinct_id, person_id, timestamp, received_at, properties,
-       elements_chain, group_0, group_1, group_2, group_3, group_4, historical_migration)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
+  return db.run(
+    INSERT_EVENT,
     row.uuid,
     row.projectId,
     row.event,

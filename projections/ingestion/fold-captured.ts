@@ -1,12 +1,13 @@
 import { MAX_EVENTS_PER_RECORD, type CapturedEventData, type RecordedEvent } from '../../streams';
-import type { SqlStore } from '../projection';
+import type { SqlSession } from '../sql';
 import type { FoldContext } from './context';
 import { warn } from './context';
-import { canonicalIso, insertEvent, lookupBeforeFold } from './events-table';
-import { foldGroupIdentify, groupColumnsOf, isGroupIdentify } from './groups';
+import { canonicalIso, insertEvent, lookupBeforeFold, type EventRow } from './events-table';
+import { foldGroupIdentify, groupColumnsOf, isGroupIdentify, type GroupColumns } from './groups';
 import { personUuid } from './ids';
 import { personUpdatesOf } from './lifted-properties';
 import { foldPerson } from './person-state';
+import type { PersonCache } from './person-cache';
 import { asObject, withoutPersonOperations } from './properties';
 
 /** Events whose only purpose is a person or group effect. */
@@ -21,45 +22,147 @@ export function projectIdOf(recorded: RecordedEvent): number | null {
 
 /**
  * An event's place in the log: its record's position, then its index in that record (an
- * EventsCaptured carries many). Safe integers up to positions of ~9e11.
+ * EventsCaptured carries many). Safe integers up to positions of ~9e11. Stored in persons.seq (the
+ * event that created the person) and, doubled, in person_distinct_ids.seq.
  */
 export const ordinalOf = (position: number, index: number) => position * MAX_EVENTS_PER_RECORD + index;
 
+const NO_GROUPS: GroupColumns = [null, null, null, null, null];
+
+/**
+ * What the events of one EventsCaptured record share: what each needs to know before it is folded,
+ * read for the whole record in two statements instead of one per event, and the event rows, written
+ * together once the record is folded (nothing in the fold reads the events table but the dedup
+ * check, which `folded` answers).
+ */
+export interface RecordReads {
+  /** The record's uuids already in the project's events, then those of the record folded so far. */
+  folded: Set<string>;
+  /** The person of each distinct id the record carries (absent: none); persons.ts keeps it current. */
+  personIds: Map<string, string>;
+  /** Rows of the record's events, in the record's order, for insertEvents. */
+  rows: EventRow[];
+}
+
+/** null when a uuid is not a string: such a record is read event by event, as a single event is. */
+export async function readRecord(db: SqlSession, projectId: number, events: readonly CapturedEventData[]): Promise<RecordReads | null> {
+  const uuids: string[] = [];
+  for (const e of events) {
+    if (typeof e.uuid !== 'string') return null;
+    uuids.push(e.uuid);
+  }
+  const distinctIds = [...new Set(events.map((e) => String(e.distinct_id)))];
+  const { dialect } = db;
+  const folded = await db.all<{ uuid: string }>(
+    `SELECT uuid FROM events WHERE project_id = ? AND ${dialect.inJsonArray('uuid', 'text')}`,
+    projectId,
+    JSON.stringify(uuids),
+  );
+  const persons = await db.all<{ distinct_id: string; person_id: string }>(
+    `SELECT distinct_id, person_id FROM person_distinct_ids WHERE project_id = ? AND ${dialect.inJsonArray('distinct_id', 'text')}`,
+    projectId,
+    JSON.stringify(distinctIds),
+  );
+  return {
+    folded: new Set(folded.map((r) => r.uuid)),
+    personIds: new Map(persons.map((r) => [r.distinct_id, r.person_id])),
+    rows: [],
+  };
+}
+
 /**
  * Folds one captured event (an EventCaptured record, or the `index`th event of an EventsCaptured):
- * person and group effects first, then its row in the events table.
+ * person and group effects first, then its row in the events table. `cache` mirrors the persons of
+ * the store behind `db`; with its record's `reads`, the event reads nothing itself and its row joins
+ * the record's (the caller inserts them), and the most common event (no person or group effect to
+ * write) settles without a promise (undefined).
  */
-export function foldCaptured(recorded: RecordedEvent, data: CapturedEventData, index: number, db: SqlStore): void {
+export function foldCaptured(
+  recorded: RecordedEvent,
+  data: CapturedEventData,
+  index: number,
+  db: SqlSession,
+  cache: PersonCache | undefined,
+  reads: RecordReads | null = null,
+): Promise<void> | undefined {
   const projectId = projectIdOf(recorded);
-  if (projectId === null) return;
+  if (projectId === null) return undefined;
   const distinctId = String(data.distinct_id);
-  const before = lookupBeforeFold(db, projectId, data.uuid, distinctId);
-  if (before.duplicate) return;
+  if (!reads) return foldAlone(recorded, data, index, db, cache, projectId, distinctId);
+  // A re-sent event counts once, also when the record itself carries it twice.
+  if (reads.folded.has(data.uuid)) return undefined;
+  reads.folded.add(data.uuid);
+  const ctx = contextOf(recorded, data, index, db, cache, reads, projectId, distinctId, reads.personIds.get(distinctId));
+  if (!ctx.personless && !isGroupIdentify(ctx.event) && !asObject(ctx.properties.$groups)) {
+    const settled = foldPerson(ctx);
+    if (typeof settled === 'string') {
+      reads.rows.push(eventRow(ctx, data, settled, NO_GROUPS));
+      return undefined;
+    }
+    return settled.then((personId) => {
+      reads.rows.push(eventRow(ctx, data, personId, NO_GROUPS));
+    });
+  }
+  return foldEffects(ctx, data, reads);
+}
 
+async function foldAlone(
+  recorded: RecordedEvent,
+  data: CapturedEventData,
+  index: number,
+  db: SqlSession,
+  cache: PersonCache | undefined,
+  projectId: number,
+  distinctId: string,
+): Promise<void> {
+  const before = (await lookupBeforeFold(db, projectId, data.uuid, distinctId))!;
+  if (before.duplicate === 1) return;
+  await foldEffects(contextOf(recorded, data, index, db, cache, null, projectId, distinctId, before.person_id ?? undefined), data, null);
+}
+
+type CapturedContext = FoldContext & { personless: boolean };
+
+function contextOf(
+  recorded: RecordedEvent,
+  data: CapturedEventData,
+  index: number,
+  db: SqlSession,
+  cache: PersonCache | undefined,
+  reads: RecordReads | null,
+  projectId: number,
+  distinctId: string,
+  personIdBefore: string | undefined,
+): CapturedContext {
   const recordedAt = recorded.metadata.recordedAt;
   const original = asObject(data.properties) ?? {};
   const personless = original.$process_person_profile === false;
   // PostHog strips person operations from personless events before anything else sees them.
   const properties = personless ? withoutPersonOperations(original) : original;
-  const ctx: FoldContext = {
+  return {
     db,
+    cache,
+    personIds: reads?.personIds,
     ordinal: ordinalOf(recorded.position, index),
     projectId,
     uuid: data.uuid,
     event: data.event,
     distinctId,
     properties,
+    personless,
     // A personless event lifts nothing onto a person either.
     personUpdates: personless ? null : personUpdatesOf(data.event, properties),
     timestamp: canonicalIso(data.timestamp, recordedAt),
     recordedAt,
-    personIdBefore: before.personId,
+    personIdBefore,
   };
+}
 
+/** Every effect of the event, then its row: inserted now, or added to its record's. */
+async function foldEffects(ctx: CapturedContext, data: CapturedEventData, reads: RecordReads | null): Promise<void> {
   let personId: string;
-  if (personless) {
+  if (ctx.personless) {
     if (PERSON_PROFILE_EVENTS.has(ctx.event)) {
-      warn(ctx, 'invalid_event_when_process_person_profile_is_false', {
+      await warn(ctx, 'invalid_event_when_process_person_profile_is_false', {
         eventUuid: ctx.uuid,
         event: ctx.event,
         distinctId: ctx.distinctId,
@@ -67,24 +170,31 @@ export function foldCaptured(recorded: RecordedEvent, data: CapturedEventData, i
     }
     // As PostHog: an existing person's id if the distinct id has one, else the deterministic id the
     // person would get if it were ever created, so later person events line up with these.
-    personId = before.personId ?? personUuid(projectId, distinctId);
+    personId = ctx.personIdBefore ?? personUuid(ctx.projectId, ctx.distinctId);
   } else {
-    personId = foldPerson(ctx);
-    if (isGroupIdentify(ctx.event)) foldGroupIdentify(ctx);
+    const settled = foldPerson(ctx);
+    personId = typeof settled === 'string' ? settled : await settled;
+    if (isGroupIdentify(ctx.event)) await foldGroupIdentify(ctx);
   }
+  const groups = asObject(ctx.properties.$groups);
+  const row = eventRow(ctx, data, personId, groups ? await groupColumnsOf(ctx, groups) : NO_GROUPS);
+  if (reads) reads.rows.push(row);
+  else await insertEvent(ctx.db, row);
+}
 
+function eventRow(ctx: CapturedContext, data: CapturedEventData, personId: string, groups: GroupColumns): EventRow {
   const chain = ctx.properties.$elements_chain;
-  insertEvent(db, {
+  return {
     uuid: data.uuid,
-    projectId,
+    projectId: ctx.projectId,
     event: ctx.event,
     distinctId: ctx.distinctId,
     personId,
     timestamp: ctx.timestamp,
-    receivedAt: canonicalIso(data.received_at, recordedAt),
+    receivedAt: canonicalIso(data.received_at, ctx.recordedAt),
     propertiesJson: JSON.stringify(ctx.properties),
     elementsChain: typeof chain === 'string' ? chain : '',
-    groups: groupColumnsOf(ctx),
+    groups,
     historicalMigration: data.historical_migration === true,
-  });
+  };
 }

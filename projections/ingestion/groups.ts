@@ -13,34 +13,32 @@ export type GroupColumns = [string | null, string | null, string | null, string 
  * the project has room. A refused type is warned about once per project, not on every event that
  * carries it: a client sending six types would otherwise write a warning per event.
  */
-export function groupTypeIndexFor(ctx: FoldContext, groupType: string): number | null {
+export async function groupTypeIndexFor(ctx: FoldContext, groupType: string): Promise<number | null> {
   const { db, projectId } = ctx;
-  const known = db
-    .prepare('SELECT group_type_index FROM group_type_mappings WHERE project_id = ? AND group_type = ?')
-    .get(projectId, groupType) as { group_type_index: number } | undefined;
+  const known = await db.get<{ group_type_index: number }>(
+    'SELECT group_type_index FROM group_type_mappings WHERE project_id = ? AND group_type = ?',
+    projectId,
+    groupType,
+  );
   if (known) return known.group_type_index;
 
   const used = (
-    db.prepare('SELECT group_type_index FROM group_type_mappings WHERE project_id = ?').all(projectId) as {
-      group_type_index: number;
-    }[]
+    await db.all<{ group_type_index: number }>('SELECT group_type_index FROM group_type_mappings WHERE project_id = ?', projectId)
   ).map((r) => r.group_type_index);
   if (used.length >= MAX_GROUP_TYPES) {
-    const first = db
-      .prepare('INSERT OR IGNORE INTO group_type_refusals (project_id, group_type) VALUES (?, ?)')
-      .run(projectId, groupType);
+    const first = await db.run(
+      'INSERT INTO group_type_refusals (project_id, group_type) VALUES (?, ?) ON CONFLICT DO NOTHING',
+      projectId,
+      groupType,
+    );
     if (first.changes > 0) {
-      warn(ctx, 'group_type_limit_exceeded', { groupType, maxGroupTypes: MAX_GROUP_TYPES, eventUuid: ctx.uuid });
+      await warn(ctx, 'group_type_limit_exceeded', { groupType, maxGroupTypes: MAX_GROUP_TYPES, eventUuid: ctx.uuid });
     }
     return null;
   }
   let index = 0;
   while (used.includes(index)) index++;
-  db.prepare('INSERT INTO group_type_mappings (project_id, group_type, group_type_index) VALUES (?, ?, ?)').run(
-    projectId,
-    groupType,
-    index,
-  );
+  await db.run('INSERT INTO group_type_mappings (project_id, group_type, group_type_index) VALUES (?, ?, ?)', projectId, groupType, index);
   return index;
 }
 
@@ -52,26 +50,32 @@ function groupKeyOf(value: unknown): string | null {
 }
 
 /** `$groupidentify` / `$group_identify`: create the group or merge `$group_set` into it like `$set`. */
-export function foldGroupIdentify(ctx: FoldContext): void {
+export async function foldGroupIdentify(ctx: FoldContext): Promise<void> {
   const groupType = ctx.properties.$group_type;
   const groupKey = groupKeyOf(ctx.properties.$group_key);
   if (typeof groupType !== 'string' || groupType === '' || groupKey === null) return;
-  const index = groupTypeIndexFor(ctx, groupType);
+  const index = await groupTypeIndexFor(ctx, groupType);
   if (index === null) return;
 
   const { db, projectId } = ctx;
   // A date-joined timestamp in $group_set is just another property: it is kept, not interpreted.
   const groupSet: Properties = asObject(ctx.properties.$group_set) ?? {};
-  const row = db
-    .prepare(
-      'SELECT group_properties, version FROM groups WHERE project_id = ? AND group_type_index = ? AND group_key = ?',
-    )
-    .get(projectId, index, groupKey) as { group_properties: string; version: number } | undefined;
+  const row = await db.get<{ group_properties: string; version: number }>(
+    'SELECT group_properties, version FROM groups WHERE project_id = ? AND group_type_index = ? AND group_key = ?',
+    projectId,
+    index,
+    groupKey,
+  );
   if (!row) {
-    db.prepare(
+    await db.run(
       `INSERT INTO groups (project_id, group_type_index, group_key, group_properties, created_at, version)
        VALUES (?, ?, ?, ?, ?, 0)`,
-    ).run(projectId, index, groupKey, JSON.stringify(groupSet), ctx.timestamp);
+      projectId,
+      index,
+      groupKey,
+      JSON.stringify(groupSet),
+      ctx.timestamp,
+    );
     return;
   }
   const next = applyPropertyUpdates(JSON.parse(row.group_properties) as Properties, {
@@ -80,24 +84,28 @@ export function foldGroupIdentify(ctx: FoldContext): void {
     unset: [],
   });
   if (!next.changed) return;
-  db.prepare(
+  await db.run(
     'UPDATE groups SET group_properties = ?, version = ? WHERE project_id = ? AND group_type_index = ? AND group_key = ?',
-  ).run(JSON.stringify(next.properties), row.version + 1, projectId, index, groupKey);
+    JSON.stringify(next.properties),
+    row.version + 1,
+    projectId,
+    index,
+    groupKey,
+  );
 }
 
 /**
  * `$groups: {type: key}` on any event fills the events table's group columns. It never creates the
  * group itself, but an unknown type gets an index while there is room, as PostHog's
- * addGroupProperties does.
+ * addGroupProperties does. The caller passes the event's `$groups` object (most events have none,
+ * and then need no call at all).
  */
-export function groupColumnsOf(ctx: FoldContext): GroupColumns {
+export async function groupColumnsOf(ctx: FoldContext, groups: Properties): Promise<GroupColumns> {
   const columns: GroupColumns = [null, null, null, null, null];
-  const groups = asObject(ctx.properties.$groups);
-  if (!groups) return columns;
   for (const [groupType, value] of Object.entries(groups)) {
     const key = groupKeyOf(value);
     if (groupType === '' || key === null) continue;
-    const index = groupTypeIndexFor(ctx, groupType);
+    const index = await groupTypeIndexFor(ctx, groupType);
     if (index !== null) columns[index] = key;
   }
   return columns;

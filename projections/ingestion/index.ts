@@ -1,70 +1,86 @@
 import type { CapturedEventData, EventsCapturedData, RecordedEvent } from '../../streams';
-import type { Projection, SqlStore } from '../projection';
+import type { ReadModelProjection } from '../projection';
+import type { SqlSession } from '../sql';
 import { FOLD_WARNING_SOURCE, recordWarning } from './context';
-import { foldCaptured, projectIdOf } from './fold-captured';
+import { foldCaptured, projectIdOf, readRecord } from './fold-captured';
+import { insertEvents } from './events-table';
 import { INGESTION, QUARANTINE_WARNING } from './names';
-import { forgetCachedPersons } from './person-cache';
-import { createIngestionSchema, INGESTION_TABLES } from './schema';
+import { PersonCaches } from './person-cache';
+import { INGESTION_TABLES } from './schema';
 
 type WarningData = { type: string; source: string; details: Record<string, unknown> };
 
 /**
  * Persons, groups and the analytics events table in ONE fold: an event row records the person its
  * distinct id had at that point of the log, so the three must advance together to replay identically.
+ * Each instance keeps its own person cache (see PersonCaches).
  */
-export const ingestionProjection: Projection = {
-  name: INGESTION,
-  // 2: distinct ids ordered by event ordinal (position and index in an EventsCaptured record).
-  // 3: device, page, campaign and GeoIP properties lifted from events onto persons (compat §10).
-  version: 3,
-  store: 'readmodels',
-  handles: ['EventCaptured', 'EventsCaptured', 'IngestionWarningRaised'],
-  tables: INGESTION_TABLES,
-  setup(db: SqlStore) {
-    createIngestionSchema(db);
-  },
-  apply(recorded: RecordedEvent, db: SqlStore) {
-    if (recorded.type === 'EventsCaptured') {
-      const { events } = recorded.data as EventsCapturedData;
-      for (let i = 0; i < events.length; i++) foldCaptured(recorded, events[i], i, db);
-      return;
-    }
-    if (recorded.type === 'EventCaptured') {
-      foldCaptured(recorded, recorded.data as CapturedEventData, 0, db);
-      return;
-    }
-    if (recorded.type === 'IngestionWarningRaised') {
+export function createIngestionProjection(): ReadModelProjection {
+  const caches = new PersonCaches();
+  return {
+    portable: true,
+    name: INGESTION,
+    // 2: distinct ids ordered by event ordinal (position and index in an EventsCaptured record).
+    // 3: device, page, campaign and GeoIP properties lifted from events onto persons (compat §10).
+    // 4: portable tables: persons.seq (listing order, was the rowid), events keyed by (project_id, uuid),
+    //    warning ids assigned by the fold.
+    version: 4,
+    store: 'readmodels',
+    handles: ['EventCaptured', 'EventsCaptured', 'IngestionWarningRaised'],
+    tables: INGESTION_TABLES,
+    async apply(recorded: RecordedEvent, db: SqlSession) {
+      if (recorded.type === 'EventsCaptured') {
+        const { events } = recorded.data as EventsCapturedData;
+        const cache = caches.of(db);
+        const projectId = projectIdOf(recorded);
+        const reads = projectId !== null && events.length > 1 ? await readRecord(db, projectId, events) : null;
+        for (let i = 0; i < events.length; i++) {
+          const pending = foldCaptured(recorded, events[i], i, db, cache, reads);
+          if (pending) await pending;
+        }
+        if (reads) await insertEvents(db, reads.rows);
+        return;
+      }
+      if (recorded.type === 'EventCaptured') {
+        await foldCaptured(recorded, recorded.data as CapturedEventData, 0, db, caches.of(db));
+        return;
+      }
+      if (recorded.type === 'IngestionWarningRaised') {
+        const projectId = projectIdOf(recorded);
+        if (projectId === null) return;
+        const data = recorded.data as WarningData;
+        await recordWarning(db, projectId, data.type, data.source, data.details ?? {}, recorded.metadata.recordedAt);
+      }
+    },
+    // One captured event that cannot be folded must not cost the others of its record.
+    parts(recorded: RecordedEvent) {
+      return recorded.type === 'EventsCaptured' ? (recorded.data as EventsCapturedData).events.length : 0;
+    },
+    async applyPart(recorded: RecordedEvent, index: number, db: SqlSession) {
+      await foldCaptured(recorded, (recorded.data as EventsCapturedData).events[index], index, db, caches.of(db));
+    },
+    // The person cache must never outlive the rows it mirrors.
+    rolledBack() {
+      caches.clear();
+    },
+    async quarantined(recorded: RecordedEvent, part: number | null, error: string, db: SqlSession) {
       const projectId = projectIdOf(recorded);
       if (projectId === null) return;
-      const data = recorded.data as WarningData;
-      recordWarning(db, projectId, data.type, data.source, data.details ?? {}, recorded.metadata.recordedAt);
-    }
-  },
-  // One captured event that cannot be folded must not cost the others of its record.
-  parts(recorded: RecordedEvent) {
-    return recorded.type === 'EventsCaptured' ? (recorded.data as EventsCapturedData).events.length : 0;
-  },
-  applyPart(recorded: RecordedEvent, index: number, db: SqlStore) {
-    foldCaptured(recorded, (recorded.data as EventsCapturedData).events[index], index, db);
-  },
-  // The person cache must never outlive the rows it mirrors.
-  rolledBack(db: SqlStore) {
-    forgetCachedPersons(db);
-  },
-  quarantined(recorded: RecordedEvent, part: number | null, error: string, db: SqlStore) {
-    const projectId = projectIdOf(recorded);
-    if (projectId === null) return;
-    const captured = capturedAt(recorded, part);
-    recordWarning(
-      db,
-      projectId,
-      QUARANTINE_WARNING,
-      FOLD_WARNING_SOURCE,
-      { position: recorded.position, index: part, eventUuid: stringOrNull(captured?.uuid), event: stringOrNull(captured?.event), error },
-      recorded.metadata.recordedAt,
-    );
-  },
-};
+      const captured = capturedAt(recorded, part);
+      await recordWarning(
+        db,
+        projectId,
+        QUARANTINE_WARNING,
+        FOLD_WARNING_SOURCE,
+        { position: recorded.position, index: part, eventUuid: stringOrNull(captured?.uuid), event: stringOrNull(captured?.event), error },
+        recorded.metadata.recordedAt,
+      );
+    },
+  };
+}
+
+/** The product's instance. A process folding several stores with it keeps one person cache per store. */
+export const ingestionProjection = createIngestionProjection();
 
 /** Read defensively: the record being quarantined may be malformed in any way. */
 function capturedAt(recorded: RecordedEvent, part: number | null): { uuid?: unknown; event?: unknown } | undefined {
@@ -78,6 +94,8 @@ const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : nu
 export { QUARANTINE_WARNING } from './names';
 export { ingestionQueries } from './queries';
 export type { IngestionQueries } from './queries';
+export { flagServingReads, type FlagServingReads } from './flag-serving-reads';
+export { INGESTION_TABLES } from './schema';
 export type {
   EventApi,
   EventFilters,

@@ -35,7 +35,7 @@ export function mergeSourceOf(event: string, properties: Properties): string | n
 }
 
 /** Merges `otherId`'s person into the event's distinct id person, by PostHog's rules (compat §2). */
-export function mergeIntoEventPerson(ctx: FoldContext, otherId: string): MergeOutcome {
+export async function mergeIntoEventPerson(ctx: FoldContext, otherId: string): Promise<MergeOutcome> {
   const intoId = ctx.distinctId;
   if (intoId === otherId) return NOTHING;
   for (const [illegal, other] of [
@@ -43,7 +43,7 @@ export function mergeIntoEventPerson(ctx: FoldContext, otherId: string): MergeOu
     [otherId, intoId],
   ] as const) {
     if (isDistinctIdIllegal(illegal)) {
-      warn(ctx, 'cannot_merge_with_illegal_distinct_id', {
+      await warn(ctx, 'cannot_merge_with_illegal_distinct_id', {
         illegalDistinctId: illegal,
         otherDistinctId: other,
         eventUuid: ctx.uuid,
@@ -53,7 +53,7 @@ export function mergeIntoEventPerson(ctx: FoldContext, otherId: string): MergeOu
   }
 
   const { db, projectId } = ctx;
-  const otherPersonId = personIdOf(db, projectId, otherId);
+  const otherPersonId = await personIdOf(db, projectId, otherId);
   const intoPersonId = ctx.personIdBefore;
   const added = distinctIdSeq(ctx.ordinal, 0);
   const linked = (personId: string): MergeOutcome => ({
@@ -64,11 +64,11 @@ export function mergeIntoEventPerson(ctx: FoldContext, otherId: string): MergeOu
   });
 
   if (otherPersonId !== undefined && intoPersonId === undefined) {
-    addDistinctId(db, projectId, intoId, otherPersonId, added);
+    await addDistinctId(ctx, projectId, intoId, otherPersonId, added);
     return linked(otherPersonId);
   }
   if (otherPersonId === undefined && intoPersonId !== undefined) {
-    addDistinctId(db, projectId, otherId, intoPersonId, added);
+    await addDistinctId(ctx, projectId, otherId, intoPersonId, added);
     return linked(intoPersonId);
   }
   if (otherPersonId !== undefined && intoPersonId !== undefined) {
@@ -82,8 +82,8 @@ export function mergeIntoEventPerson(ctx: FoldContext, otherId: string): MergeOu
   const updates = ctx.personUpdates;
   const { properties } = applyPropertyUpdates({}, updates && { ...updates, unset: [] });
   const uuid = personUuid(projectId, intoId);
-  insertPerson(
-    db,
+  await insertPerson(
+    ctx,
     { uuid, projectId, properties, createdAt: ctx.timestamp, isIdentified: true, version: 0 },
     [intoId, otherId],
     ctx.ordinal,
@@ -91,15 +91,15 @@ export function mergeIntoEventPerson(ctx: FoldContext, otherId: string): MergeOu
   return linked(uuid);
 }
 
-function mergePersons(ctx: FoldContext, intoPersonId: string, otherPersonId: string, otherId: string): MergeOutcome {
+async function mergePersons(ctx: FoldContext, intoPersonId: string, otherPersonId: string, otherId: string): Promise<MergeOutcome> {
   const { db, projectId } = ctx;
-  const into = loadPerson(db, intoPersonId);
-  const other = loadPerson(db, otherPersonId);
+  const into = await loadPerson(ctx, intoPersonId);
+  const other = await loadPerson(ctx, otherPersonId);
   if (!into || !other) throw new Error(`ingestion: distinct id points at a missing person (${intoPersonId}, ${otherPersonId})`);
 
   // Only $merge_dangerously may swallow a person someone already identified.
   if (ctx.event !== '$merge_dangerously' && other.isIdentified) {
-    warn(ctx, 'cannot_merge_already_identified', {
+    await warn(ctx, 'cannot_merge_already_identified', {
       sourcePersonDistinctId: otherId,
       targetPersonDistinctId: ctx.distinctId,
       eventUuid: ctx.uuid,
@@ -109,14 +109,14 @@ function mergePersons(ctx: FoldContext, intoPersonId: string, otherPersonId: str
 
   // The surviving person's values win on conflicts; the event's own updates apply on top.
   const merged = applyPropertyUpdates({ ...other.properties, ...into.properties }, ctx.personUpdates);
-  savePerson(db, {
+  await savePerson(ctx, {
     ...into,
     properties: merged.properties,
     createdAt: other.createdAt < into.createdAt ? other.createdAt : into.createdAt,
     isIdentified: true,
     version: Math.max(into.version, other.version) + 1,
   });
-  moveHashKeyOverride(db, projectId, other.uuid, into.uuid);
-  absorbPerson(db, other.uuid, into.uuid);
+  await moveHashKeyOverride(db, projectId, other.uuid, into.uuid);
+  await absorbPerson(ctx, other.uuid, into.uuid);
   return { personId: intoPersonId, markIdentified: true, linked: true, propertiesApplied: true };
 }

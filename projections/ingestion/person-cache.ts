@@ -1,32 +1,50 @@
-import type { SqlStore } from '../projection';
+import type { SqlSession } from '../sql';
 import type { Person } from './person';
 
 /**
- * The persons the fold read or wrote lately, per store, so that the person lookup most events need
- * (the write filter must see the person's properties) is not a row read and a parse each time.
- * Entries always equal what a row read would return: every write of the persons table goes through
- * persons.ts, which keeps them in step (caching the parse of the text it stored), and a rolled-back
- * transaction or savepoint drops them all (the projection's `rolledBack`). Cached persons are never
- * mutated: the fold builds new ones.
+ * The persons the fold read or wrote lately, so that the person lookup most events need (the write
+ * filter must see the person's properties) is not a row read and a parse each time. Entries always
+ * equal what a row read would return: every write of the persons table goes through persons.ts,
+ * which keeps them in step (caching the parse of the text it stored), and a rolled-back transaction
+ * or savepoint drops them all (the projection's `rolledBack`). Cached persons are never mutated:
+ * the fold builds new ones.
  */
+export type PersonCache = Map<string, Person>;
+
 const MAX_CACHED_PERSONS = 50_000;
 
-let caches = new WeakMap<SqlStore, Map<string, Person>>();
 let enabled = true;
+/** Bumped when the cache is switched on or off: writes made while it was off never reached it. */
+let generation = 0;
 
-function cacheOf(db: SqlStore): Map<string, Person> | undefined {
-  if (!enabled) return undefined;
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new Map()));
-  return cache;
+/**
+ * One projection instance's caches, one per store it folds into. A store is told apart by its
+ * session's statement functions: the SQLite adapter hands every transaction the store's own (so the
+ * cache outlives a batch, which is where it pays), the PostgreSQL adapter new ones per transaction
+ * (so there a cache lives for one transaction, and another process folding between two batches
+ * cannot leave it stale). Two stores never share one, even when a process folds both with the same
+ * projection instance.
+ */
+export class PersonCaches {
+  private byStore = new WeakMap<object, PersonCache>();
+  private generation = generation;
+
+  of(db: SqlSession): PersonCache | undefined {
+    if (!enabled) return undefined;
+    if (this.generation !== generation) this.clear();
+    let cache = this.byStore.get(db.get);
+    if (!cache) this.byStore.set(db.get, (cache = new Map()));
+    return cache;
+  }
+
+  /** A rollback does not say which store it was: every cache goes. */
+  clear(): void {
+    this.byStore = new WeakMap();
+    this.generation = generation;
+  }
 }
 
-export function cachedPerson(db: SqlStore, uuid: string): Person | undefined {
-  return cacheOf(db)?.get(uuid);
-}
-
-export function rememberPerson(db: SqlStore, person: Person): void {
-  const cache = cacheOf(db);
+export function rememberPerson(cache: PersonCache | undefined, person: Person): void {
   if (!cache) return;
   // Oldest first out: Map keeps insertion order, and a rewritten person moves to the end.
   cache.delete(person.uuid);
@@ -34,16 +52,8 @@ export function rememberPerson(db: SqlStore, person: Person): void {
   cache.set(person.uuid, person);
 }
 
-export function forgetPerson(db: SqlStore, uuid: string): void {
-  caches.get(db)?.delete(uuid);
-}
-
-export function forgetCachedPersons(db: SqlStore): void {
-  caches.get(db)?.clear();
-}
-
 /** For tests that compare the fold with the plain one (every person read from its row). */
 export function setPersonCacheEnabled(on: boolean): void {
   enabled = on;
-  caches = new WeakMap();
+  generation++;
 }

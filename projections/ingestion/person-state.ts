@@ -3,19 +3,35 @@ import { setHashKeyOverride } from './hash-key-overrides';
 import { personUuid } from './ids';
 import { mergeIntoEventPerson, mergeSourceOf } from './merge';
 import type { MergeOutcome } from './merge';
-import { insertPerson, loadPerson, savePerson } from './persons';
+import { insertPerson, loadPerson, savePerson, type Person } from './persons';
 import { updatesTriggerWrite } from './person-write-filter';
 import { applyPropertyUpdates } from './properties';
 
 /**
  * Runs the person side of one event (merge, create, property updates) and returns the person the
- * event belongs to afterwards: the person_id the events table records for it.
+ * event belongs to afterwards: the person_id the events table records for it. The most common event
+ * (no merge, a person already known and cached, nothing worth writing) settles without a promise.
  */
-export function foldPerson(ctx: FoldContext): string {
+export function foldPerson(ctx: FoldContext): string | Promise<string> {
+  const source = mergeSourceOf(ctx.event, ctx.properties);
+  const personId = ctx.personIdBefore;
+  if (source === null && personId !== undefined) {
+    const updates = ctx.personUpdates;
+    // The common case (no person operations, no merge) never reads the person row.
+    if (!updates) return personId;
+    const person = ctx.cache?.get(personId);
+    if (person) {
+      const next = updatedPerson(ctx, person, false);
+      return next ? savePerson(ctx, next).then(() => personId) : personId;
+    }
+  }
+  return foldPersonFully(ctx, source);
+}
+
+async function foldPersonFully(ctx: FoldContext, source: string | null): Promise<string> {
   const { db, projectId, distinctId } = ctx;
   const updates = ctx.personUpdates;
-  const source = mergeSourceOf(ctx.event, ctx.properties);
-  const merge: MergeOutcome | null = source === null ? null : mergeIntoEventPerson(ctx, source);
+  const merge: MergeOutcome | null = source === null ? null : await mergeIntoEventPerson(ctx, source);
 
   // A merge that returned no person changed nothing, so the id read before it still holds.
   const personId = merge?.personId ?? ctx.personIdBefore;
@@ -23,8 +39,8 @@ export function foldPerson(ctx: FoldContext): string {
     // A new person starts from the event's $set_once/$set (PostHog ignores $unset on creation).
     const { properties } = applyPropertyUpdates({}, updates && { ...updates, unset: [] });
     const uuid = personUuid(projectId, distinctId);
-    insertPerson(
-      db,
+    await insertPerson(
+      ctx,
       { uuid, projectId, properties, createdAt: ctx.timestamp, isIdentified: false, version: 0 },
       [distinctId],
       ctx.ordinal,
@@ -35,25 +51,26 @@ export function foldPerson(ctx: FoldContext): string {
   const markIdentified = merge?.markIdentified ?? false;
   // The common case (no person operations, no merge) never reads the person row.
   if ((updates || markIdentified) && !merge?.propertiesApplied) {
-    const person = loadPerson(db, personId);
+    const person = await loadPerson(ctx, personId);
     if (!person) throw new Error(`ingestion: distinct id ${distinctId} points at missing person ${personId}`);
-    const identify = markIdentified && !person.isIdentified;
-    // Frequently changing properties alone (a new $current_url, say) are not worth a write in PostHog.
-    const written = updates !== null && (identify || updatesTriggerWrite(ctx.event, person.properties, updates));
-    const next = applyPropertyUpdates(person.properties, written ? updates : null);
-    if (next.changed || identify) {
-      savePerson(db, {
-        ...person,
-        properties: next.properties,
-        isIdentified: person.isIdentified || identify,
-        version: person.version + 1,
-      });
-    }
+    const next = updatedPerson(ctx, person, markIdentified);
+    if (next) await savePerson(ctx, next);
   }
 
   // Experience continuity: the anonymous id keeps bucketing flags for the person it joined.
   if (ctx.event === '$identify' && merge?.linked && source !== null) {
-    setHashKeyOverride(db, projectId, personId, source);
+    await setHashKeyOverride(db, projectId, personId, source);
   }
   return personId;
+}
+
+/** The person after the event's updates (and identification), or null when nothing is to be written. */
+function updatedPerson(ctx: FoldContext, person: Person, markIdentified: boolean): Person | null {
+  const updates = ctx.personUpdates;
+  const identify = markIdentified && !person.isIdentified;
+  // Frequently changing properties alone (a new $current_url, say) are not worth a write in PostHog.
+  const written = updates !== null && (identify || updatesTriggerWrite(ctx.event, person.properties, updates));
+  const next = applyPropertyUpdates(person.properties, written ? updates : null);
+  if (!next.changed && !identify) return null;
+  return { ...person, properties: next.properties, isIdentified: person.isIdentified || identify, version: person.version + 1 };
 }

@@ -1,5 +1,5 @@
-import type { SqlStore } from '../projection';
-import { cachedPerson, forgetPerson, rememberPerson } from './person-cache';
+import type { SqlSession } from '../sql';
+import { rememberPerson, type PersonCache } from './person-cache';
 import type { Properties } from './properties';
 import type { Person } from './person';
 
@@ -14,19 +14,39 @@ interface PersonRow {
   version: number;
 }
 
+/** Where the fold's person reads and writes go: the store, and the cache mirroring its persons (if any). */
+export interface PersonStore {
+  db: SqlSession;
+  cache: PersonCache | undefined;
+  /**
+   * The person of each distinct id an EventsCaptured record carries, read once for the record (see
+   * readRecord) and kept equal to the rows by every write of person_distinct_ids below; undefined
+   * when the event's person is read on its own.
+   */
+  personIds: Map<string, string> | undefined;
+}
+
 /** The current person of a distinct id (through every merge so far), or undefined. */
-export function personIdOf(db: SqlStore, projectId: number, distinctId: string): string | undefined {
-  const row = db
-    .prepare('SELECT person_id FROM person_distinct_ids WHERE project_id = ? AND distinct_id = ?')
-    .get(projectId, distinctId) as { person_id: string } | undefined;
+export async function personIdOf(db: SqlSession, projectId: number, distinctId: string): Promise<string | undefined> {
+  const row = await db.get<{ person_id: string }>(
+    'SELECT person_id FROM person_distinct_ids WHERE project_id = ? AND distinct_id = ?',
+    projectId,
+    distinctId,
+  );
   return row?.person_id;
 }
 
-/** The person as its row holds it; never mutate the result (it may be shared with the cache). */
-export function loadPerson(db: SqlStore, uuid: string): Person | undefined {
-  const cached = cachedPerson(db, uuid);
+/**
+ * The person as its row holds it; never mutate the result (it may be shared with the cache). Callers
+ * on the per-event path try `cache.get` first, so a hit costs no promise.
+ */
+export async function loadPerson({ db, cache }: PersonStore, uuid: string): Promise<Person | undefined> {
+  const cached = cache?.get(uuid);
   if (cached) return cached;
-  const row = db.prepare('SELECT * FROM persons WHERE uuid = ?').get(uuid) as PersonRow | undefined;
+  const row = await db.get<PersonRow>(
+    'SELECT uuid, project_id, properties, created_at, is_identified, version FROM persons WHERE uuid = ?',
+    uuid,
+  );
   if (!row) return undefined;
   const person: Person = {
     uuid: row.uuid,
@@ -36,7 +56,7 @@ export function loadPerson(db: SqlStore, uuid: string): Person | undefined {
     isIdentified: row.is_identified === 1,
     version: row.version,
   };
-  rememberPerson(db, person);
+  rememberPerson(cache, person);
   return person;
 }
 
@@ -55,40 +75,61 @@ export const distinctIdSeq = (ordinal: number, slot: 0 | 1) => ordinal * 2 + slo
 
 /**
  * Inserts a person and its distinct ids (the first is the id its uuid was derived from), added by the
- * event at `ordinal`.
+ * event at `ordinal`, which is also the person's place in the persons list (one event creates at
+ * most one person).
  */
-export function insertPerson(db: SqlStore, person: Person, distinctIds: readonly [string] | readonly [string, string], ordinal: number): void {
+export async function insertPerson(
+  store: PersonStore,
+  person: Person,
+  distinctIds: readonly [string] | readonly [string, string],
+  ordinal: number,
+): Promise<void> {
   const propertiesJson = JSON.stringify(person.properties);
-  db.prepare(
-    'INSERT INTO persons (uuid, project_id, properties, created_at, is_identified, version) VALUES (?, ?, ?, ?, ?, ?)',
-  ).run(person.uuid, person.projectId, propertiesJson, person.createdAt, person.isIdentified ? 1 : 0, person.version);
-  rememberPerson(db, asStored(person, propertiesJson));
-  distinctIds.forEach((distinctId, slot) =>
-    addDistinctId(db, person.projectId, distinctId, person.uuid, distinctIdSeq(ordinal, slot === 0 ? 0 : 1)),
+  await store.db.run(
+    'INSERT INTO persons (uuid, project_id, properties, created_at, is_identified, version, seq) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    person.uuid,
+    person.projectId,
+    propertiesJson,
+    person.createdAt,
+    person.isIdentified ? 1 : 0,
+    person.version,
+    ordinal,
   );
+  rememberPerson(store.cache, asStored(person, propertiesJson));
+  await addDistinctId(store, person.projectId, distinctIds[0], person.uuid, distinctIdSeq(ordinal, 0));
+  if (distinctIds.length === 2) await addDistinctId(store, person.projectId, distinctIds[1], person.uuid, distinctIdSeq(ordinal, 1));
 }
 
-export function addDistinctId(db: SqlStore, projectId: number, distinctId: string, personId: string, seq: number): void {
-  db.prepare('INSERT INTO person_distinct_ids (project_id, distinct_id, person_id, seq) VALUES (?, ?, ?, ?)').run(
+export async function addDistinctId(store: PersonStore, projectId: number, distinctId: string, personId: string, seq: number): Promise<void> {
+  await store.db.run(
+    'INSERT INTO person_distinct_ids (project_id, distinct_id, person_id, seq) VALUES (?, ?, ?, ?)',
     projectId,
     distinctId,
     personId,
     seq,
   );
+  store.personIds?.set(distinctId, personId);
 }
 
-export function savePerson(db: SqlStore, person: Person): void {
+export async function savePerson(store: PersonStore, person: Person): Promise<void> {
   const propertiesJson = JSON.stringify(person.properties);
-  const { changes } = db
-    .prepare('UPDATE persons SET properties = ?, created_at = ?, is_identified = ?, version = ? WHERE uuid = ?')
-    .run(propertiesJson, person.createdAt, person.isIdentified ? 1 : 0, person.version, person.uuid);
-  if (changes === 1) rememberPerson(db, asStored(person, propertiesJson));
-  else forgetPerson(db, person.uuid);
+  const { changes } = await store.db.run(
+    'UPDATE persons SET properties = ?, created_at = ?, is_identified = ?, version = ? WHERE uuid = ?',
+    propertiesJson,
+    person.createdAt,
+    person.isIdentified ? 1 : 0,
+    person.version,
+    person.uuid,
+  );
+  if (changes === 1) rememberPerson(store.cache, asStored(person, propertiesJson));
+  else store.cache?.delete(person.uuid);
 }
 
 /** Points every distinct id of `fromId` at `toId` and deletes `fromId`: the tail of a merge. */
-export function absorbPerson(db: SqlStore, fromId: string, toId: string): void {
-  db.prepare('UPDATE person_distinct_ids SET person_id = ? WHERE person_id = ?').run(toId, fromId);
-  db.prepare('DELETE FROM persons WHERE uuid = ?').run(fromId);
-  forgetPerson(db, fromId);
+export async function absorbPerson(store: PersonStore, fromId: string, toId: string): Promise<void> {
+  await store.db.run('UPDATE person_distinct_ids SET person_id = ? WHERE person_id = ?', toId, fromId);
+  await store.db.run('DELETE FROM persons WHERE uuid = ?', fromId);
+  store.cache?.delete(fromId);
+  const ids = store.personIds;
+  if (ids) for (const [distinctId, personId] of ids) if (personId === fromId) ids.set(distinctId, toId);
 }

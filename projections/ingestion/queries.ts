@@ -1,4 +1,6 @@
-import { QUARANTINE_TABLE, type SqlStore } from '../projection';
+import { QUARANTINE_TABLE } from '../projection';
+import type { SqlSession } from '../sql';
+import { GROUP, GROUP_TYPE_MAPPINGS, HASH_KEY_OVERRIDE_FOR, PERSON_PROPERTIES_BY_DISTINCT_ID } from './read-statements';
 import { INGESTION, QUARANTINE_WARNING } from './names';
 import { canonicalIso } from './events-table';
 import type {
@@ -36,9 +38,6 @@ interface WarningRow extends Omit<IngestionWarningApi, 'details'> {
   details: string;
 }
 
-const DISTINCT_IDS = `(SELECT json_group_array(distinct_id) FROM
-  (SELECT distinct_id FROM person_distinct_ids WHERE person_id = p.uuid ORDER BY seq)) AS distinct_ids`;
-
 const personApi = (r: PersonRow): PersonApi => ({
   id: r.uuid,
   uuid: r.uuid,
@@ -63,43 +62,48 @@ const eventApi = ({ properties, historical_migration, ...r }: EventDbRow): Event
 });
 
 /** Read side of the ingestion projection: persons, groups, analytics events and warnings. */
-export function ingestionQueries(db: SqlStore) {
+export function ingestionQueries(db: SqlSession) {
+  const { dialect } = db;
+  const DISTINCT_IDS = `(SELECT ${dialect.jsonArrayAgg('distinct_id', 'seq')} FROM person_distinct_ids
+    WHERE person_id = p.uuid) AS distinct_ids`;
+  const PERSON = `p.uuid, p.properties, p.created_at, p.is_identified, p.version, ${DISTINCT_IDS}`;
   return {
     /** Newest person first; with `distinctId`, the one person holding it (or none). */
-    persons(projectId: number, options: PageOptions & { distinctId?: string }): Page<PersonApi> {
+    async persons(projectId: number, options: PageOptions & { distinctId?: string }): Promise<Page<PersonApi>> {
       const offset = options.offset ?? 0;
       if (options.distinctId !== undefined) {
-        const row = db
-          .prepare(
-            `SELECT p.*, ${DISTINCT_IDS} FROM person_distinct_ids d JOIN persons p ON p.uuid = d.person_id
-             WHERE d.project_id = ? AND d.distinct_id = ?`,
-          )
-          .get(projectId, options.distinctId) as PersonRow | undefined;
+        const row = await db.get<PersonRow>(
+          `SELECT ${PERSON} FROM person_distinct_ids d JOIN persons p ON p.uuid = d.person_id
+           WHERE d.project_id = ? AND d.distinct_id = ?`,
+          projectId,
+          options.distinctId,
+        );
         return { count: row ? 1 : 0, results: row && offset === 0 && options.limit > 0 ? [personApi(row)] : [] };
       }
-      const count = (db.prepare('SELECT count(*) AS n FROM persons WHERE project_id = ?').get(projectId) as { n: number }).n;
-      const rows = db
-        .prepare(`SELECT p.*, ${DISTINCT_IDS} FROM persons p WHERE p.project_id = ? ORDER BY p.rowid DESC LIMIT ? OFFSET ?`)
-        .all(projectId, options.limit, offset) as PersonRow[];
+      const { n: count } = (await db.get<{ n: number }>('SELECT count(*) AS n FROM persons WHERE project_id = ?', projectId))!;
+      const rows = await db.all<PersonRow>(
+        `SELECT ${PERSON} FROM persons p WHERE p.project_id = ? ORDER BY p.seq DESC LIMIT ? OFFSET ?`,
+        projectId,
+        options.limit,
+        offset,
+      );
       return { count, results: rows.map(personApi) };
     },
 
-    person(projectId: number, uuid: string): PersonApi | undefined {
-      const row = db
-        .prepare(`SELECT p.*, ${DISTINCT_IDS} FROM persons p WHERE p.project_id = ? AND p.uuid = ?`)
-        .get(projectId, uuid) as PersonRow | undefined;
+    async person(projectId: number, uuid: string): Promise<PersonApi | undefined> {
+      const row = await db.get<PersonRow>(`SELECT ${PERSON} FROM persons p WHERE p.project_id = ? AND p.uuid = ?`, projectId, uuid);
       return row ? personApi(row) : undefined;
     },
 
-    /** The flags hot path: one statement over two unique indexes. */
-    personByDistinctId(projectId: number, distinctId: string): PersonRecord | undefined {
-      const r = db
-        .prepare(
-          `SELECT p.uuid, p.properties, p.created_at, p.is_identified, p.version
-           FROM person_distinct_ids d JOIN persons p ON p.uuid = d.person_id
-           WHERE d.project_id = ? AND d.distinct_id = ?`,
-        )
-        .get(projectId, distinctId) as PersonRow | undefined;
+    /** A distinct id's person as one record (no distinct id list): one statement over two unique indexes. */
+    async personByDistinctId(projectId: number, distinctId: string): Promise<PersonRecord | undefined> {
+      const r = await db.get<PersonRow>(
+        `SELECT p.uuid, p.properties, p.created_at, p.is_identified, p.version
+         FROM person_distinct_ids d JOIN persons p ON p.uuid = d.person_id
+         WHERE d.project_id = ? AND d.distinct_id = ?`,
+        projectId,
+        distinctId,
+      );
       if (!r) return undefined;
       return {
         id: r.uuid,
@@ -112,38 +116,29 @@ export function ingestionQueries(db: SqlStore) {
     },
 
     /** Only the properties of a distinct id's person (flag evaluation's read: one column, no record). */
-    personPropertiesByDistinctId(projectId: number, distinctId: string): Properties | null {
-      const row = db
-        .prepare(
-          `SELECT p.properties FROM person_distinct_ids d JOIN persons p ON p.uuid = d.person_id
-           WHERE d.project_id = ? AND d.distinct_id = ?`,
-        )
-        .get(projectId, distinctId) as { properties: string } | undefined;
+    async personPropertiesByDistinctId(projectId: number, distinctId: string): Promise<Properties | null> {
+      const row = await db.get<{ properties: string }>(PERSON_PROPERTIES_BY_DISTINCT_ID, projectId, distinctId);
       return row === undefined ? null : (JSON.parse(row.properties) as Properties);
     },
 
     /** The person a distinct id belongs to now, through every merge. */
-    personIdOf(projectId: number, distinctId: string): string | null {
-      const row = db
-        .prepare('SELECT person_id FROM person_distinct_ids WHERE project_id = ? AND distinct_id = ?')
-        .get(projectId, distinctId) as { person_id: string } | undefined;
+    async personIdOf(projectId: number, distinctId: string): Promise<string | null> {
+      const row = await db.get<{ person_id: string }>(
+        'SELECT person_id FROM person_distinct_ids WHERE project_id = ? AND distinct_id = ?',
+        projectId,
+        distinctId,
+      );
       return row?.person_id ?? null;
     },
 
     /** The anonymous id a person's flags keep bucketing on after identifying, if any. */
-    hashKeyOverrideFor(projectId: number, distinctId: string): string | null {
-      const row = db
-        .prepare(
-          `SELECT h.hash_key FROM person_distinct_ids d
-           JOIN person_hash_key_overrides h ON h.project_id = d.project_id AND h.person_id = d.person_id
-           WHERE d.project_id = ? AND d.distinct_id = ?`,
-        )
-        .get(projectId, distinctId) as { hash_key: string } | undefined;
+    async hashKeyOverrideFor(projectId: number, distinctId: string): Promise<string | null> {
+      const row = await db.get<{ hash_key: string }>(HASH_KEY_OVERRIDE_FOR, projectId, distinctId);
       return row?.hash_key ?? null;
     },
 
     /** Newest group first, optionally of one type and/or one key. */
-    groups(projectId: number, options: PageOptions & { groupTypeIndex?: number; groupKey?: string }): Page<GroupApi> {
+    async groups(projectId: number, options: PageOptions & { groupTypeIndex?: number; groupKey?: string }): Promise<Page<GroupApi>> {
       const where = ['project_id = ?'];
       const params: (string | number)[] = [projectId];
       if (options.groupTypeIndex !== undefined) {
@@ -155,36 +150,28 @@ export function ingestionQueries(db: SqlStore) {
         params.push(options.groupKey);
       }
       const clause = where.join(' AND ');
-      const count = (db.prepare(`SELECT count(*) AS n FROM groups WHERE ${clause}`).get(...params) as { n: number }).n;
-      const rows = db
-        .prepare(
-          `SELECT group_type_index, group_key, group_properties, created_at FROM groups WHERE ${clause}
-           ORDER BY created_at DESC, group_type_index, group_key LIMIT ? OFFSET ?`,
-        )
-        .all(...params, options.limit, options.offset ?? 0) as GroupRow[];
+      const { n: count } = (await db.get<{ n: number }>(`SELECT count(*) AS n FROM groups WHERE ${clause}`, ...params))!;
+      const rows = await db.all<GroupRow>(
+        `SELECT group_type_index, group_key, group_properties, created_at FROM groups WHERE ${clause}
+         ORDER BY created_at DESC, group_type_index, group_key LIMIT ? OFFSET ?`,
+        ...params,
+        options.limit,
+        options.offset ?? 0,
+      );
       return { count, results: rows.map(groupApi) };
     },
 
-    group(projectId: number, groupTypeIndex: number, groupKey: string): GroupApi | undefined {
-      const row = db
-        .prepare(
-          `SELECT group_type_index, group_key, group_properties, created_at FROM groups
-           WHERE project_id = ? AND group_type_index = ? AND group_key = ?`,
-        )
-        .get(projectId, groupTypeIndex, groupKey) as GroupRow | undefined;
+    async group(projectId: number, groupTypeIndex: number, groupKey: string): Promise<GroupApi | undefined> {
+      const row = await db.get<GroupRow>(GROUP, projectId, groupTypeIndex, groupKey);
       return row ? groupApi(row) : undefined;
     },
 
-    groupTypeMappings(projectId: number): GroupTypeMapping[] {
-      return db
-        .prepare(
-          'SELECT group_type, group_type_index FROM group_type_mappings WHERE project_id = ? ORDER BY group_type_index',
-        )
-        .all(projectId) as GroupTypeMapping[];
+    async groupTypeMappings(projectId: number): Promise<GroupTypeMapping[]> {
+      return db.all<GroupTypeMapping>(GROUP_TYPE_MAPPINGS, projectId);
     },
 
     /** Newest first. Uncounted on purpose: the table is large and the API pages by offset. */
-    events(projectId: number, filters: EventFilters): EventApi[] {
+    async events(projectId: number, filters: EventFilters): Promise<EventApi[]> {
       const where = ['project_id = ?'];
       const params: (string | number)[] = [projectId];
       if (filters.event !== undefined) {
@@ -210,14 +197,15 @@ export function ingestionQueries(db: SqlStore) {
       // Without statistics SQLite prefers the time index (it saves the sort) and would scan the whole
       // project; a distinct id or person filter is always the more selective one.
       const byDistinctId = filters.distinctId !== undefined || filters.personId !== undefined;
-      const rows = db
-        .prepare(
-          `SELECT uuid, event, distinct_id, person_id, properties, timestamp, received_at, elements_chain,
-             group_0, group_1, group_2, group_3, group_4, historical_migration
-           FROM events ${byDistinctId ? 'INDEXED BY events_by_distinct_id' : ''}
-           WHERE ${where.join(' AND ')} ORDER BY timestamp DESC, uuid DESC LIMIT ? OFFSET ?`,
-        )
-        .all(...params, filters.limit, filters.offset ?? 0) as EventDbRow[];
+      const rows = await db.all<EventDbRow>(
+        `SELECT uuid, event, distinct_id, person_id, properties, timestamp, received_at, elements_chain,
+           group_0, group_1, group_2, group_3, group_4, historical_migration
+         FROM ${byDistinctId ? dialect.indexedBy('events', 'events_by_distinct_id') : 'events'}
+         WHERE ${where.join(' AND ')} ORDER BY timestamp DESC, uuid DESC LIMIT ? OFFSET ?`,
+        ...params,
+        filters.limit,
+        filters.offset ?? 0,
+      );
       return rows.map(eventApi);
     },
 
@@ -225,20 +213,21 @@ export function ingestionQueries(db: SqlStore) {
      * Newest first (log order), with the project's events that another projection quarantined (the
      * ingestion fold raises its own) merged in by time.
      */
-    ingestionWarnings(projectId: number, options: PageOptions): IngestionWarningApi[] {
+    async ingestionWarnings(projectId: number, options: PageOptions): Promise<IngestionWarningApi[]> {
       const offset = options.offset ?? 0;
-      const own = (limit: number, skip: number) =>
+      const own = async (limit: number, skip: number) =>
         (
-          db
-            .prepare(
-              `SELECT type, source, details, timestamp FROM ingestion_warnings WHERE project_id = ?
-               ORDER BY id DESC LIMIT ? OFFSET ?`,
-            )
-            .all(projectId, limit, skip) as WarningRow[]
+          await db.all<WarningRow>(
+            `SELECT type, source, details, timestamp FROM ingestion_warnings WHERE project_id = ?
+             ORDER BY id DESC LIMIT ? OFFSET ?`,
+            projectId,
+            limit,
+            skip,
+          )
         ).map((r) => ({ ...r, details: JSON.parse(r.details) as Record<string, unknown> }));
-      const others = quarantinedElsewhere(db, projectId, offset + options.limit);
+      const others = await quarantinedElsewhere(db, projectId, offset + options.limit);
       if (others.length === 0) return own(options.limit, offset);
-      return mergeNewestFirst(own(offset + options.limit, 0), others).slice(offset, offset + options.limit);
+      return mergeNewestFirst(await own(offset + options.limit, 0), others).slice(offset, offset + options.limit);
     },
   };
 }
@@ -255,16 +244,20 @@ interface QuarantineRow {
   error: string;
 }
 
-/** Quarantines of the project's events by projections other than this one, newest first. */
-function quarantinedElsewhere(db: SqlStore, projectId: number, limit: number): IngestionWarningApi[] {
-  const table = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(QUARANTINE_TABLE);
-  if (!table) return [];
-  const rows = db
-    .prepare(
-      `SELECT projection, position, part, stream_id, event_type, recorded_at, error FROM ${QUARANTINE_TABLE}
-       WHERE project_id = ? AND projection <> ? ORDER BY position DESC, part DESC LIMIT ?`,
-    )
-    .all(projectId, INGESTION, limit) as QuarantineRow[];
+/**
+ * Quarantines of the project's events by projections other than this one, newest first (a whole
+ * record's, with a null part, after its parts: as SQLite orders nulls, which PostgreSQL would not).
+ */
+async function quarantinedElsewhere(db: SqlSession, projectId: number, limit: number): Promise<IngestionWarningApi[]> {
+  // The runner creates the table when it binds: a store read before that has none.
+  if (!(await db.get(db.dialect.tableExists, QUARANTINE_TABLE))) return [];
+  const rows = await db.all<QuarantineRow>(
+    `SELECT projection, position, part, stream_id, event_type, recorded_at, error FROM ${QUARANTINE_TABLE}
+     WHERE project_id = ? AND projection <> ? ORDER BY position DESC, coalesce(part, -1) DESC LIMIT ?`,
+    projectId,
+    INGESTION,
+    limit,
+  );
   return rows.map((r) => ({
     type: QUARANTINE_WARNING,
     source: r.projection,

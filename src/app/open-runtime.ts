@@ -4,6 +4,7 @@ import {
   accessQueries,
   allProjections,
   featureFlagQueries,
+  flagServingReads,
   ingestionQueries,
   type AnyProjection,
   type StoreName,
@@ -146,19 +147,21 @@ export function openRuntime(options: RuntimeOptions) {
     access: accessQueries(session),
     flags: featureFlagQueries(session),
     cohorts: cohortQueries(session),
-    ingestion: ingestionQueries(readmodels),
+    ingestion: ingestionQueries(session),
+    /** flag-serving hot path: moves to the port with the async caches (synchronous, SQLite only). */
+    ingestionFlagReads: flagServingReads(readmodels),
   };
   const waitFor = (names: string[]) => (position: number) => runner.waitFor(position, names);
 
   const flagCache = new FlagDefinitionCache((projectId) => queries.flags.allLive(projectId));
-  const personCache = new ProjectCache((projectId, distinctId) => queries.ingestion.personPropertiesByDistinctId(projectId, distinctId));
+  const personCache = new ProjectCache((projectId, distinctId) => queries.ingestionFlagReads.personPropertiesByDistinctId(projectId, distinctId));
   // Group properties by "index/key", and the group type mapping under the key '' (both ingestion's).
   const groupCache = new ProjectCache((projectId, indexAndKey) => {
     const slash = indexAndKey.indexOf('/');
-    return queries.ingestion.group(projectId, Number(indexAndKey.slice(0, slash)), indexAndKey.slice(slash + 1))?.group_properties ?? null;
+    return queries.ingestionFlagReads.group(projectId, Number(indexAndKey.slice(0, slash)), indexAndKey.slice(slash + 1))?.group_properties ?? null;
   });
   const mappingCache = new ProjectCache((projectId) =>
-    Object.fromEntries(queries.ingestion.groupTypeMappings(projectId).map((m) => [m.group_type_index, m.group_type])) as Record<number, string>,
+    Object.fromEntries(queries.ingestionFlagReads.groupTypeMappings(projectId).map((m) => [m.group_type_index, m.group_type])) as Record<number, string>,
   );
   const remoteConfig = new RemoteConfigCache(async (projectId) => {
     const project = await queries.access.project(projectId);
@@ -182,7 +185,7 @@ export function openRuntime(options: RuntimeOptions) {
   const flags = new FlagService({
     log,
     flags: queries.flags,
-    groupTypeIndexes: (projectId) => queries.ingestion.groupTypeMappings(projectId).map((m) => m.group_type_index),
+    groupTypeIndexes: (projectId) => queries.ingestionFlagReads.groupTypeMappings(projectId).map((m) => m.group_type_index),
     cohortExists: async (projectId, cohortId) => (await queries.cohorts.byId(projectId, cohortId)) !== undefined,
     waitFor: waitFor(['feature_flags']),
   });
@@ -193,7 +196,7 @@ export function openRuntime(options: RuntimeOptions) {
     groupTypeMapping: (projectId) => mappingCache.get(projectId, ''),
     personProperties: (projectId, distinctId) => personCache.get(projectId, distinctId),
     groupProperties: (projectId, index, key) => groupCache.get(projectId, `${index}/${key}`),
-    hashKeyOverride: (projectId, distinctId) => queries.ingestion.hashKeyOverrideFor(projectId, distinctId),
+    hashKeyOverride: (projectId, distinctId) => queries.ingestionFlagReads.hashKeyOverrideFor(projectId, distinctId),
     personCohorts: (projectId, distinctId) => experiments.personCohorts(projectId, distinctId),
     geoProperties: (ip) => (geo && ip ? geo.lookup(ip) : null),
   };

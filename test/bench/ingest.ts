@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { v7 as uuidv7 } from 'uuid';
-import { createIngestionSchema } from '../../projections/ingestion/schema';
-import { cachedStore } from '../../src/runtime/cached-store';
+import { INGESTION_TABLES } from '../../projections/ingestion/schema';
+import { sqliteTableDdl } from '../../src/adapters/sqlite/read-models';
 import { MODEL_BACKSTOP_CHECKPOINT_PAGES } from '../../src/app/open-runtime';
 import { openSqlite } from '../../src/store/sqlite/open';
 import { experimentNodeFlags, npmStartArgs } from './_node-args';
@@ -61,7 +61,7 @@ const avgBytes = Math.round(batches.slice(0, 3).flat().reduce((s, e) => s + JSON
 // settings as the fold's, whose WAL a checkpointer thread copies back), bare statements.
 const rawRate = (() => {
   const db = openSqlite(join(dir, 'raw.sqlite'), { autoCheckpointPages: MODEL_BACKSTOP_CHECKPOINT_PAGES });
-  createIngestionSchema(cachedStore(db));
+  for (const table of INGESTION_TABLES) for (const statement of sqliteTableDdl(table)) db.exec(statement);
   const insert = db.prepare(
     `INSERT INTO events (uuid, project_id, event, distinct_id, person_id, timestamp, received_at, properties,
        elements_chain, group_0, group_1, group_2, group_3, group_4, historical_migration)

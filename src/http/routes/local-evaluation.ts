@@ -55,7 +55,7 @@ export const localEvaluationRoutes: FastifyPluginAsyncZod = async (app) => {
           throw forbidden('API key does not have access to the requested project.');
 
         const { rows, etag: flagsEtag } = await runtime.flagCache.get(projectId);
-        const mapping = Object.fromEntries(runtime.queries.ingestion.groupTypeMappings(projectId).map((m) => [String(m.group_type_index), m.group_type]));
+        const mapping = Object.fromEntries((await runtime.queries.ingestion.groupTypeMappings(projectId)).map((m) => [String(m.group_type_index), m.group_type]));
         const cohorts = runtime.flagSource.cohortDefinitions?.(projectId) ?? {};
         const etag = `"${createHash('sha1').update(flagsEtag).update(JSON.stringify(mapping)).update(JSON.stringify(cohorts)).digest('hex')}"`;
         reply.header('etag', etag);

@@ -118,16 +118,16 @@ const recordingApi: FastifyPluginAsyncZod = async (app) => {
   const read = { scope: 'session_recording:read' as const };
   const base = '/api/projects/:project_id/session_recordings';
 
-  const person = (projectId: number, distinctId: string) => {
-    const uuid = queries.ingestion.personIdOf(projectId, distinctId);
-    const p = uuid === null ? undefined : queries.ingestion.person(projectId, uuid);
+  const person = async (projectId: number, distinctId: string) => {
+    const uuid = await queries.ingestion.personIdOf(projectId, distinctId);
+    const p = uuid === null ? undefined : await queries.ingestion.person(projectId, uuid);
     if (p === undefined) return null;
     const props = p.properties as Record<string, unknown>;
     const name = [props.email, props.name].find((v): v is string => typeof v === 'string' && v !== '') ?? distinctId;
     return { id: p.id, uuid: p.uuid, name, distinct_ids: p.distinct_ids.slice(0, 10), properties: p.properties, created_at: p.created_at };
   };
 
-  const body = (r: RecordingRow): z.output<typeof Recording> => {
+  const body = async (r: RecordingRow): Promise<z.output<typeof Recording>> => {
     const start = r.start_ts ?? Date.parse(r.first_received_at);
     const end = r.end_ts ?? start;
     return {
@@ -147,7 +147,7 @@ const recordingApi: FastifyPluginAsyncZod = async (app) => {
       console_warn_count: r.console_warn_count,
       console_error_count: r.console_error_count,
       start_url: r.start_url,
-      person: person(r.project_id, r.distinct_id),
+      person: await person(r.project_id, r.distinct_id),
       storage: 'log',
       snapshot_source: r.snapshot_source,
       ongoing: null,
@@ -170,7 +170,7 @@ const recordingApi: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const page = request.query;
       const { count, rows } = await recordings.queries.list(Number(request.params.project_id), page.limit, page.offset);
-      return { ...pageEnvelope(request, page, count, rows.map(body)), has_next: page.offset + page.limit < count, version: 4 };
+      return { ...pageEnvelope(request, page, count, await Promise.all(rows.map(body))), has_next: page.offset + page.limit < count, version: 4 };
     },
   );
 

@@ -53,7 +53,7 @@ describe('File destination, end to end through the scheduler and the worker', ()
     expect(await readdir(dir)).toEqual([`${HOUR_KEY}.jsonl`]);
     const rows = await lines(join(dir, `${HOUR_KEY}.jsonl`));
     expect(rows).toHaveLength(40);
-    const stored = s.runtime.queries.ingestion.events(s.projectId, { limit: 100, before: '2024-06-03T00:00:00Z' });
+    const stored = await s.runtime.queries.ingestion.events(s.projectId, { limit: 100, before: '2024-06-03T00:00:00Z' });
     const byUuid = new Map(stored.map((e) => [e.uuid, e]));
     for (const row of rows) {
       const e = byUuid.get(row.uuid as string)!;
@@ -66,7 +66,7 @@ describe('File destination, end to end through the scheduler and the worker', ()
         timestamp: e.timestamp,
         created_at: e.received_at,
         person_id: e.person_id,
-        person_properties: s.runtime.queries.ingestion.person(s.projectId, e.person_id!)!.properties,
+        person_properties: (await s.runtime.queries.ingestion.person(s.projectId, e.person_id!))!.properties,
         set: (e.properties.$set as object | undefined) ?? null,
         set_once: null,
         elements_chain: null,

@@ -99,7 +99,7 @@ describe('HTTP destination: one instance of this service exporting into another'
       expect(props).toEqual(e.properties);
     }
     // B's persons got the $set the events carried.
-    const person = b.runtime.queries.ingestion.personByDistinctId(await bProject(), 'user-0')!;
+    const person = (await b.runtime.queries.ingestion.personByDistinctId(await bProject(), 'user-0'))!;
     expect(person.properties.plan).toBe('pro');
 
     // Running the completed interval again leaves B unchanged.

@@ -3,7 +3,8 @@
 import fc from 'fast-check';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createIngestionSchema } from '../../../projections/ingestion/schema';
+import { INGESTION_TABLES } from '../../../projections/ingestion/schema';
+import { sqliteTableDdl } from '../../../src/adapters/sqlite/read-models';
 import type { BatchExportRow, RunRow } from '../../../projections/exports';
 import { jsonLine, jsonLines } from '../../../src/exports/formats';
 import type { ExportRecord } from '../../../src/exports/destinations';
@@ -39,12 +40,7 @@ function runRow(backfill: boolean): RunRow {
 
 function openReadModels(dir: string): SqliteDatabase {
   const db = openSqlite(join(dir, 'readmodels.db'));
-  createIngestionSchema({
-    prepare: () => {
-      throw new Error('the schema is DDL only');
-    },
-    exec: (sql) => db.exec(sql),
-  });
+  for (const table of INGESTION_TABLES) for (const statement of sqliteTableDdl(table)) db.exec(statement);
   return db;
 }
 
@@ -58,9 +54,9 @@ const insertSql = `INSERT INTO events (uuid, project_id, event, distinct_id, per
  */
 function fill(db: SqliteDatabase, count: number): void {
   const insert = db.prepare(insertSql);
-  const person = db.prepare('INSERT INTO persons (uuid, project_id, properties, created_at, is_identified, version) VALUES (?, 1, ?, ?, 1, 1)');
+  const person = db.prepare('INSERT INTO persons (uuid, project_id, properties, created_at, is_identified, version, seq) VALUES (?, 1, ?, ?, 1, 1, ?)');
   db.transaction(() => {
-    for (let p = 0; p < 40; p++) person.run(`p-${p}`, JSON.stringify({ email: `u${p}@example.com`, name: p % 3 ? 'Zoë "Z"' : 'plain' }), HOUR);
+    for (let p = 0; p < 40; p++) person.run(`p-${p}`, JSON.stringify({ email: `u${p}@example.com`, name: p % 3 ? 'Zoë "Z"' : 'plain' }), HOUR, p);
     for (let i = 0; i < count; i++) {
       const at = new Date(T0 + Math.floor(i / 7) * Math.floor(3_600_000 / (count / 7))).toISOString();
       const properties: Record<string, unknown> = { n: i, url: `https://example.com/${i}?q="x"\\`, emoji: i % 11 ? 'a' : '😀 ü \u0007' };
@@ -208,7 +204,7 @@ describe('timeSlices', () => {
 describe('lineFromRow (fields JSON-encoded by SQLite)', () => {
   const dir = tempDir('line-rows-');
   const db = openReadModels(dir);
-  db.prepare(`INSERT INTO persons (uuid, project_id, properties, created_at, is_identified, version) VALUES ('p', 1, '{"a":"é\\n"}', ?, 1, 1)`).run(HOUR);
+  db.prepare(`INSERT INTO persons (uuid, project_id, properties, created_at, is_identified, version, seq) VALUES ('p', 1, '{"a":"é\\n"}', ?, 1, 1, 0)`).run(HOUR);
   const insert = db.prepare(insertSql);
   const standard = db.prepare(`SELECT e.uuid, e.event, e.properties, e.distinct_id, e.project_id, e.timestamp, e.received_at, e.person_id, e.elements_chain FROM events e WHERE uuid = ?`).raw(true);
   const lines = db.prepare(`SELECT ${LINE_COLUMNS}, e.received_at, e.rowid FROM events e WHERE uuid = ?`).raw(true);

@@ -80,7 +80,7 @@ describe.skipIf(USER === null)('Postgres destination, end to end', () => {
 
     const rows = (await admin.query(`SELECT * FROM ${schema}.exported ORDER BY uuid`)).rows as Record<string, unknown>[];
     expect(rows).toHaveLength(20);
-    const source = s.runtime.queries.ingestion.events(s.projectId, { limit: 1000 }).filter((e) => e.event !== '$pageview');
+    const source = (await s.runtime.queries.ingestion.events(s.projectId, { limit: 1000 })).filter((e) => e.event !== '$pageview');
     expect(rows.map((r) => r.uuid)).toEqual(source.map((e) => e.uuid).sort());
     const byUuid = new Map(source.map((e) => [e.uuid, e]));
     for (const row of rows) {

@@ -42,7 +42,7 @@ describe('S3 destination (local S3-compatible server), end to end', () => {
       const [run] = (await s.call(`${base}/${id}/runs/`)).results;
       expect(run, id).toMatchObject({ status: 'Completed', records_completed: 1200, records_total_count: 1200 });
     }
-    const uuids = s.runtime.queries.ingestion.events(s.projectId, { limit: 5000 }).map((e) => e.uuid).sort();
+    const uuids = (await s.runtime.queries.ingestion.events(s.projectId, { limit: 5000 })).map((e) => e.uuid).sort();
 
     const key = `jsonl/2024/09/02/11/${INTERVAL}.jsonl.gz`;
     expect(await s3.listKeys(s3.bucket, 'jsonl/')).toEqual([key]);

@@ -53,7 +53,7 @@ describe('session recordings over HTTP', () => {
 
     const list = await json(await s.api(`${base}/`));
     const item = list.results.find((r: Json) => r.id === session);
-    const personUuid = s.runtime.queries.ingestion.personIdOf(s.credentials.project_id, 'rec-user');
+    const personUuid = await s.runtime.queries.ingestion.personIdOf(s.credentials.project_id, 'rec-user');
     expect(item).toMatchObject({
       id: session,
       distinct_id: 'rec-user',

@@ -29,7 +29,7 @@ describe('checkpoints with a projection thread', () => {
       while (!copied() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       expect(statSync(logFile).size).toBeGreaterThanOrEqual(before + 1_500_000);
       expect(statSync(modelsFile).size).toBeGreaterThanOrEqual(modelsBefore + 1_500_000);
-      expect(runtime.queries.ingestion.events(credentials.project_id, { limit: 5000, offset: 0 })).toHaveLength(2000);
+      expect(await runtime.queries.ingestion.events(credentials.project_id, { limit: 5000, offset: 0 })).toHaveLength(2000);
     } finally {
       await runtime.close();
     }

@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ReadModelProjection } from '../../../projections/projection';
-import { SqliteReadModelStore } from '../../../src/adapters/sqlite/read-models';
+import { SqliteReadModelStore, sqliteSession } from '../../../src/adapters/sqlite/read-models';
 import { onEmbeddedStores } from '../../../src/app/embedded-projections';
 import { ingestionProjection, ingestionQueries } from '../../../projections/ingestion';
-import { cachedStore } from '../../../src/runtime/cached-store';
 import { digestProjection } from '../../../src/runtime/digest';
 import { ProjectionRunner } from '../../../src/runtime/projection-runner';
 import { SqliteEventLog } from '../../../src/store/sqlite/event-log';
@@ -119,12 +118,12 @@ describe('a projection that throws on an event quarantines it and goes on', () =
     warning('last');
     const s = open(dir, 'live', log, 2000, [ingestionProjection, fragile]);
     await s.runner.catchUp();
-    const q = ingestionQueries(cachedStore(s.stores.readmodels));
-    const warnings = q.ingestionWarnings(1, { limit: 10 });
+    const q = ingestionQueries(sqliteSession(s.stores.readmodels));
+    const warnings = await q.ingestionWarnings(1, { limit: 10 });
     expect(warnings.map((w) => w.type)).toEqual(['last', 'event_quarantined', 'first']);
     expect(warnings[1]).toMatchObject({ source: 'fragile', details: { position: marker, index: null, eventType: 'Noted', error: `Error: marker at ${marker}` } });
-    expect(q.ingestionWarnings(1, { limit: 1, offset: 1 }).map((w) => w.type)).toEqual(['event_quarantined']);
-    expect(q.ingestionWarnings(2, { limit: 10 })).toEqual([]);
+    expect((await q.ingestionWarnings(1, { limit: 1, offset: 1 })).map((w) => w.type)).toEqual(['event_quarantined']);
+    expect(await q.ingestionWarnings(2, { limit: 10 })).toEqual([]);
     s.close();
     await log.close();
   });

@@ -2,50 +2,50 @@ import { describe, expect, it } from 'vitest';
 import { count, freshStore, LogBuilder, PROJECT } from './helpers';
 
 describe('ingestion projection: hash-key overrides (experience continuity)', () => {
-  it('$identify stores the anon id as the person override, readable through any of its distinct ids', () => {
+  it('$identify stores the anon id as the person override, readable through any of its distinct ids', async () => {
     const log = new LogBuilder();
     const { q, apply } = freshStore();
-    apply(log.capture('x', 'anon'), log.capture('$identify', 'user', { $anon_distinct_id: 'anon' }));
-    expect(q.hashKeyOverrideFor(PROJECT, 'user')).toBe('anon');
-    expect(q.hashKeyOverrideFor(PROJECT, 'anon')).toBe('anon');
-    expect(q.hashKeyOverrideFor(PROJECT, 'nobody')).toBeNull();
+    await apply(log.capture('x', 'anon'), log.capture('$identify', 'user', { $anon_distinct_id: 'anon' }));
+    expect(await q.hashKeyOverrideFor(PROJECT, 'user')).toBe('anon');
+    expect(await q.hashKeyOverrideFor(PROJECT, 'anon')).toBe('anon');
+    expect(await q.hashKeyOverrideFor(PROJECT, 'nobody')).toBeNull();
   });
 
-  it('the first override wins', () => {
+  it('the first override wins', async () => {
     const log = new LogBuilder();
     const { q, apply } = freshStore();
-    apply(
+    await apply(
       log.capture('$identify', 'user', { $anon_distinct_id: 'anon-1' }),
       log.capture('$identify', 'user', { $anon_distinct_id: 'anon-2' }),
     );
-    expect(q.hashKeyOverrideFor(PROJECT, 'user')).toBe('anon-1');
+    expect(await q.hashKeyOverrideFor(PROJECT, 'user')).toBe('anon-1');
   });
 
-  it('a merge moves the override to the survivor, whose own override wins', () => {
+  it('a merge moves the override to the survivor, whose own override wins', async () => {
     const log = new LogBuilder();
     const { db, q, apply } = freshStore();
     // "a" is identified with anon-a, "b" with anon-b; b is then merged into a, and c into a.
-    apply(
+    await apply(
       log.capture('$identify', 'a', { $anon_distinct_id: 'anon-a' }),
       log.capture('$identify', 'b', { $anon_distinct_id: 'anon-b' }),
       log.capture('$merge_dangerously', 'a', { alias: 'b' }),
     );
-    expect(q.hashKeyOverrideFor(PROJECT, 'anon-b')).toBe('anon-a');
+    expect(await q.hashKeyOverrideFor(PROJECT, 'anon-b')).toBe('anon-a');
     expect(count(db, 'person_hash_key_overrides')).toBe(1);
 
-    apply(
+    await apply(
       log.capture('$identify', 'c', { $anon_distinct_id: 'anon-c' }),
       log.capture('x', 'd'),
       log.capture('$merge_dangerously', 'd', { alias: 'c' }),
     );
-    expect(q.hashKeyOverrideFor(PROJECT, 'd')).toBe('anon-c');
+    expect(await q.hashKeyOverrideFor(PROJECT, 'd')).toBe('anon-c');
     expect(count(db, 'person_hash_key_overrides')).toBe(2);
   });
 
-  it('no override for aliases, refused merges, illegal or self ids', () => {
+  it('no override for aliases, refused merges, illegal or self ids', async () => {
     const log = new LogBuilder();
     const { db, apply } = freshStore();
-    apply(
+    await apply(
       log.capture('$create_alias', 'u1', { alias: 'a1' }),
       log.capture('$identify', 'u2', { $anon_distinct_id: 'anonymous' }),
       log.capture('$identify', 'u3', { $anon_distinct_id: 'u3' }),

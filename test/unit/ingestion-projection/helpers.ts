@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import type { RecordedEvent } from '../../../streams';
-import type { SqlStore } from '../../../projections/projection';
-import { ingestionProjection, ingestionQueries } from '../../../projections/ingestion';
+import type { SqlSession, SqlStore } from '../../../projections/projection';
+import { INGESTION_TABLES, ingestionProjection, ingestionQueries } from '../../../projections/ingestion';
+import { SqliteReadModelStore, sqliteTableDdl } from '../../../src/adapters/sqlite/read-models';
 import { cachedStore } from '../../../src/runtime/cached-store';
 
 export const PROJECT = 1;
@@ -62,16 +63,22 @@ export class LogBuilder {
   }
 }
 
-/** A fresh in-memory read-model store with the projection set up, as the runner would hand it. */
+/**
+ * A fresh in-memory read-model store with the projection's tables, as the runner would hand it: the
+ * fold and the queries go through the port (`store`, `session`); `db` reads the same connection
+ * synchronously for assertions.
+ */
 export function freshStore() {
   const sqlite = new Database(':memory:');
+  for (const table of INGESTION_TABLES) for (const statement of sqliteTableDdl(table)) sqlite.exec(statement);
   const db: SqlStore = cachedStore(sqlite);
-  ingestionProjection.setup(db);
-  return { sqlite, db, q: ingestionQueries(db), apply: (...events: RecordedEvent[]) => fold(db, events) };
+  const store = new SqliteReadModelStore(sqlite);
+  const session = store.session;
+  return { sqlite, db, store, session, q: ingestionQueries(session), apply: (...events: RecordedEvent[]) => fold(session, events) };
 }
 
-export function fold(db: SqlStore, events: readonly RecordedEvent[]): void {
-  for (const event of events) ingestionProjection.apply(event, db);
+export async function fold(db: SqlSession, events: readonly RecordedEvent[]): Promise<void> {
+  for (const event of events) await ingestionProjection.apply(event, db);
 }
 
 /** Every row of a table in its declared total order (what replay digests). */

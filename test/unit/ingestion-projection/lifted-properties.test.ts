@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { personUuid } from '../../../projections/ingestion';
 import { freshStore, LogBuilder, PROJECT, personRow } from './helpers';
 
-const props = (q: ReturnType<typeof freshStore>['q'], distinctId: string) =>
-  q.personByDistinctId(PROJECT, distinctId)?.properties as Record<string, unknown> | undefined;
-const version = (q: ReturnType<typeof freshStore>['q'], distinctId: string) => q.personByDistinctId(PROJECT, distinctId)?.version;
+const props = async (q: ReturnType<typeof freshStore>['q'], distinctId: string) =>
+  (await q.personByDistinctId(PROJECT, distinctId))?.properties as Record<string, unknown> | undefined;
+const version = async (q: ReturnType<typeof freshStore>['q'], distinctId: string) => (await q.personByDistinctId(PROJECT, distinctId))?.version;
 
 const CHROME = {
   $browser: 'Chrome',
@@ -32,11 +32,11 @@ const LONDON = {
 };
 
 describe('ingestion projection: person properties lifted from events (PostHog compat §10)', () => {
-  it('given a first $pageview with browser, OS, device, URL and referrer, then the new person holds them and their $initial_ twins', () => {
+  it('given a first $pageview with browser, OS, device, URL and referrer, then the new person holds them and their $initial_ twins', async () => {
     const log = new LogBuilder();
     const { q, apply } = freshStore();
-    apply(log.capture('$pageview', 'anon', { ...CHROME, $lib: 'web', custom: 'not lifted' }));
-    expect(props(q, 'anon')).toEqual({
+    await apply(log.capture('$pageview', 'anon', { ...CHROME, $lib: 'web', custom: 'not lifted' }));
+    expect(await props(q, 'anon')).toEqual({
       ...CHROME,
       $initial_browser: 'Chrome',
       $initial_browser_version: 120,
@@ -52,14 +52,14 @@ describe('ingestion projection: person properties lifted from events (PostHog co
     });
   });
 
-  it('given later events with other values, then $initial_ twins are never overwritten while the latest value is set', () => {
+  it('given later events with other values, then $initial_ twins are never overwritten while the latest value is set', async () => {
     const log = new LogBuilder();
     const { q, apply } = freshStore();
-    apply(
+    await apply(
       log.capture('$pageview', 'anon', { $browser: 'Chrome', utm_source: 'news' }),
       log.capture('$pageview', 'anon', { $browser: 'Firefox', utm_source: 'ads' }),
     );
-    expect(props(q, 'anon')).toMatchObject({
+    expect(await props(q, 'anon')).toMatchObject({
       $browser: 'Firefox',
       $initial_browser: 'Chrome',
       utm_source: 'ads',
@@ -67,7 +67,7 @@ describe('ingestion projection: person properties lifted from events (PostHog co
     });
   });
 
-  it('given every UTM parameter and click id, then each is set with its $initial_ twin', () => {
+  it('given every UTM parameter and click id, then each is set with its $initial_ twin', async () => {
     const log = new LogBuilder();
     const { q, apply } = freshStore();
     const campaign = {
@@ -76,40 +76,40 @@ describe('ingestion projection: person properties lifted from events (PostHog co
       msclkid: 'ms', twclid: 'tw', li_fat_id: 'li', mc_cid: 'mc', igshid: 'ig', ttclid: 'tt', rdt_cid: 'rd',
       irclid: 'ir', _kx: 'kx', epik: 'ep', qclid: 'qc', sccid: 'sc',
     };
-    apply(log.capture('$pageview', 'anon', { ...campaign, utm_other: 'not in the list' }));
+    await apply(log.capture('$pageview', 'anon', { ...campaign, utm_other: 'not in the list' }));
     const initial = Object.fromEntries(Object.entries(campaign).map(([k, v]) => [`$initial_${k}`, v]));
-    expect(props(q, 'anon')).toEqual({ ...campaign, ...initial });
+    expect(await props(q, 'anon')).toEqual({ ...campaign, ...initial });
   });
 
-  it('given a null campaign param, then it is kept in $set but never written as $initial_, so the real first touch still lands', () => {
+  it('given a null campaign param, then it is kept in $set but never written as $initial_, so the real first touch still lands', async () => {
     const log = new LogBuilder();
     const { q, apply } = freshStore();
-    apply(log.capture('$pageview', 'anon', { gclid: null }));
-    expect(props(q, 'anon')).toEqual({ gclid: null });
-    apply(log.capture('$pageview', 'anon', { gclid: 'real' }));
-    expect(props(q, 'anon')).toEqual({ gclid: 'real', $initial_gclid: 'real' });
+    await apply(log.capture('$pageview', 'anon', { gclid: null }));
+    expect(await props(q, 'anon')).toEqual({ gclid: null });
+    await apply(log.capture('$pageview', 'anon', { gclid: 'real' }));
+    expect(await props(q, 'anon')).toEqual({ gclid: 'real', $initial_gclid: 'real' });
   });
 
-  it('given $process_person_profile: false, then nothing is lifted and no person is created', () => {
+  it('given $process_person_profile: false, then nothing is lifted and no person is created', async () => {
     const log = new LogBuilder();
     const { q, apply } = freshStore();
-    apply(log.capture('$pageview', 'anon', { ...CHROME, ...LONDON, utm_source: 'x', $process_person_profile: false }));
-    expect(q.personByDistinctId(PROJECT, 'anon')).toBeUndefined();
+    await apply(log.capture('$pageview', 'anon', { ...CHROME, ...LONDON, utm_source: 'x', $process_person_profile: false }));
+    expect(await q.personByDistinctId(PROJECT, 'anon')).toBeUndefined();
   });
 
-  it('given an existing person and a personless event, then its properties do not move', () => {
+  it('given an existing person and a personless event, then its properties do not move', async () => {
     const log = new LogBuilder();
     const { q, apply } = freshStore();
-    apply(log.capture('$pageview', 'anon', { $browser: 'Chrome', utm_source: 'a' }));
-    apply(log.capture('$pageview', 'anon', { $browser: 'Safari', utm_source: 'b', $process_person_profile: false }));
-    expect(props(q, 'anon')).toMatchObject({ $browser: 'Chrome', utm_source: 'a' });
-    expect(version(q, 'anon')).toBe(0);
+    await apply(log.capture('$pageview', 'anon', { $browser: 'Chrome', utm_source: 'a' }));
+    await apply(log.capture('$pageview', 'anon', { $browser: 'Safari', utm_source: 'b', $process_person_profile: false }));
+    expect(await props(q, 'anon')).toMatchObject({ $browser: 'Chrome', utm_source: 'a' });
+    expect(await version(q, 'anon')).toBe(0);
   });
 
-  it("given explicit $set and $set_once for lifted keys, then the event's explicit values win", () => {
+  it("given explicit $set and $set_once for lifted keys, then the event's explicit values win", async () => {
     const log = new LogBuilder();
     const { q, apply } = freshStore();
-    apply(
+    await apply(
       log.capture('$pageview', 'anon', {
         $browser: 'Chrome',
         utm_source: 'lifted',
@@ -117,7 +117,7 @@ describe('ingestion projection: person properties lifted from events (PostHog co
         $set_once: { $initial_utm_source: 'explicit first touch' },
       }),
     );
-    expect(props(q, 'anon')).toEqual({
+    expect(await props(q, 'anon')).toEqual({
       $browser: 'explicit browser',
       $initial_browser: 'Chrome',
       utm_source: 'lifted',
@@ -125,11 +125,11 @@ describe('ingestion projection: person properties lifted from events (PostHog co
     });
   });
 
-  it('given GeoIP properties on the event, then $geoip_* are set with $initial_geoip_* twins, unknown ones null', () => {
+  it('given GeoIP properties on the event, then $geoip_* are set with $initial_geoip_* twins, unknown ones null', async () => {
     const log = new LogBuilder();
     const { q, apply } = freshStore();
-    apply(log.capture('$pageview', 'anon', LONDON));
-    const p = props(q, 'anon')!;
+    await apply(log.capture('$pageview', 'anon', LONDON));
+    const p = (await props(q, 'anon'))!;
     expect(p).toMatchObject({
       $geoip_country_code: 'GB',
       $initial_geoip_country_code: 'GB',
@@ -145,12 +145,12 @@ describe('ingestion projection: person properties lifted from events (PostHog co
     expect(p).not.toHaveProperty('$ip');
   });
 
-  it('given a move to another country, then $geoip_* follow it (a stale city cleared) and $initial_geoip_* stay', () => {
+  it('given a move to another country, then $geoip_* follow it (a stale city cleared) and $initial_geoip_* stay', async () => {
     const log = new LogBuilder();
     const { q, apply } = freshStore();
-    apply(log.capture('$pageview', 'anon', LONDON));
-    apply(log.capture('$pageview', 'anon', { $ip: '89.160.20.129', $geoip_country_code: 'SE', $geoip_country_name: 'Sweden' }));
-    expect(props(q, 'anon')).toMatchObject({
+    await apply(log.capture('$pageview', 'anon', LONDON));
+    await apply(log.capture('$pageview', 'anon', { $ip: '89.160.20.129', $geoip_country_code: 'SE', $geoip_country_name: 'Sweden' }));
+    expect(await props(q, 'anon')).toMatchObject({
       $geoip_country_code: 'SE',
       $geoip_country_name: 'Sweden',
       $geoip_city_name: null,
@@ -159,21 +159,21 @@ describe('ingestion projection: person properties lifted from events (PostHog co
     });
   });
 
-  it('given $geoip_disable or no $ip, then GeoIP properties the event carries are not put on the person', () => {
+  it('given $geoip_disable or no $ip, then GeoIP properties the event carries are not put on the person', async () => {
     const log = new LogBuilder();
     const { q, apply } = freshStore();
-    apply(log.capture('e', 'a', { ...LONDON, $geoip_disable: true }));
-    apply(log.capture('e', 'b', { ...LONDON, $ip: null }));
-    expect(props(q, 'a')).toEqual({});
-    expect(props(q, 'b')).toEqual({});
+    await apply(log.capture('e', 'a', { ...LONDON, $geoip_disable: true }));
+    await apply(log.capture('e', 'b', { ...LONDON, $ip: null }));
+    expect(await props(q, 'a')).toEqual({});
+    expect(await props(q, 'b')).toEqual({});
   });
 
-  it('given only frequently changing keys change on a non-person event, then no person write (PostHog write filter)', () => {
+  it('given only frequently changing keys change on a non-person event, then no person write (PostHog write filter)', async () => {
     const log = new LogBuilder();
     const { q, apply } = freshStore();
-    apply(log.capture('$pageview', 'anon', { ...CHROME, ...LONDON }));
-    const before = props(q, 'anon');
-    apply(
+    await apply(log.capture('$pageview', 'anon', { ...CHROME, ...LONDON }));
+    const before = await props(q, 'anon');
+    await apply(
       log.capture('$pageview', 'anon', {
         ...CHROME,
         ...LONDON,
@@ -182,38 +182,38 @@ describe('ingestion projection: person properties lifted from events (PostHog co
         $geoip_time_zone: 'Europe/Dublin',
       }),
     );
-    expect(props(q, 'anon')).toEqual(before);
-    expect(version(q, 'anon')).toBe(0);
+    expect(await props(q, 'anon')).toEqual(before);
+    expect(await version(q, 'anon')).toBe(0);
   });
 
-  it('given a filtered key changes together with a key that triggers a write, then every change is written', () => {
+  it('given a filtered key changes together with a key that triggers a write, then every change is written', async () => {
     const log = new LogBuilder();
     const { q, apply } = freshStore();
-    apply(log.capture('$pageview', 'anon', { $current_url: 'https://a/', utm_source: 'one' }));
-    apply(log.capture('$pageview', 'anon', { $current_url: 'https://b/', utm_source: 'two' }));
-    expect(props(q, 'anon')).toMatchObject({ $current_url: 'https://b/', utm_source: 'two', $initial_utm_source: 'one' });
-    expect(version(q, 'anon')).toBe(1);
+    await apply(log.capture('$pageview', 'anon', { $current_url: 'https://a/', utm_source: 'one' }));
+    await apply(log.capture('$pageview', 'anon', { $current_url: 'https://b/', utm_source: 'two' }));
+    expect(await props(q, 'anon')).toMatchObject({ $current_url: 'https://b/', utm_source: 'two', $initial_utm_source: 'one' });
+    expect(await version(q, 'anon')).toBe(1);
   });
 
-  it('given a $set event or a new lifted key, then the filtered keys are written too', () => {
+  it('given a $set event or a new lifted key, then the filtered keys are written too', async () => {
     const log = new LogBuilder();
     const { q, apply } = freshStore();
-    apply(log.capture('$pageview', 'anon', { $current_url: 'https://a/' }));
-    apply(log.capture('$set', 'anon', { $current_url: 'https://b/' }));
-    expect(props(q, 'anon')).toMatchObject({ $current_url: 'https://b/' });
-    apply(log.capture('$pageview', 'anon', { $current_url: 'https://c/', $browser: 'Chrome' }));
-    expect(props(q, 'anon')).toMatchObject({ $current_url: 'https://c/', $browser: 'Chrome', $initial_browser: 'Chrome' });
+    await apply(log.capture('$pageview', 'anon', { $current_url: 'https://a/' }));
+    await apply(log.capture('$set', 'anon', { $current_url: 'https://b/' }));
+    expect(await props(q, 'anon')).toMatchObject({ $current_url: 'https://b/' });
+    await apply(log.capture('$pageview', 'anon', { $current_url: 'https://c/', $browser: 'Chrome' }));
+    expect(await props(q, 'anon')).toMatchObject({ $current_url: 'https://c/', $browser: 'Chrome', $initial_browser: 'Chrome' });
   });
 
-  it('given $identify merging an anonymous person into an identified one, then the survivor keeps its own values and the anonymous first touch fills the gaps', () => {
+  it('given $identify merging an anonymous person into an identified one, then the survivor keeps its own values and the anonymous first touch fills the gaps', async () => {
     const log = new LogBuilder();
     const { db, q, apply } = freshStore();
-    apply(log.capture('$pageview', 'anon', { $browser: 'Chrome', utm_source: 'ads', $referrer: 'https://ads.example/' }));
-    apply(log.capture('signed_up', 'user', { $browser: 'Firefox', $set: { email: 'a@b.c' } }));
-    apply(log.capture('$identify', 'user', { $anon_distinct_id: 'anon', $browser: 'Edge', $current_url: 'https://app/' }));
+    await apply(log.capture('$pageview', 'anon', { $browser: 'Chrome', utm_source: 'ads', $referrer: 'https://ads.example/' }));
+    await apply(log.capture('signed_up', 'user', { $browser: 'Firefox', $set: { email: 'a@b.c' } }));
+    await apply(log.capture('$identify', 'user', { $anon_distinct_id: 'anon', $browser: 'Edge', $current_url: 'https://app/' }));
     const user = personUuid(PROJECT, 'user');
-    expect(q.personIdOf(PROJECT, 'anon')).toBe(user);
-    expect(props(q, 'user')).toEqual({
+    expect(await q.personIdOf(PROJECT, 'anon')).toBe(user);
+    expect(await props(q, 'user')).toEqual({
       email: 'a@b.c',
       // the $identify event's own values are set last
       $browser: 'Edge',
@@ -230,49 +230,49 @@ describe('ingestion projection: person properties lifted from events (PostHog co
     expect(personRow(db, user)?.is_identified).toBe(1);
   });
 
-  it('given $identify of an id joining an existing person, then its lifted properties are written even if only filtered keys changed', () => {
+  it('given $identify of an id joining an existing person, then its lifted properties are written even if only filtered keys changed', async () => {
     const log = new LogBuilder();
     const { q, apply } = freshStore();
-    apply(log.capture('$pageview', 'anon', { $browser: 'Chrome' }));
-    apply(log.capture('$identify', 'user', { $anon_distinct_id: 'anon', $browser: 'Safari' }));
-    expect(props(q, 'user')).toEqual({ $browser: 'Safari', $initial_browser: 'Chrome' });
+    await apply(log.capture('$pageview', 'anon', { $browser: 'Chrome' }));
+    await apply(log.capture('$identify', 'user', { $anon_distinct_id: 'anon', $browser: 'Safari' }));
+    expect(await props(q, 'user')).toEqual({ $browser: 'Safari', $initial_browser: 'Chrome' });
   });
 
-  it('given $groupidentify, $exception or $$heatmap, then the person gets nothing from it', () => {
+  it('given $groupidentify, $exception or $$heatmap, then the person gets nothing from it', async () => {
     const log = new LogBuilder();
     const { q, apply } = freshStore();
-    apply(log.capture('$pageview', 'u', { $browser: 'Chrome' }));
-    apply(
+    await apply(log.capture('$pageview', 'u', { $browser: 'Chrome' }));
+    await apply(
       log.capture('$groupidentify', 'u', { $group_type: 'company', $group_key: 'c1', $browser: 'Edge', $set: { a: 1 } }),
       log.capture('$exception', 'u', { $browser: 'Edge', utm_source: 'x', $set: { b: 1 } }),
       log.capture('$$heatmap', 'u', { $browser: 'Edge', utm_source: 'x' }),
     );
-    expect(props(q, 'u')).toEqual({ $browser: 'Chrome', $initial_browser: 'Chrome' });
+    expect(await props(q, 'u')).toEqual({ $browser: 'Chrome', $initial_browser: 'Chrome' });
   });
 
-  it('given $snapshot or $performance_event, then nothing is lifted', () => {
+  it('given $snapshot or $performance_event, then nothing is lifted', async () => {
     const log = new LogBuilder();
     const { q, apply } = freshStore();
-    apply(log.capture('$snapshot', 'a', { $browser: 'Chrome' }), log.capture('$performance_event', 'b', { $browser: 'Chrome' }));
-    expect(props(q, 'a')).toEqual({});
-    expect(props(q, 'b')).toEqual({});
+    await apply(log.capture('$snapshot', 'a', { $browser: 'Chrome' }), log.capture('$performance_event', 'b', { $browser: 'Chrome' }));
+    expect(await props(q, 'a')).toEqual({});
+    expect(await props(q, 'b')).toEqual({});
   });
 
-  it('given $os_name without $os, then it stands in for $os and is not kept itself', () => {
+  it('given $os_name without $os, then it stands in for $os and is not kept itself', async () => {
     const log = new LogBuilder();
     const { q, apply } = freshStore();
-    apply(log.capture('e', 'a', { $os_name: 'iOS' }));
-    expect(props(q, 'a')).toEqual({ $os: 'iOS', $initial_os: 'iOS' });
+    await apply(log.capture('e', 'a', { $os_name: 'iOS' }));
+    expect(await props(q, 'a')).toEqual({ $os: 'iOS', $initial_os: 'iOS' });
   });
 
-  it('given a server-side event ($is_server), then the host OS is not lifted', () => {
+  it('given a server-side event ($is_server), then the host OS is not lifted', async () => {
     const log = new LogBuilder();
     const { q, apply } = freshStore();
-    apply(log.capture('e', 'a', { $is_server: true, $os: 'Linux', $os_version: '6.1', utm_source: 's' }));
-    expect(props(q, 'a')).toEqual({ utm_source: 's', $initial_utm_source: 's' });
+    await apply(log.capture('e', 'a', { $is_server: true, $os: 'Linux', $os_version: '6.1', utm_source: 's' }));
+    expect(await props(q, 'a')).toEqual({ utm_source: 's', $initial_utm_source: 's' });
   });
 
-  it('given the same log folded twice, then the persons are byte for byte the same', () => {
+  it('given the same log folded twice, then the persons are byte for byte the same', async () => {
     const build = () => {
       const log = new LogBuilder();
       return [
@@ -283,8 +283,8 @@ describe('ingestion projection: person properties lifted from events (PostHog co
     };
     const a = freshStore();
     const b = freshStore();
-    a.apply(...build());
-    b.apply(...build());
+    await a.apply(...build());
+    await b.apply(...build());
     const dump = (s: typeof a) => s.db.prepare('SELECT * FROM persons ORDER BY uuid').all();
     expect(dump(a)).toEqual(dump(b));
     expect(JSON.stringify(dump(a))).toBe(JSON.stringify(dump(b)));

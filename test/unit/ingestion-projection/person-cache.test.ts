@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordedEvent } from '../../../streams';
+import type { SqlSession } from '../../../projections/sql';
 import { ingestionProjection } from '../../../projections/ingestion';
 import { setPersonCacheEnabled } from '../../../projections/ingestion/person-cache';
 import { freshStore, LogBuilder, rowsOf } from './helpers';
@@ -54,40 +55,41 @@ function randomLog(seed: number, length: number): { events: RecordedEvent[]; fai
  * by event in savepoints, skipping the ones that throw. An event in `failing` throws after it was
  * folded, so its person writes (and their cached copies) must vanish with the rollback.
  */
-function foldLikeRunner(events: RecordedEvent[], failing: Set<number>, batchSize: number) {
-  const { sqlite, db } = freshStore();
-  const apply = (e: RecordedEvent) => {
-    ingestionProjection.apply(e, db);
+async function foldLikeRunner(events: RecordedEvent[], failing: Set<number>, batchSize: number) {
+  const { db, store } = freshStore();
+  const apply = async (e: RecordedEvent, tx: SqlSession) => {
+    await ingestionProjection.apply(e, tx);
     if (failing.has(e.position)) throw new Error(`injected failure at ${e.position}`);
   };
-  const savepoint = sqlite.transaction((e: RecordedEvent) => apply(e));
   for (let i = 0; i < events.length; i += batchSize) {
     const batch = events.slice(i, i + batchSize);
     try {
-      sqlite.transaction(() => batch.forEach(apply))();
+      await store.transaction(async (tx) => {
+        for (const e of batch) await apply(e, tx);
+      });
       continue;
     } catch {
-      ingestionProjection.rolledBack!(db);
+      ingestionProjection.rolledBack!();
     }
-    sqlite.transaction(() => {
+    await store.transaction(async (tx) => {
       for (const e of batch) {
         try {
-          savepoint(e);
+          await tx.savepoint(() => apply(e, tx));
         } catch {
-          ingestionProjection.rolledBack!(db);
+          ingestionProjection.rolledBack!();
         }
       }
-    })();
+    });
   }
   return db;
 }
 
 /** The reference: the plain fold (every person read from its row) of the events that do not fail. */
-function plainFold(events: RecordedEvent[], failing: Set<number>) {
+async function plainFold(events: RecordedEvent[], failing: Set<number>) {
   setPersonCacheEnabled(false);
   try {
-    const { db } = freshStore();
-    for (const e of events) if (!failing.has(e.position)) ingestionProjection.apply(e, db);
+    const { db, session } = freshStore();
+    for (const e of events) if (!failing.has(e.position)) await ingestionProjection.apply(e, session);
     return db;
   } finally {
     setPersonCacheEnabled(true);
@@ -97,35 +99,50 @@ function plainFold(events: RecordedEvent[], failing: Set<number>) {
 describe('person cache', () => {
   afterEach(() => setPersonCacheEnabled(true));
 
-  it('folds random event sequences to the same rows as the plain fold, across rollbacks and savepoints', () => {
+  it('folds random event sequences to the same rows as the plain fold, across rollbacks and savepoints', async () => {
     for (let seed = 1; seed <= 40; seed++) {
       const { events, failing } = randomLog(seed, 120);
-      const expected = plainFold(events, failing);
-      const actual = foldLikeRunner(events, failing, 1 + (seed % 17));
+      const expected = await plainFold(events, failing);
+      const actual = await foldLikeRunner(events, failing, 1 + (seed % 17));
       for (const { name } of ingestionProjection.tables) {
         expect(rowsOf(actual, name), `seed ${seed}, table ${name}`).toEqual(rowsOf(expected, name));
       }
     }
   });
 
-  it('forgets a person write that was rolled back once told by rolledBack', () => {
+  it('forgets a person write that was rolled back once told by rolledBack', async () => {
     const log = new LogBuilder();
     const first = log.capture('$pageview', 'u1', { $browser: 'Chrome' });
     const failing = log.capture('$set', 'u1', { $set: { plan: 'pro' } });
-    const { sqlite, db } = freshStore();
-    ingestionProjection.apply(first, db);
-    expect(() =>
-      sqlite.transaction(() => {
-        ingestionProjection.apply(failing, db);
+    const { db, store, session } = freshStore();
+    await ingestionProjection.apply(first, session);
+    await expect(
+      store.transaction(async (tx) => {
+        await ingestionProjection.apply(failing, tx);
         throw new Error('injected');
-      })(),
-    ).toThrow('injected');
+      }),
+    ).rejects.toThrow('injected');
     // Without the hook the cache would still hold the rolled-back plan (and write it back below).
     const next = log.capture('$set', 'u1', { $set: { other: 1 } });
-    ingestionProjection.rolledBack!(db);
-    ingestionProjection.apply(next, db);
+    ingestionProjection.rolledBack!();
+    await ingestionProjection.apply(next, session);
     const [person] = rowsOf(db, 'persons') as { properties: string }[];
     expect(JSON.parse(person.properties)).not.toHaveProperty('plan');
     expect(JSON.parse(person.properties)).toMatchObject({ $browser: 'Chrome', other: 1 });
+  });
+
+  it('keeps one cache per store: two stores folded by one projection instance, interleaved, never see each other\'s persons', async () => {
+    const log = new LogBuilder();
+    const a = freshStore();
+    const b = freshStore();
+    // The same distinct id is the same person uuid in both stores; only store a learns the plan.
+    await ingestionProjection.apply(log.capture('$pageview', 'u1', { $browser: 'Chrome' }), a.session);
+    await ingestionProjection.apply(log.capture('$pageview', 'u1', { $browser: 'Chrome' }), b.session);
+    await a.store.transaction((tx) => ingestionProjection.apply(log.capture('$set', 'u1', { $set: { plan: 'pro' } }), tx));
+    await b.store.transaction((tx) => ingestionProjection.apply(log.capture('$set', 'u1', { $set: { other: 1 } }), tx));
+    const propertiesIn = (s: typeof a) => JSON.parse((rowsOf(s.db, 'persons') as { properties: string }[])[0].properties);
+    expect(propertiesIn(a)).toMatchObject({ plan: 'pro' });
+    expect(propertiesIn(b)).not.toHaveProperty('plan');
+    expect(propertiesIn(b)).toMatchObject({ other: 1 });
   });
 });

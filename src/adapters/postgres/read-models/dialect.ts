@@ -11,4 +11,8 @@ export const postgresDialect: SqlDialect = {
   jsonText: (column, key) => `(${column}::jsonb ->> ${quoteText(key)})`,
   jsonArrayAgg: (expr, orderBy) => `coalesce(json_agg(${expr} ORDER BY ${orderBy})::text, '[]')`,
   likeIgnoringCase: (expr, pattern) => `${expr} ILIKE ${pattern} ESCAPE '\\'`,
+  // The planner keeps statistics (autovacuum's ANALYZE): no hints, and none to give.
+  indexedBy: (table) => table,
+  // The pool's search_path is the read-model schema, so current_schema() is it.
+  tableExists: 'SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?',
 };

@@ -10,4 +10,6 @@ export const sqliteDialect: SqlDialect = {
   jsonArrayAgg: (expr, orderBy) => `json_group_array(${expr} ORDER BY ${orderBy})`,
   // SQLite's LIKE ignores ASCII case already.
   likeIgnoringCase: (expr, pattern) => `${expr} LIKE ${pattern} ESCAPE '\\'`,
+  indexedBy: (table, index) => `${table} INDEXED BY ${index}`,
+  tableExists: `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`,
 };
