@@ -52,7 +52,6 @@ const tables: TableSchema[] = [
 
 /** Organizations, users, memberships, projects and personal keys: what authentication reads. */
 export const accessProjection: ReadModelProjection = {
-  portable: true,
   name: 'access',
   version: 2,
   store: 'readmodels',

@@ -29,7 +29,6 @@ const RECORD_EXPOSURE = `INSERT INTO cohort_flag_exposures (project_id, flag_key
  * reads nothing but its own tables and the events it is handed.
  */
 export const cohortsProjection: ReadModelProjection = {
-  portable: true,
   name: 'cohorts',
   version: 1,
   store: 'readmodels',

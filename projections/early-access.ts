@@ -12,7 +12,6 @@ import type { SqlSession } from './sql';
  * rebuild and on every engine.
  */
 export const earlyAccessProjection: ReadModelProjection = {
-  portable: true,
   name: 'early_access',
   // 2: the creation's log position replaces SQLite's rowid as the order of the rows.
   version: 2,

@@ -36,7 +36,6 @@ async function applyUpdate(db: SqlSession, d: ExperimentUpdatedData, at: string)
  * keep their ids). Whether an experiment is visible also depends on its flag, which the queries join.
  */
 export const experimentsProjection: ReadModelProjection = {
-  portable: true,
   name: 'experiments',
   version: 1,
   store: 'readmodels',

@@ -6,7 +6,6 @@ import type { ReadModelProjection, SqlSession } from './projection';
  * flag the same id without the command having to allocate one.
  */
 export const featureFlagsProjection: ReadModelProjection = {
-  portable: true,
   name: 'feature_flags',
   version: 1,
   store: 'readmodels',

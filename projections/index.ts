@@ -1,4 +1,4 @@
-import type { AnyProjection } from './projection';
+import type { ReadModelProjection } from './projection';
 import { accessProjection } from './access';
 import { featureFlagsProjection } from './feature-flags';
 import { ingestionProjection } from './ingestion';
@@ -16,7 +16,7 @@ export { featureFlagsProjection } from './feature-flags';
 export { featureFlagQueries, type FeatureFlagQueries, type FeatureFlagRow } from './feature-flags-queries';
 
 /** Every read model of the product, in the order the runner applies them. */
-export const allProjections: readonly AnyProjection[] = [accessProjection, ingestionProjection, featureFlagsProjection, experimentsProjection, cohortsProjection, batchExportsProjection, batchExportRunsProjection, batchExportLogsProjection, recordingsProjection, surveysProjection, earlyAccessProjection];
+export const allProjections: readonly ReadModelProjection[] = [accessProjection, ingestionProjection, featureFlagsProjection, experimentsProjection, cohortsProjection, batchExportsProjection, batchExportRunsProjection, batchExportLogsProjection, recordingsProjection, surveysProjection, earlyAccessProjection];
 export { ingestionProjection, ingestionQueries, flagServingReads, type IngestionQueries, type FlagServingReads } from './ingestion';
 export { recordingsProjection } from './recordings';
 export { recordingQueries, type RecordingQueries, type RecordingRow, type RecordingChunkRow } from './recordings-queries';

@@ -11,9 +11,12 @@ export interface SqlStatement {
   all(...params: SqlValue[]): unknown[];
 }
 
-/** The slice of a SQL store a projection may touch: it is handed one, inside the runner's transaction. */
+/**
+ * The embedded store's synchronous SQL, for the reads not on the read-model port yet (flag serving's
+ * person lookups, experiment results and the export source over the events table).
+ */
 export interface SqlStore {
-  /** Cached per SQL text by the runner, so projections may call it per event. */
+  /** Cached per SQL text, so callers may call it per request. */
   prepare(sql: string): SqlStatement;
   exec(sql: string): void;
 }
@@ -27,43 +30,6 @@ export type StoreName = 'readmodels' | 'analytics';
  */
 export const QUARANTINE_TABLE = 'projection_failures';
 
-export interface TableSpec {
-  name: string;
-  /** A total order over the rows, so digests are stable. */
-  orderBy: string;
-}
-
-/**
- * A pure fold from events to read-model rows. No clock, no randomness, no I/O but the store handed in:
- * applying the same events always writes the same rows.
- */
-export interface Projection {
-  readonly name: string;
-  /** Bump when the tables or the fold change: the runner then rebuilds this projection from the start. */
-  readonly version: number;
-  readonly store: StoreName;
-  /** Event types this projection reads; others only move its checkpoint. */
-  readonly handles?: readonly string[];
-  readonly tables: readonly TableSpec[];
-  /** Idempotent schema creation (CREATE ... IF NOT EXISTS). */
-  setup(db: SqlStore): void;
-  apply(event: RecordedEvent, db: SqlStore): void;
-  /**
-   * How many independent parts an event holds (e.g. the captured events of an EventsCaptured
-   * record), when applying it is the same as applying each part in turn with `applyPart`. When
-   * `apply` throws, the runner applies the parts one by one and quarantines only those that throw.
-   */
-  parts?(event: RecordedEvent): number;
-  applyPart?(event: RecordedEvent, index: number, db: SqlStore): void;
-  /**
-   * Told that the runner rolled back a transaction or savepoint in which it applied events: whatever
-   * the projection keeps in memory about its rows (a cache) may no longer match them.
-   */
-  rolledBack?(db: SqlStore): void;
-  /** Told, in the transaction that skips it, that an event (or one part, else null) was quarantined. */
-  quarantined?(event: RecordedEvent, part: number | null, error: string, db: SqlStore): void;
-}
-
 /**
  * A pure fold from events to read-model rows, over the asynchronous read-model port: it writes
  * portable SQL through the session handed in, inside the runner's transaction, so the same fold runs
@@ -71,8 +37,6 @@ export interface Projection {
  * events always writes the same rows.
  */
 export interface ReadModelProjection {
-  /** Tells it apart from a `Projection` written before the port (which only the embedded store can run). */
-  readonly portable: true;
   readonly name: string;
   /** Bump when the tables or the fold change: the runner then rebuilds this projection from the start. */
   readonly version: number;
@@ -80,20 +44,21 @@ export interface ReadModelProjection {
   /** Event types this projection reads; others only move its checkpoint. */
   readonly handles?: readonly string[];
   /** Created by the adapter before the first event; dropped on a rebuild. */
-  readonly tables: readonly (TableSchema | TableSpec)[];
-  /** Extra set-up after the tables exist (a projection on the embedded store written before the port). */
-  setup?(db: SqlSession): Promise<void>;
+  readonly tables: readonly TableSchema[];
   apply(event: RecordedEvent, db: SqlSession): Promise<void>;
-  /** As Projection.parts: independent parts of one event, applied one by one when `apply` throws. */
+  /**
+   * How many independent parts an event holds (e.g. the captured events of an EventsCaptured
+   * record), when applying it is the same as applying each part in turn with `applyPart`. When
+   * `apply` throws, the runner applies the parts one by one and quarantines only those that throw.
+   */
   parts?(event: RecordedEvent): number;
   applyPart?(event: RecordedEvent, index: number, db: SqlSession): Promise<void>;
-  /** As Projection.rolledBack: in-memory state about the rows may no longer match them. */
+  /**
+   * Told that the runner rolled back a transaction or savepoint in which it applied events: whatever
+   * the projection keeps in memory about its rows (a cache) may no longer match them.
+   */
   rolledBack?(): void;
-  /** As Projection.quarantined, in the transaction that skips the event. */
+  /** Told, in the transaction that skips it, that an event (or one part, else null) was quarantined. */
   quarantined?(event: RecordedEvent, part: number | null, error: string, db: SqlSession): Promise<void>;
 }
 
-/** Every projection of the product, whichever port it was written against. */
-export type AnyProjection = Projection | ReadModelProjection;
-
-export const isPortable = (p: AnyProjection): p is ReadModelProjection => 'portable' in p && p.portable === true;

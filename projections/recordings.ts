@@ -19,7 +19,6 @@ function projectOf(recorded: RecordedEvent): number | null {
  * time through `person_distinct_ids`, so a later merge moves the recording with the person.
  */
 export const recordingsProjection: ReadModelProjection = {
-  portable: true,
   name: 'recordings',
   version: 1,
   store: 'readmodels',

@@ -22,7 +22,6 @@ async function recordResponse(recorded: RecordedEvent, data: CapturedEventData, 
 
 /** Surveys (their fields as one JSON document) and the responses counted per survey. */
 export const surveysProjection: ReadModelProjection = {
-  portable: true,
   name: 'surveys',
   version: 1,
   store: 'readmodels',

@@ -41,7 +41,6 @@ async function update(db: SqlSession, id: string, at: string, data: Record<strin
  * (what the scheduler skips) and backfill requests (what it schedules besides the clock).
  */
 export const batchExportsProjection: ReadModelProjection = {
-  portable: true,
   name: 'batch_exports',
   version: 1,
   store: 'readmodels',

@@ -5,7 +5,6 @@ import { LOG_TABLES } from './schema';
 
 /** Log entries of exports and runs, one row per event, keyed by log position. */
 export const batchExportLogsProjection: ReadModelProjection = {
-  portable: true,
   name: 'batch_export_logs',
   version: 1,
   store: 'readmodels',

@@ -8,7 +8,6 @@ import { RUN_TABLES } from './schema';
  * recordedAt; `retry_at` and `lease_until` are the worker's (future) times carried in the data.
  */
 export const batchExportRunsProjection: ReadModelProjection = {
-  portable: true,
   name: 'batch_export_runs',
   version: 1,
   store: 'readmodels',

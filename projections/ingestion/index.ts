@@ -18,7 +18,6 @@ type WarningData = { type: string; source: string; details: Record<string, unkno
 export function createIngestionProjection(): ReadModelProjection {
   const caches = new PersonCaches();
   return {
-    portable: true,
     name: INGESTION,
     // 2: distinct ids ordered by event ordinal (position and index in an EventsCaptured record).
     // 3: device, page, campaign and GeoIP properties lifted from events onto persons (compat §10).

@@ -6,7 +6,7 @@ import {
   featureFlagQueries,
   flagServingReads,
   ingestionQueries,
-  type AnyProjection,
+  type ReadModelProjection,
   type StoreName,
 } from '../../projections';
 import { AccessService } from '../access';
@@ -27,7 +27,7 @@ import { claimDataDir } from './log-identity';
 import type { ProjectionWorkerData } from './projection-worker';
 import { cachedStore } from '../runtime/cached-store';
 import { SqliteReadModelStore } from '../adapters/sqlite/read-models';
-import { createEmbeddedTables, onEmbeddedStores } from './embedded-projections';
+import { createEmbeddedTables } from './embedded-projections';
 import type { ReadModelStore } from '../store/read-models';
 import { ProjectionRunner, type Runner } from '../runtime/projection-runner';
 import { RemoteProjectionRunner } from '../runtime/worker/remote-runner';
@@ -55,7 +55,7 @@ export interface RuntimeOptions {
   durability?: Durability;
   /** Where read models live; defaults to dataDir (replay points this at a fresh directory). */
   readModelDir?: string;
-  projections?: readonly AnyProjection[];
+  projections?: readonly ReadModelProjection[];
   now?: () => Date;
   onProjectionError?: (name: string, err: Error) => void;
   /** Run the projections in a worker thread (the server does; CLI and unit tests fold in-thread). */
@@ -133,7 +133,7 @@ export function openRuntime(options: RuntimeOptions) {
     };
   } else {
     createEmbeddedTables(projections, stores);
-    const local = new ProjectionRunner(log, readModels, onEmbeddedStores(projections, stores), {
+    const local = new ProjectionRunner(log, readModels, projections, {
       onError: options.onProjectionError,
       notifications: opened.notifications,
     });

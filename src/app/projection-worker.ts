@@ -8,7 +8,6 @@ import { ContractedEventLog } from '../store/contracted-log';
 import { openSqlite, type Durability, type SqliteDatabase } from '../store/sqlite/open';
 import { niceThisThread } from '../threads';
 import { SqliteReadModelStore } from '../adapters/sqlite/read-models';
-import { onEmbeddedStores } from './embedded-projections';
 import { openLogFromSpec, type EventLogSpec } from './event-log';
 
 /** The data the main thread passes (see open-runtime.ts). */
@@ -35,7 +34,7 @@ if (parentPort) {
     log,
     notifications: opened.notifications,
     stores: { readmodels: new SqliteReadModelStore(stores.readmodels), analytics: new SqliteReadModelStore(stores.analytics) },
-    projections: onEmbeddedStores(allProjections, stores),
+    projections: allProjections,
     async close() {
       await log.close();
       stores.readmodels.close();

@@ -1,6 +1,6 @@
 import { Subject } from 'rxjs';
 import type { RecordedEvent } from '../../streams';
-import type { ReadModelProjection, StoreName, TableSchema, TableSpec } from '../../projections/projection';
+import type { ReadModelProjection, StoreName, TableSchema } from '../../projections/projection';
 import type { SqlSession } from '../../projections/sql';
 import type { AppendNotifications } from '../store/append-notifications';
 import type { EventLog } from '../store/event-log';
@@ -97,7 +97,6 @@ const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const SCHEMA_LOCK = 'schema';
 
-const isSchema = (t: TableSchema | TableSpec): t is TableSchema => 'columns' in t;
 /** The lock a projection's transactions take, so two runners on one store never fold one batch twice. */
 const lockOf = (projection: ReadModelProjection) => `projection:${projection.name}`;
 
@@ -308,8 +307,7 @@ export class ProjectionRunner implements Runner {
           await forgetQuarantines(tx, name);
           await tx.run(WRITE_CHECKPOINT, name, 0, projection.version);
         }
-        await tx.createTables(projection.tables.filter(isSchema));
-        await projection.setup?.(tx);
+        await tx.createTables(projection.tables);
         return { checkpoint: current ? stored.position : 0, quarantine: await quarantineSummary(tx, name) };
       },
       // Schema changes of runners starting together (in several processes) take turns.

@@ -1,11 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { featureFlagsProjection, isPortable, type ReadModelProjection } from '../../../projections';
+import { featureFlagsProjection, type ReadModelProjection } from '../../../projections';
 import type { SqlSession } from '../../../projections/sql';
 import { PostgresReadModelStore } from '../../../src/adapters/postgres/read-models';
 import { SqliteReadModelStore } from '../../../src/adapters/sqlite/read-models';
-import { onEmbeddedStores } from '../../../src/app/embedded-projections';
 import { digestProjection } from '../../../src/runtime/digest';
 import { ProjectionRunner } from '../../../src/runtime/projection-runner';
 import type { EventLog } from '../../../src/store/event-log';
@@ -41,8 +40,7 @@ export interface BothStores {
 /**
  * Folds the whole log with `projections` into a fresh SQLite read-model store and a fresh
  * PostgreSQL schema, each through its own ProjectionRunner. With `withFlags`, the feature flags
- * read model (which some queries join) is there too: folded on both when its projection is
- * portable, else folded on SQLite and its rows copied to PostgreSQL.
+ * read model (which some queries join) is folded on both too.
  */
 export function bothStores(user: string, prefix: string) {
   const schemas = pgSchemas(user, prefix);
@@ -55,9 +53,7 @@ export function bothStores(user: string, prefix: string) {
     const pgStore = await PostgresReadModelStore.open({ connection: schemas.connection, schema: schemas.fresh(), maxConnections: 2 });
     const postgres = { readmodels: pgStore, analytics: pgStore };
 
-    const flags = options.withFlags ? featureFlagsProjection : null;
-    const portableFlags = flags && isPortable(flags) ? [flags] : [];
-    const sqliteFlags = flags ? onEmbeddedStores([flags], files) : [];
+    const flags = options.withFlags ? [featureFlagsProjection] : [];
     const fold = async (stores: typeof postgres | typeof sqlite, list: readonly ReadModelProjection[]) => {
       const runner = new ProjectionRunner(log, stores, list);
       await runner.ready;
@@ -65,9 +61,8 @@ export function bothStores(user: string, prefix: string) {
       expect(runner.failures()).toEqual({});
       expect(runner.quarantines().count).toBe(0);
     };
-    await fold(sqlite, [...sqliteFlags, ...projections]);
-    await fold(postgres, [...portableFlags, ...projections]);
-    if (flags && portableFlags.length === 0) await copyTable(files.readmodels, pgStore, 'feature_flags');
+    await fold(sqlite, [...flags, ...projections]);
+    await fold(postgres, [...flags, ...projections]);
 
     return {
       sqlite: sqlite.readmodels.session,
@@ -86,13 +81,3 @@ export function bothStores(user: string, prefix: string) {
   };
 }
 
-/** A table of the embedded store as is, into PostgreSQL (for a read model not on the port yet). */
-async function copyTable(from: ReturnType<typeof openSqlite>, to: PostgresReadModelStore, name: string) {
-  const columns = from.prepare(`SELECT name, type FROM pragma_table_info(?) ORDER BY cid`).all(name) as { name: string; type: string }[];
-  const type = (t: string) => (/INT/i.test(t) ? 'BIGINT' : /REAL/i.test(t) ? 'DOUBLE PRECISION' : 'TEXT');
-  await to.transaction(async (tx) => {
-    await tx.run(`CREATE TABLE "${name}" (${columns.map((c) => `"${c.name}" ${type(c.type)}`).join(', ')})`);
-    const insert = `INSERT INTO "${name}" (${columns.map((c) => `"${c.name}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
-    for (const row of from.prepare(`SELECT * FROM "${name}"`).raw(true).all() as (string | number | null)[][]) await tx.run(insert, ...row);
-  });
-}

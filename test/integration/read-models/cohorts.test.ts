@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cohortsProjection } from '../../../projections/cohorts';
+import { experimentsProjection } from '../../../projections/experiments';
+import { ingestionProjection } from '../../../projections/ingestion';
 import { cohortQueries } from '../../../projections/cohorts-queries';
-import type { TableSchema } from '../../../projections/sql';
 import { CohortService } from '../../../src/cohorts';
 import { json } from '../../support/json';
 import { startTestServer, type TestServer } from '../../support/server';
@@ -9,19 +10,6 @@ import { at, createExperiment, experimentsPath, ingestEvents, send, type TimedEv
 import { foldIntoBoth, postgresForReadModels, type FoldedStores } from './folded-stores';
 
 const schemas = await postgresForReadModels('rm_cohorts');
-
-// What the cohort queries join from other read models (persons through merges, experiment links);
-// those projections are not portable yet, so their rows are copied from the live store.
-const JOINED: TableSchema[] = [
-  {
-    name: 'person_distinct_ids',
-    columns: { project_id: 'integer', distinct_id: 'text', person_id: 'text' },
-    primaryKey: ['project_id', 'distinct_id'],
-    indexes: { person_distinct_ids_by_person: ['person_id'] },
-    orderBy: 'project_id, distinct_id',
-  },
-  { name: 'experiments', columns: { id: 'integer', exposure_cohort: 'integer?' }, primaryKey: ['id'], orderBy: 'id' },
-];
 
 if (schemas) {
   let s: TestServer;
@@ -67,7 +55,8 @@ if (schemas) {
     const orphan = await cohorts.createExposureCohort(projectId, { experimentId: experiments[0].id, experimentName: 'orphan', flagKey: 'exp-a', since: START }, { type: 'system' });
     cohortIds.push(orphan.cohortId);
     await s.runtime.runner.waitFor(await s.runtime.log.head(), null);
-    folded = await foldIntoBoth(s.runtime.log, [cohortsProjection], schemas, { from: s.runtime.readModels.readmodels.session, tables: JOINED });
+    // The cohort queries join persons (through merges) and experiment links: their projections fold too.
+    folded = await foldIntoBoth(s.runtime.log, [ingestionProjection, experimentsProjection, cohortsProjection], schemas);
   }, 90_000);
 
   afterAll(async () => {

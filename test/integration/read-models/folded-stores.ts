@@ -38,24 +38,6 @@ export async function postgresForReadModels(prefix: string) {
   return schemas;
 }
 
-/** Tables of projections not under test (not portable yet) whose rows a query joins: copied as they are. */
-export interface CopiedTables {
-  from: SqlSession;
-  tables: readonly TableSchema[];
-}
-
-async function copyTables(into: ReadModelStore, copied: CopiedTables): Promise<void> {
-  await into.transaction(async (tx) => {
-    await tx.createTables(copied.tables);
-    for (const table of copied.tables) {
-      const columns = Object.keys(table.columns);
-      const rows = await copied.from.all<Record<string, never>>(`SELECT ${columns.join(', ')} FROM ${table.name}`);
-      for (const row of rows)
-        await tx.run(`INSERT INTO ${table.name} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`, ...columns.map((c) => row[c]));
-    }
-  });
-}
-
 /**
  * Folds the whole log into a fresh SQLite read-model store and a fresh PostgreSQL schema with the
  * real runner, through the given projections (in order: a later one may read an earlier one's tables).
@@ -64,7 +46,6 @@ export async function foldIntoBoth(
   log: EventLog,
   projections: readonly ReadModelProjection[],
   schemas: NonNullable<Awaited<ReturnType<typeof postgresForReadModels>>>,
-  copied?: CopiedTables,
 ): Promise<FoldedStores> {
   const dir = tempDir('read-models-');
   const sqliteDbs = [openSqlite(join(dir, 'readmodels.sqlite')), openSqlite(join(dir, 'analytics.sqlite'))];
@@ -72,7 +53,6 @@ export async function foldIntoBoth(
   const pg = await PostgresReadModelStore.open({ connection: schemas.connection, schema: schemas.fresh(), maxConnections: 4 });
   const postgres: Record<'readmodels' | 'analytics', ReadModelStore> = { readmodels: pg, analytics: pg };
   for (const stores of [sqlite, postgres]) {
-    if (copied) await copyTables(stores.readmodels, copied);
     const runner = new ProjectionRunner(log, stores, projections);
     await runner.ready;
     await runner.catchUp();

@@ -18,7 +18,6 @@ describe('PostgreSQL availability', () => {
 
 /** Sums per stream: a read-modify-write fold, so a batch applied twice or skipped shows. */
 const totals: ReadModelProjection = {
-  portable: true,
   name: 'totals',
   version: 1,
   store: 'readmodels',

@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ReadModelProjection } from '../../../projections/projection';
 import { SqliteReadModelStore, sqliteSession } from '../../../src/adapters/sqlite/read-models';
-import { onEmbeddedStores } from '../../../src/app/embedded-projections';
 import { ingestionProjection, ingestionQueries } from '../../../projections/ingestion';
 import { digestProjection } from '../../../src/runtime/digest';
 import { ProjectionRunner } from '../../../src/runtime/projection-runner';
@@ -14,7 +13,6 @@ type Data = { marker?: boolean; items?: string[]; fault?: boolean };
 
 /** Writes before it throws, so a quarantine that does not roll the event's writes back shows. */
 const fragile: ReadModelProjection = {
-  portable: true,
   name: 'fragile',
   version: 1,
   store: 'readmodels',
@@ -39,10 +37,10 @@ const fragile: ReadModelProjection = {
 const append = (log: SqliteEventLog, data: Data) =>
   log.appendSync('ingest-1', [{ type: 'Noted', data }], { context: { actor: { type: 'system' }, projectId: 1 } }).lastPosition;
 
-function open(dir: string, name: string, log: SqliteEventLog, batchSize: number, projections: (typeof ingestionProjection | ReadModelProjection)[] = [fragile]) {
+function open(dir: string, name: string, log: SqliteEventLog, batchSize: number, projections: ReadModelProjection[] = [fragile]) {
   const stores = { readmodels: openSqlite(join(dir, `${name}-rm.sqlite`)), analytics: openSqlite(join(dir, `${name}-an.sqlite`)) };
   const ports = { readmodels: new SqliteReadModelStore(stores.readmodels), analytics: new SqliteReadModelStore(stores.analytics) };
-  const runner = new ProjectionRunner(log, ports, onEmbeddedStores(projections, stores), { batchSize, notifications: { appended$: log.appends, moved$: log.appends, notify: () => {} } });
+  const runner = new ProjectionRunner(log, ports, projections, { batchSize, notifications: { appended$: log.appends, moved$: log.appends, notify: () => {} } });
   const seen = () => stores.readmodels.prepare('SELECT position, part FROM seen ORDER BY position, part').all();
   const failures = () => stores.readmodels.prepare('SELECT * FROM projection_failures ORDER BY position, part').all();
   const close = () => {

@@ -8,7 +8,6 @@ import { openSqlite } from '../../../src/store/sqlite/open';
 import { tempDir } from '../../support/temp-dir';
 
 const counting: ReadModelProjection = {
-  portable: true,
   name: 'counting',
   version: 1,
   store: 'readmodels',

@@ -10,7 +10,6 @@ const log = new SqliteEventLog(logPath);
 const store = openSqlite(storePath);
 
 const recorder: ReadModelProjection = {
-  portable: true,
   name: 'recorder',
   version: 1,
   store: 'readmodels',
