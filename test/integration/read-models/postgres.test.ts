@@ -16,6 +16,29 @@ describe('PostgreSQL availability', () => {
 if (USER !== null) {
   const schemas = pgSchemas(USER, 'rm_test');
   afterAll(() => schemas.dropAll());
+  describe('PostgreSQL read-model tables', () => {
+    // This machine's test database is C.UTF-8, which already sorts like SQLite; a server set up with
+    // a linguistic locale would not, so the tables must say it themselves.
+    it('declare their text columns with the byte-wise "C" collation, so orderings and digests match SQLite', async () => {
+      const schema = schemas.fresh();
+      const store = await PostgresReadModelStore.open({ connection: schemas.connection, schema });
+      await store.transaction((tx) =>
+        tx.createTables([{ name: 't', columns: { k: 'text', v: 'text?', n: 'integer' }, primaryKey: ['k'], orderBy: 'k' }]),
+      );
+      const rows = await store.session.all<{ column_name: string; collation_name: string | null }>(
+        'SELECT column_name, collation_name FROM information_schema.columns WHERE table_schema = ? AND table_name = ? ORDER BY ordinal_position',
+        schema,
+        't',
+      );
+      expect(rows).toEqual([
+        { column_name: 'k', collation_name: 'C' },
+        { column_name: 'v', collation_name: 'C' },
+        { column_name: 'n', collation_name: null },
+      ]);
+      await store.close();
+    });
+  });
+
   readModelContract('PostgreSQL', async () => {
     const schema = schemas.fresh();
     const open = () => PostgresReadModelStore.open({ connection: schemas.connection, schema });

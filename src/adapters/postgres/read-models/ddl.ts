@@ -1,7 +1,11 @@
 import type { ColumnType, TableSchema } from '../../../../projections/sql';
 
-/** BIGINT: read-model integers hold millisecond times and log positions, past 32 bits. */
-const TYPES: Record<ColumnType, string> = { text: 'TEXT', integer: 'BIGINT', real: 'DOUBLE PRECISION', blob: 'BYTEA' };
+/**
+ * BIGINT: read-model integers hold millisecond times and log positions, past 32 bits. Text compares
+ * byte-wise (the "C" collation), as SQLite's does, whatever the database's locale: orderings,
+ * ranges over ISO times and digests then agree between the engines.
+ */
+const TYPES: Record<ColumnType, string> = { text: 'TEXT COLLATE "C"', integer: 'BIGINT', real: 'DOUBLE PRECISION', blob: 'BYTEA' };
 
 /** CREATE statements for one table and its indexes, in PostgreSQL's dialect (idempotent). */
 export function postgresTableDdl(table: TableSchema): string[] {
