@@ -25,8 +25,7 @@ import { openSqlite, type Durability, type SqliteDatabase } from '../store/sqlit
 import { openSqliteLog, type OpenedEventLog } from './event-log';
 import { claimDataDir } from './log-identity';
 import type { ProjectionWorkerData } from './projection-worker';
-import { cachedStore } from '../runtime/cached-store';
-import { SqliteReadModelStore } from '../adapters/sqlite/read-models';
+import { cachedStore, SqliteReadModelStore } from '../adapters/sqlite/read-models';
 import { createEmbeddedTables } from './embedded-projections';
 import type { ReadModelStore } from '../store/read-models';
 import { ProjectionRunner, type Runner } from '../runtime/projection-runner';

@@ -13,7 +13,7 @@ afterAll(() => s.close());
 
 const get = async (path: string, key?: string | null) => {
   const res = await s.api(path, { key });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 };
 
 async function keyWith(scopes: string[], scopedProjects: number[] | null = null) {

@@ -2,8 +2,7 @@ import Database from 'better-sqlite3';
 import type { RecordedEvent } from '../../../streams';
 import type { SqlSession, SqlStore } from '../../../projections/projection';
 import { INGESTION_TABLES, ingestionProjection, ingestionQueries } from '../../../projections/ingestion';
-import { SqliteReadModelStore, sqliteTableDdl } from '../../../src/adapters/sqlite/read-models';
-import { cachedStore } from '../../../src/runtime/cached-store';
+import { cachedStore, SqliteReadModelStore, sqliteTableDdl } from '../../../src/adapters/sqlite/read-models';
 
 export const PROJECT = 1;
 export const RECORDED_AT = '2024-06-01T12:00:00.000Z';
