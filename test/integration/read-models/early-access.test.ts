@@ -6,14 +6,14 @@ import { json } from '../../support/json';
 import { settle } from '../../support/posthog';
 import { startTestServer, type TestServer } from '../../support/server';
 import { send } from '../experiments/helpers';
-import { bothStores, pgUserForSuite, type BothStores } from './both-stores';
+import { bothStores, pgUserForSuite, type FoldedStores } from './folded-stores';
 
 const USER = await pgUserForSuite();
 
 describe.runIf(USER !== null)('early access read model on SQLite and PostgreSQL', () => {
   const fold = bothStores(USER!, 'rm_early_access');
   let s: TestServer;
-  let stores: BothStores;
+  let stores: FoldedStores;
   const ids: Record<string, string> = {};
   let projectId: number;
   let linkedKey: string;

@@ -6,14 +6,14 @@ import { json } from '../../support/json';
 import { settle } from '../../support/posthog';
 import { startTestServer, type TestServer } from '../../support/server';
 import { createExperiment, experimentsPath, send } from '../experiments/helpers';
-import { bothStores, pgUserForSuite, type BothStores } from './both-stores';
+import { bothStores, pgUserForSuite, type FoldedStores } from './folded-stores';
 
 const USER = await pgUserForSuite();
 
 describe.runIf(USER !== null)('experiments read model on SQLite and PostgreSQL', () => {
   const fold = bothStores(USER!, 'rm_experiments');
   let s: TestServer;
-  let stores: BothStores;
+  let stores: FoldedStores;
   const ids: Record<string, number> = {};
   let projectId: number;
 

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { featureFlagsProjection } from '../../../projections';
 import type { ReadModelProjection } from '../../../projections/projection';
-import type { SqlSession, TableSchema } from '../../../projections/sql';
+import type { SqlSession } from '../../../projections/sql';
 import { PostgresReadModelStore } from '../../../src/adapters/postgres/read-models';
 import { SqliteReadModelStore } from '../../../src/adapters/sqlite/read-models';
 import { digestProjection } from '../../../src/runtime/digest';
@@ -16,8 +17,10 @@ import { tempDir } from '../../support/temp-dir';
 export interface FoldedStores {
   sqlite: SqlSession;
   postgres: SqlSession;
-  /** sha256 of the projections' rows on each store. */
-  digests: () => Promise<{ sqlite: string[]; postgres: string[] }>;
+  /** sha256 of each projection's rows on each store (default: every projection folded). */
+  digests: (projections?: readonly ReadModelProjection[]) => Promise<{ sqlite: string[]; postgres: string[] }>;
+  /** The answer of `query` on both stores (for toEqual). */
+  both: <T>(query: (db: SqlSession) => Promise<T>) => Promise<{ sqlite: T; postgres: T }>;
   close: () => Promise<void>;
 }
 
@@ -25,13 +28,19 @@ export interface FoldedStores {
  * The PostgreSQL user the read-model tests connect as, or null (locally: skip). In CI an unreachable
  * server fails the availability test instead of skipping silently.
  */
-export async function postgresForReadModels(prefix: string) {
+export async function pgUserForSuite(): Promise<string | null> {
   const user = await reachablePgUser();
   describe('PostgreSQL availability', () => {
     it.runIf(process.env.CI === 'true')('is reachable in CI', () => {
       expect(user, `PostgreSQL at ${PG_HOST}:${PG_PORT}/${PG_DATABASE} is unreachable`).not.toBeNull();
     });
   });
+  return user;
+}
+
+/** Fresh schemas for this file's tests (dropped after them), or null when PostgreSQL is down. */
+export async function postgresForReadModels(prefix: string) {
+  const user = await pgUserForSuite();
   if (user === null) return null;
   const schemas = pgSchemas(user, prefix);
   afterAll(() => schemas.dropAll());
@@ -59,14 +68,26 @@ export async function foldIntoBoth(
     expect(runner.failures()).toEqual({});
     expect(runner.quarantines().count).toBe(0);
   }
-  const digestsOf = (session: SqlSession) => Promise.all(projections.map((p) => digestProjection(session, p)));
+  const digestsOf = (session: SqlSession, list: readonly ReadModelProjection[]) => Promise.all(list.map((p) => digestProjection(session, p)));
   return {
     sqlite: sqlite.readmodels.session,
     postgres: pg.session,
-    digests: async () => ({ sqlite: await digestsOf(sqlite.readmodels.session), postgres: await digestsOf(pg.session) }),
+    digests: async (list = projections) => ({ sqlite: await digestsOf(sqlite.readmodels.session, list), postgres: await digestsOf(pg.session, list) }),
+    both: async (query) => ({ sqlite: await query(sqlite.readmodels.session), postgres: await query(pg.session) }),
     close: async () => {
       await pg.close();
       for (const db of sqliteDbs) db.close();
     },
   };
+}
+
+/**
+ * A file's folding function: each call folds a log with `projections` into fresh stores. With
+ * `withFlags`, the feature flags read model (which some queries join) is folded first.
+ */
+export function bothStores(user: string, prefix: string) {
+  const schemas = pgSchemas(user, prefix);
+  afterAll(() => schemas.dropAll());
+  return (log: EventLog, projections: readonly ReadModelProjection[], options: { withFlags?: boolean } = {}) =>
+    foldIntoBoth(log, [...(options.withFlags ? [featureFlagsProjection] : []), ...projections], schemas);
 }

@@ -4,14 +4,14 @@ import { recordingQueries } from '../../../projections/recordings-queries';
 import { settle } from '../../support/posthog';
 import { startTestServer, type TestServer } from '../../support/server';
 import { rrweb, sendSnapshots, snapshotEvent, type Rrweb } from '../recordings/snapshots';
-import { bothStores, pgUserForSuite, type BothStores } from './both-stores';
+import { bothStores, pgUserForSuite, type FoldedStores } from './folded-stores';
 
 const USER = await pgUserForSuite();
 
 describe.runIf(USER !== null)('recordings read model on SQLite and PostgreSQL', () => {
   const fold = bothStores(USER!, 'rm_recordings');
   let s: TestServer;
-  let stores: BothStores;
+  let stores: FoldedStores;
   let projectId: number;
   const sessions = ['sess-a', 'sess-b', 'sess-c', 'sess-untimed', 'sess-d'];
 

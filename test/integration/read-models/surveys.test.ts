@@ -5,7 +5,7 @@ import { surveyQueries } from '../../../projections/surveys-queries';
 import { json } from '../../support/json';
 import { startTestServer, type TestServer } from '../../support/server';
 import { ingestEvents, send } from '../experiments/helpers';
-import { bothStores, pgUserForSuite, type BothStores } from './both-stores';
+import { bothStores, pgUserForSuite, type FoldedStores } from './folded-stores';
 
 const USER = await pgUserForSuite();
 
@@ -13,7 +13,7 @@ describe.runIf(USER !== null)('surveys read model on SQLite and PostgreSQL', () 
   const fold = bothStores(USER!, 'rm_surveys');
   const projection = surveysProjection as ReadModelProjection;
   let s: TestServer;
-  let stores: BothStores;
+  let stores: FoldedStores;
   const ids: Record<string, string> = {};
   let projectId: number;
 
