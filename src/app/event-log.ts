@@ -2,7 +2,7 @@ import type { EventStoreEventLog } from '../adapters/eventstore';
 import type { PostgresEventLog } from '../adapters/postgres/event-log';
 import { ConfigError } from '../config';
 import { redactedUrl, type EventLogChoice } from '../config/event-log';
-import { inProcessAppendNotifications, type AppendNotifications } from '../store/append-notifications';
+import { hintedAppendNotifications, inProcessAppendNotifications, type AppendNotifications } from '../store/append-notifications';
 import type { EventLog } from '../store/event-log';
 import { SqliteEventLog } from '../store/sqlite/event-log';
 import type { Durability } from '../store/sqlite/open';
@@ -57,7 +57,7 @@ export async function openPostgresLog(choice: Extract<EventLogChoice, { kind: 'p
     log,
     // The server's NOTIFY wakes every handle's subscriptions and runners, in any process; in-process
     // notices only spare a worker thread that round trip.
-    notifications: { appended$: log.appends, moved$: log.moved, notify: (position) => log.notifyAppended(position) },
+    notifications: hintedAppendNotifications(log),
     storage: log.storage,
     spec: { kind: 'postgres', url: choice.url, schema: choice.schema },
   };
@@ -80,9 +80,9 @@ export async function openEventStoreLog(choice: Extract<EventLogChoice, { kind: 
   }
   return {
     log,
-    // The server's live subscription wakes every handle's subscriptions, in any process; these
-    // in-process notices only spare a worker thread that round trip.
-    notifications: inProcessAppendNotifications(log),
+    // The server's live subscription wakes every handle's subscriptions and runners, in any
+    // process; in-process notices only spare a worker thread that round trip.
+    notifications: hintedAppendNotifications(log),
     storage: log.storage,
     spec: { kind: 'eventstore', url: choice.url, streamPrefix: choice.streamPrefix },
   };

@@ -26,7 +26,7 @@ import { openSqliteLog, type OpenedEventLog } from './event-log';
 import { claimDataDir } from './log-identity';
 import type { ProjectionWorkerData } from './projection-worker';
 import { cachedStore, SqliteReadModelStore } from '../adapters/sqlite/read-models';
-import { createEmbeddedTables } from './embedded-projections';
+import { createEmbeddedTables } from './embedded-tables';
 import type { ReadModelStore } from '../store/read-models';
 import { ProjectionRunner, type Runner } from '../runtime/projection-runner';
 import { RemoteProjectionRunner } from '../runtime/worker/remote-runner';

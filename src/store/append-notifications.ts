@@ -1,4 +1,4 @@
-import type { Observable } from 'rxjs';
+import { merge, Observable } from 'rxjs';
 
 /**
  * The append-notification port: how a runner learns that the log moved without polling a concrete
@@ -21,6 +21,18 @@ export interface AppendNotifications {
 export interface InProcessAppendSource {
   readonly appends: Observable<number>;
   notifyAppended(position: number): void;
+}
+
+/** A shared log's source: its own commits, plus the server's hint that any process appended. */
+export interface HintedAppendSource extends InProcessAppendSource {
+  /** Calls `wake` on every hint from now on, until the returned function is called. */
+  onAppendHint(wake: () => void): () => void;
+}
+
+/** Notices of a shared log (PostgreSQL NOTIFY, a KurrentDB subscription): the log moved in any process. */
+export function hintedAppendNotifications(source: HintedAppendSource): AppendNotifications {
+  const hints = new Observable<void>((subscriber) => source.onAppendHint(() => subscriber.next()));
+  return { appended$: source.appends, moved$: merge(source.appends, hints), notify: (position) => source.notifyAppended(position) };
 }
 
 /** In-process notices, as the embedded runtime has always had them (one log handle per thread). */

@@ -104,6 +104,11 @@ export class EventStoreEventLog implements EventLog {
     return this.appended$.asObservable();
   }
 
+  /** Calls `wake` on every hint of the server's live subscription (and on notifyAppended), until stopped. */
+  onAppendHint(wake: () => void): () => void {
+    return this.hint.listen(wake);
+  }
+
   /** Another thread of this process appended: wake live subscriptions now rather than at the server's hint. */
   notifyAppended(_position: number): void {
     this.hint.wakeAll();

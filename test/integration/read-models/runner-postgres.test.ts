@@ -5,6 +5,7 @@ import { PostgresReadModelStore } from '../../../src/adapters/postgres/read-mode
 import { digestProjection } from '../../../src/runtime/digest';
 import { FollowingRunner } from '../../../src/runtime/following-runner';
 import { ProjectionRunner, type AppliedBatch } from '../../../src/runtime/projection-runner';
+import { hintedAppendNotifications } from '../../../src/store/append-notifications';
 import { PG_DATABASE, PG_HOST, PG_PORT, reachablePgUser } from '../../support/postgres';
 import { pgSchemas } from '../../support/postgres-schema';
 
@@ -43,7 +44,7 @@ if (USER !== null) {
       const openLog = () => PostgresEventLog.open({ connection: schemas.connection, schema: logSchema, pollIntervalMs: 60_000 });
       const openStore = () => PostgresReadModelStore.open({ connection: schemas.connection, schema: modelSchema });
       const [writer, logA, logB, storeA, storeB] = await Promise.all([openLog(), openLog(), openLog(), openStore(), openStore()]);
-      const notices = (log: PostgresEventLog) => ({ appended$: log.appends, moved$: log.moved, notify: () => {} });
+      const notices = hintedAppendNotifications;
       // Polls far apart: only notices can wake them in time.
       const a = new ProjectionRunner(logA, { readmodels: storeA, analytics: storeA }, [totals], { notifications: notices(logA), pollIntervalMs: 60_000, batchSize: 7 });
       const b = new ProjectionRunner(logB, { readmodels: storeB, analytics: storeB }, [totals], { notifications: notices(logB), pollIntervalMs: 60_000, batchSize: 5 });
@@ -80,7 +81,7 @@ if (USER !== null) {
       const openLog = () => PostgresEventLog.open({ connection: schemas.connection, schema: logSchema, pollIntervalMs: 60_000 });
       const openStore = () => PostgresReadModelStore.open({ connection: schemas.connection, schema: modelSchema });
       const [apiLog, foldLog, apiStore, foldStore] = await Promise.all([openLog(), openLog(), openStore(), openStore()]);
-      const notices = (log: PostgresEventLog) => ({ appended$: log.appends, moved$: log.moved, notify: () => {} });
+      const notices = hintedAppendNotifications;
       const folding = new ProjectionRunner(foldLog, { readmodels: foldStore, analytics: foldStore }, [totals], { notifications: notices(foldLog) });
       await folding.ready;
       folding.start();

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { concatMap, from, Observable, Subject } from 'rxjs';
+import { concatMap, from, Subject, type Observable } from 'rxjs';
 import type { NewEvent, RecordedEvent } from '../../../../streams';
 import type { AppendOptions, AppendResult, EventLog, ReadAllOptions, SubscribeOptions } from '../../../store/event-log';
 import { appendEvents } from './append';
@@ -91,19 +91,9 @@ export class PostgresEventLog implements EventLog {
     return this.storage.run(() => this.reads.head());
   }
 
-  /**
-   * Every sign that the log moved: appends through this handle, `notifyAppended`, and the server's
-   * NOTIFY of any process's append (hints: a lost one costs the reader's poll interval).
-   */
-  get moved(): Observable<void> {
-    return new Observable<void>((subscriber) => {
-      const stopListening = this.listener.listen(() => subscriber.next());
-      const own = this.appended$.subscribe(() => subscriber.next());
-      return () => {
-        stopListening();
-        own.unsubscribe();
-      };
-    });
+  /** Calls `wake` on every NOTIFY of an append by any process (and on notifyAppended), until stopped. */
+  onAppendHint(wake: () => void): () => void {
+    return this.listener.listen(wake);
   }
 
   /** Positions of appends made through this handle, as they commit (in-process append notices). */
