@@ -9,22 +9,12 @@ import { pageEnvelope } from '../pagination';
 import { asPublicEndpoint, corsPreflight } from '../public-endpoint';
 import { checkedByService, checkedFields, ErrorBody, jsonObject, JsonObject, NoContent, pageQuery, paginated, ProjectObjectParams, ProjectParams } from '../schema/common';
 import { userBody } from '../users';
+import { FeatureFlag } from './feature-flags';
 
 const EarlyAccessFeature = z
   .object({
     id: z.string(),
-    feature_flag: z
-      .object({
-        id: z.number().int(),
-        team_id: z.number().int(),
-        key: z.string(),
-        name: z.string(),
-        filters: JsonObject,
-        deleted: z.boolean(),
-        active: z.boolean(),
-        ensure_experience_continuity: z.boolean(),
-      })
-      .nullable(),
+    feature_flag: FeatureFlag.pick({ id: true, team_id: true, key: true, name: true, filters: true, deleted: true, active: true, ensure_experience_continuity: true }).nullable(),
     ...EarlyAccessFields.shape,
     created_at: z.string(),
     created_by: z.unknown().meta({ description: 'The creating user (UserBasic), or null.' }),
