@@ -4,53 +4,98 @@ import { buildApp } from './http';
 import { geoLookup, openRuntimeOn, writeCredentialsFile, type GeoLookup } from './app';
 import { resolveSecretKey } from './app/secret-key';
 import { logDestination } from './app/log-output';
+import { openLeases } from './app/leases';
+import { startProjections } from './app/start-projections';
 import { startExportProcesses } from './exports/processes';
 import { exportPolicyFromConfig } from './exports';
+import { runWhileLeased, type StartedRole } from './runtime/leased-role';
+
+type App = Awaited<ReturnType<typeof buildApp>>;
+
+/** The lease the process running the export scheduler and worker holds. */
+const EXPORTS_LEASE = 'exports';
 
 /**
  * Opens the runtime, catches projections up, bootstraps an empty store, then serves HTTP. The
  * projection thread loads its code while this thread reads the GeoIP databases and builds the
  * routes: these overlap instead of running one after the other.
+ *
+ * ROLES decides what this process does: `api` listens; `projections` folds shared read models while
+ * it holds their lease (own read models are always folded here); `exports` runs the scheduler and
+ * worker, under a lease when the log is shared, so one process of a deployment runs them.
  */
 export async function startServer(config: Config) {
+  const roles = config.ROLES;
   const secretKey = resolveSecretKey({ configured: config.SECRET_KEY, shared: config.EVENT_LOG.kind !== 'sqlite' });
   const geoLoaded = geoLookup(config.GEOIP_DIR, (msg) => process.stderr.write(`warning: ${msg}\n`));
   // Nothing looks an address up before the server listens, and it listens once this is loaded.
   let loaded: GeoLookup | undefined;
   const geo: GeoLookup = { lookup: (ip) => loaded!.lookup(ip), enrich: (properties, ip) => loaded!.enrich(properties, ip) };
+  const leases = await openLeases(config.EVENT_LOG, config.READ_MODELS);
+  // The runtime may report before the app (and its logger) exists: such lines wait for it.
+  let logReady: (app: App) => void = () => {};
+  const appBuilt = new Promise<App>((resolve) => (logReady = resolve));
+  const later = (write: (app: App) => void) => void appBuilt.then(write);
+  const roleEvents = {
+    onAcquired: (name: string) => later((a) => a.log.info({ lease: name }, 'this process took the lease and runs the role')),
+    onLost: (name: string, err: Error) => later((a) => a.log.warn({ lease: name, err }, 'lease lost: role stopped, waiting to take it again')),
+    onStartFailed: (name: string, err: Error) => later((a) => a.log.error({ lease: name, err }, 'role failed to start')),
+  };
   const runtime = await openRuntimeOn(config.EVENT_LOG, {
     dataDir: config.DATA_DIR,
+    readModels: config.READ_MODELS,
+    folding: roles.has('projections') ? { leases, events: roleEvents } : undefined,
+    onWaitingForFold: () => later((a) => a.log.info('waiting for a process with the projections role to create the shared read models')),
     secretKey,
     geo,
     durability: config.DURABILITY,
     projectionsInWorker: config.PROJECTIONS_IN_WORKER,
     projectionsNice: config.PROJECTIONS_NICE,
     exportPolicy: exportPolicyFromConfig(config),
-    onProjectionError: (name, err) => app.log.error({ err, projection: name }, 'projection stopped'),
+    onProjectionError: (name, err) => later((a) => a.log.error({ err, projection: name }, 'projection stopped')),
+  }).catch(async (err: unknown) => {
+    await leases.close();
+    throw err;
   });
   // A logger that cannot write drops lines instead of throwing (see log-output).
   const app = await buildApp(runtime, config, { logger: { level: config.LOG_LEVEL, stream: logDestination } });
+  logReady(app);
   loaded = await geoLoaded;
-  await runtime.ready;
-  await runtime.runner.catchUp();
-  runtime.runner.start();
+  await startProjections(runtime, { catchUp: false });
   if (!(await runtime.queries.access.firstOrganization())) {
-    const { credentials } = await bootstrap(runtime.access, runtime.queries.access, { type: 'system' });
-    const path = writeCredentialsFile(config.DATA_DIR, credentials);
-    if (config.PRINT_CREDENTIALS) {
-      process.stdout.write(
-        `\nFirst start: created a default organization and project.\n` +
-          `  project API key (public, for SDKs):   ${credentials.project_api_key}\n` +
-          `  personal API key (secret, all scopes): ${credentials.personal_api_key}\n` +
-          `  saved to ${path} (mode 0600); this is the only time the personal key is printed.\n\n`,
-      );
+    if (runtime.sharedReadModels) {
+      // Several processes start together on a shared store: none of them creates an organization
+      // on its own, or each would create one. The operator does, once.
+      app.log.warn('the shared store has no organization yet: create it once with `npm run cli -- bootstrap` (same EVENT_LOG, READ_MODELS and SECRET_KEY)');
+    } else {
+      const { credentials } = await bootstrap(runtime.access, runtime.queries.access, { type: 'system' });
+      const path = writeCredentialsFile(config.DATA_DIR, credentials);
+      if (config.PRINT_CREDENTIALS) {
+        process.stdout.write(
+          `\nFirst start: created a default organization and project.\n` +
+            `  project API key (public, for SDKs):   ${credentials.project_api_key}\n` +
+            `  personal API key (secret, all scopes): ${credentials.personal_api_key}\n` +
+            `  saved to ${path} (mode 0600); this is the only time the personal key is printed.\n\n`,
+        );
+      }
     }
   }
-  const exportProcesses = startExportProcesses(runtime.exports, { config, readModelsPath: runtime.stores.readmodels.name, logger: app.log });
+  const startExports = async (): Promise<StartedRole> =>
+    startExportProcesses(runtime.exports, { config, readModelsPath: runtime.stores!.readmodels.name, logger: app.log });
+  const exportsRole = !roles.has('exports') || !config.EXPORTS_ENABLED
+    ? null
+    : config.EVENT_LOG.kind === 'sqlite'
+      ? await startExports()
+      : runWhileLeased(leases, EXPORTS_LEASE, startExports, roleEvents);
   app.addHook('onClose', async () => {
-    await exportProcesses.stop();
+    await exportsRole?.stop();
     await runtime.close();
+    await leases.close();
   });
-  await app.listen({ port: config.PORT, host: config.HOST });
+  if (roles.has('api')) await app.listen({ port: config.PORT, host: config.HOST });
+  else {
+    await app.ready();
+    app.log.info({ roles: [...roles] }, 'running without the api role: not listening');
+  }
   return { app, runtime };
 }

@@ -7,6 +7,7 @@ import {
   flagServingReads,
   ingestionQueries,
   type ReadModelProjection,
+  type SqlStore,
   type StoreName,
 } from '../../projections';
 import { AccessService } from '../access';
@@ -29,6 +30,11 @@ import { cachedStore, SqliteReadModelStore } from '../adapters/sqlite/read-model
 import { createEmbeddedTables } from './embedded-tables';
 import type { ReadModelStore } from '../store/read-models';
 import { ProjectionRunner, type Runner } from '../runtime/projection-runner';
+import { FollowingRunner } from '../runtime/following-runner';
+import { LeasedRunner } from '../runtime/leased-runner';
+import type { LeasedRoleEvents } from '../runtime/leased-role';
+import type { Leases } from '../store/leases';
+import type { SharedReadModels } from './read-models';
 import { RemoteProjectionRunner } from '../runtime/worker/remote-runner';
 import { storeFiles } from '../runtime/store-files';
 import { startCheckpointer } from '../store/sqlite/checkpointer';
@@ -54,6 +60,15 @@ export interface RuntimeOptions {
   durability?: Durability;
   /** Where read models live; defaults to dataDir (replay points this at a fresh directory). */
   readModelDir?: string;
+  /** Read models shared by every process (READ_MODELS=postgres://…), opened by the caller; default: SQLite files in readModelDir. */
+  sharedReadModels?: SharedReadModels;
+  /**
+   * With shared read models, whether this process may fold them (the `projections` role): it then
+   * folds while it holds the projections lease. Without it the process only follows the store.
+   */
+  folding?: { leases: Leases; events?: LeasedRoleEvents };
+  /** Told once while a process without the lease waits for the read models to be created. */
+  onWaitingForFold?: () => void;
   projections?: readonly ReadModelProjection[];
   now?: () => Date;
   onProjectionError?: (name: string, err: Error) => void;
@@ -99,20 +114,35 @@ export function openRuntime(options: RuntimeOptions) {
     });
   const rawLog = opened.log;
   const log = new ContractedEventLog(rawLog, contracts);
-  const stores: Record<StoreName, SqliteDatabase> = {
-    readmodels: openSqlite(modelFiles.readmodels, { durability: options.durability }),
-    analytics: openSqlite(modelFiles.analytics, { durability: options.durability }),
-  };
-  const readModels: Record<StoreName, ReadModelStore> = {
-    readmodels: new SqliteReadModelStore(stores.readmodels),
-    analytics: new SqliteReadModelStore(stores.analytics),
-  };
+  const shared = options.sharedReadModels;
+  // The embedded files, when the read models are this process's own.
+  const stores: Record<StoreName, SqliteDatabase> | null = shared
+    ? null
+    : {
+        readmodels: openSqlite(modelFiles.readmodels, { durability: options.durability }),
+        analytics: openSqlite(modelFiles.analytics, { durability: options.durability }),
+      };
+  const readModels: Record<StoreName, ReadModelStore> = stores
+    ? { readmodels: new SqliteReadModelStore(stores.readmodels), analytics: new SqliteReadModelStore(stores.analytics) }
+    : shared!.stores;
   const projections = options.projections ?? allProjections;
   let runner: Runner;
   let ready: Promise<void> = Promise.resolve();
   let stopThreads: () => Promise<void> = async () => {};
   let sub0 = { unsubscribe() {} };
-  if (options.projectionsInWorker) {
+  if (!stores) {
+    // Shared read models: fold them only while holding the lease (one process at a time), otherwise follow.
+    const follower = new FollowingRunner(log, readModels, projections, { notifications: opened.notifications, onWaitingForFold: options.onWaitingForFold });
+    const folding = options.folding;
+    const fold = () => new ProjectionRunner(log, readModels, projections, { onError: options.onProjectionError, notifications: opened.notifications });
+    const leased = folding && new LeasedRunner(follower, fold, folding.leases, folding.events);
+    runner = leased || follower;
+    ready = runner.ready;
+    stopThreads = async () => {
+      await leased?.close();
+      await shared!.close();
+    };
+  } else if (options.projectionsInWorker) {
     const data: ProjectionWorkerData = {
       log: opened.spec,
       stores: { readmodels: modelFiles.readmodels, analytics: modelFiles.analytics },
@@ -139,7 +169,10 @@ export function openRuntime(options: RuntimeOptions) {
     runner = local;
     ready = local.ready.catch(() => undefined);
   }
-  const readmodels = cachedStore(stores.readmodels);
+  // TEMPORARY until flag serving and experiment results read through the port.
+  const readmodels: SqlStore = stores
+    ? cachedStore(stores.readmodels)
+    : { prepare: () => { throw new Error('not available with shared read models yet'); }, exec: () => { throw new Error('not available with shared read models yet'); } };
   // Queries of converted contexts read through the port's session, on the same connection.
   const session = readModels.readmodels.session;
   const queries = {
@@ -227,8 +260,11 @@ export function openRuntime(options: RuntimeOptions) {
     logSpec: opened.spec,
     /** Whether writes can be made durable (log file present and the same, disk not full, writable; log server reachable). */
     storage: opened.storage,
+    /** The embedded SQLite read-model files (null when the read models are shared). */
     stores,
-    /** The same stores behind the read-model port. */
+    /** Whether the read models are shared by several processes (another may fold them). */
+    sharedReadModels: shared !== undefined,
+    /** The read models behind the read-model port. */
     readModels,
     runner,
     queries,
@@ -248,8 +284,8 @@ export function openRuntime(options: RuntimeOptions) {
       runner.stop();
       await stopThreads();
       await log.close();
-      stores.readmodels.close();
-      stores.analytics.close();
+      stores?.readmodels.close();
+      stores?.analytics.close();
     },
   };
 }

@@ -1,6 +1,8 @@
 import { ConfigError, loadConfig } from '../config';
 import { openRuntimeOn } from '../app';
 import { resolveSecretKey } from '../app/secret-key';
+import { openLeases } from '../app/leases';
+import { startProjections } from '../app/start-projections';
 import { UsageError } from './args';
 import { bootstrapCommand } from './bootstrap';
 import { keysCommand } from './keys';
@@ -15,7 +17,8 @@ const HELP = `usage: npm run cli -- <command>
   import FILE.jsonl|-       historical migration, in order, resumable (progress on stderr)
   replay [--out DIR]        rebuild every read model from the log, print digests
   verify                    replay and compare with the live read models (exit 1 on a difference)
-Environment: DATA_DIR (default ./data), DURABILITY, EVENT_LOG (sqlite or a postgres:// URL; read models stay in DATA_DIR).`;
+Environment: DATA_DIR (default ./data), DURABILITY, EVENT_LOG (sqlite, a postgres:// URL or an esdb:// string),
+  READ_MODELS (sqlite or a postgres:// URL), SECRET_KEY (required with a shared EVENT_LOG).`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -30,10 +33,15 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const secretKey = resolveSecretKey({ configured: config.SECRET_KEY, shared: config.EVENT_LOG.kind !== 'sqlite' });
-  const runtime = await openRuntimeOn(config.EVENT_LOG, { dataDir, durability: config.DURABILITY, secretKey });
+  // With shared read models the CLI folds them itself only when no service process does (it takes
+  // the projections lease when free): `bootstrap` works before any service has started.
+  const leases = await openLeases(config.EVENT_LOG, config.READ_MODELS);
+  const runtime = await openRuntimeOn(config.EVENT_LOG, { dataDir, durability: config.DURABILITY, secretKey, readModels: config.READ_MODELS, folding: { leases } }).catch(async (err: unknown) => {
+    await leases.close();
+    throw err;
+  });
   try {
-    await runtime.runner.catchUp();
-    runtime.runner.start();
+    await startProjections(runtime, { catchUp: true });
     switch (command) {
       case 'bootstrap':
         await bootstrapCommand(runtime, dataDir, rest);
@@ -54,6 +62,7 @@ async function main(argv: string[]): Promise<number> {
     }
   } finally {
     await runtime.close();
+    await leases.close();
   }
 }
 

@@ -1,3 +1,5 @@
+import { parsePostgresUrl } from './postgres-url';
+
 /** Where the event log lives: the embedded SQLite file in DATA_DIR, a PostgreSQL schema, or a KurrentDB / EventStoreDB server. */
 export type EventLogChoice = { kind: 'sqlite' } | { kind: 'postgres'; url: string; schema: string } | { kind: 'eventstore'; url: string; streamPrefix: string };
 
@@ -5,7 +7,6 @@ const EXPECTED = 'expected `sqlite`, a postgres:// URL or an esdb:// (kurrentdb:
 
 /** The PostgreSQL schema when the URL names none. */
 export const DEFAULT_LOG_SCHEMA = 'event_log';
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /**
  * Reads EVENT_LOG: `sqlite`, or `postgres://user@host:port/database?schema=name` (also
@@ -18,18 +19,7 @@ export function parseEventLog(value: string): EventLogChoice | { error: string }
   if (value === 'sqlite') return { kind: 'sqlite' };
   const eventStore = parseEventStore(value);
   if (eventStore) return eventStore;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return { error: EXPECTED };
-  }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') return { error: EXPECTED };
-  if (!url.hostname) return { error: 'the postgres:// URL names no host' };
-  const schema = url.searchParams.get('schema') ?? DEFAULT_LOG_SCHEMA;
-  if (!SCHEMA_NAME.test(schema)) return { error: `schema must be a lower-case PostgreSQL identifier (letters, digits, _), not ${JSON.stringify(schema)}` };
-  url.searchParams.delete('schema');
-  return { kind: 'postgres', url: url.toString(), schema };
+  return parsePostgresUrl(value, DEFAULT_LOG_SCHEMA) ?? { error: EXPECTED };
 }
 
 const EVENTSTORE_SCHEME = /^(esdb|esdb\+discover|kurrentdb|kurrentdb\+discover):\/\//i;

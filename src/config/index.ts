@@ -1,7 +1,23 @@
 import { z } from 'zod';
 import { parseEventLog, redactedUrl, type EventLogChoice } from './event-log';
+import { parseReadModels, type ReadModelsChoice } from './read-models';
+import { parseRoles, type Roles } from './roles';
 
 export type { EventLogChoice } from './event-log';
+export type { ReadModelsChoice } from './read-models';
+export type { Role, Roles } from './roles';
+
+/** A zod transform from a string through a parser that answers a value or `{ error }`. */
+const parsedBy =
+  <T extends object>(parse: (value: string) => T | { error: string }) =>
+  (value: string, ctx: z.RefinementCtx): T => {
+    const parsed = parse(value);
+    if ('error' in parsed) {
+      ctx.addIssue({ code: 'custom', message: parsed.error });
+      return z.NEVER;
+    }
+    return parsed;
+  };
 
 const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
@@ -14,19 +30,16 @@ export const ConfigSchema = z.object({
    * `postgres://user@host:5432/db?schema=name` (schema default `event_log`, created when missing),
    * or a KurrentDB / EventStoreDB connection string, `esdb://host:2113?tls=false` (also
    * `esdb+discover://`, `kurrentdb://`, `kurrentdb+discover://`).
-   * Read models stay SQLite files in DATA_DIR either way.
    */
-  EVENT_LOG: z
-    .string()
-    .default('sqlite')
-    .transform((value, ctx): EventLogChoice => {
-      const parsed = parseEventLog(value);
-      if ('error' in parsed) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: parsed.error });
-        return z.NEVER;
-      }
-      return parsed;
-    }),
+  EVENT_LOG: z.string().default('sqlite').transform(parsedBy<EventLogChoice>(parseEventLog)),
+  /**
+   * Where the read models live: `sqlite` (default: files in DATA_DIR, folded by this process) or a
+   * PostgreSQL URL, `postgres://user@host:5432/db?schema=name` (schema default `read_models`), shared
+   * by every process of a deployment; it needs a shared EVENT_LOG.
+   */
+  READ_MODELS: z.string().default('sqlite').transform(parsedBy<ReadModelsChoice>(parseReadModels)),
+  /** What this process does: a comma-separated subset of api, projections, exports (default all three). */
+  ROLES: z.string().default('api,projections,exports').transform(parsedBy<Roles>(parseRoles)),
   LOG_LEVEL: LogLevel.default('info'),
   /** normal: survives a process crash; strict: fsync per commit, survives power loss. */
   DURABILITY: z.enum(['normal', 'strict']).default('normal'),
@@ -86,6 +99,13 @@ export const ConfigSchema = z.object({
    * `secrets.key` in DATA_DIR is created and used.
    */
   SECRET_KEY: z.string().min(1).optional(),
+}).superRefine((config, ctx) => {
+  if (config.READ_MODELS.kind !== 'sqlite' && config.EVENT_LOG.kind === 'sqlite') {
+    ctx.addIssue({ code: 'custom', path: ['READ_MODELS'], message: 'shared read models need a shared EVENT_LOG (a postgres:// URL or an esdb:// connection string): every process sharing them must fold one log' });
+  }
+  if (!config.ROLES.has('projections') && config.READ_MODELS.kind === 'sqlite') {
+    ctx.addIssue({ code: 'custom', path: ['ROLES'], message: 'without `projections` this process folds nothing: that needs shared read models (READ_MODELS=postgres://…) folded by another process' });
+  }
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -96,7 +116,7 @@ export class ConfigError extends Error {
 
 /** A variable's value as an error message may show it: a URL's password never appears. */
 const shown = (name: string, env: NodeJS.ProcessEnv) =>
-  name === 'SECRET_KEY' ? '(not shown)' : name === 'EVENT_LOG' && env[name] ? redactedUrl(env[name]) : env[name];
+  name === 'SECRET_KEY' ? '(not shown)' : (name === 'EVENT_LOG' || name === 'READ_MODELS') && env[name] ? redactedUrl(env[name]) : env[name];
 
 /** Reads the environment; an invalid value becomes one line naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

@@ -12,7 +12,12 @@ export interface FollowingOptions {
   pollIntervalMs?: number;
   /** How often while a read-your-writes waiter is parked: the fold commits after the append's notice. */
   waitingPollMs?: number;
+  /** Told once while `ready` waits for a folding process to create the read models. */
+  onWaitingForFold?: () => void;
 }
+
+/** How often `ready` looks for the read models a folding process creates. */
+const BOUND_POLL_MS = 250;
 
 interface Waiter {
   position: number;
@@ -45,7 +50,25 @@ export class FollowingRunner implements Runner {
     readonly projections: readonly ReadModelProjection[],
     private readonly options: FollowingOptions = {},
   ) {
-    this.ready = this.read().then((checkpoints) => void (this.current = checkpoints));
+    this.ready = this.bound();
+  }
+
+  /**
+   * Resolves once a folding process has bound every projection (its tables and checkpoint exist):
+   * before that there is nothing to serve. Until then the store is read again every BOUND_POLL_MS.
+   */
+  private async bound(): Promise<void> {
+    let told = false;
+    for (;;) {
+      const checkpoints = await this.read().catch(() => null);
+      if (checkpoints && this.projections.every((p) => p.name in checkpoints)) {
+        this.current = checkpoints;
+        return;
+      }
+      if (!told) this.options.onWaitingForFold?.();
+      told = true;
+      await new Promise((resolve) => setTimeout(resolve, BOUND_POLL_MS));
+    }
   }
 
   checkpoints(): Record<string, number> {
@@ -131,13 +154,14 @@ export class FollowingRunner implements Runner {
     for (const waiter of this.waiters) if (this.settle(waiter)) this.waiters.delete(waiter);
   }
 
+  /** The stored checkpoints of this process's projections (a projection not bound yet is absent). */
   private async read(): Promise<Record<string, number>> {
-    const checkpoints: Record<string, number> = {};
+    const stored = new Map<string, number>();
     for (const store of new Set(this.projections.map((p) => this.stores[p.store]))) {
       const rows = await store.session.all<{ name: string; position: number }>('SELECT name, position FROM projection_checkpoints');
-      for (const row of rows) checkpoints[row.name] = row.position;
+      for (const row of rows) stored.set(row.name, row.position);
     }
-    return Object.fromEntries(this.projections.map((p) => [p.name, checkpoints[p.name] ?? 0]));
+    return Object.fromEntries(this.projections.filter((p) => stored.has(p.name)).map((p) => [p.name, stored.get(p.name)!]));
   }
 
   /** One stub per (type, project) of what the projection applied in (from, to]. */

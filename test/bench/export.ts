@@ -39,7 +39,7 @@ const projectId = (await runtime.queries.access.projectByToken(credentials.proje
 
 console.log(`inserting ${ROWS.toLocaleString()} events into the analytics table...`);
 {
-  const db = openSqlite(runtime.stores.readmodels.name);
+  const db = openSqlite(runtime.stores!.readmodels.name);
   const users = 20_000;
   const personIds = Array.from({ length: users }, () => randomUUID());
   const person = db.prepare('INSERT INTO persons (uuid, project_id, properties, created_at, is_identified, version, seq) VALUES (?, ?, ?, ?, 1, 1, ?)');
@@ -110,7 +110,7 @@ for (const [i, name] of runs.entries()) {
   const exp = await runtime.exports.service.create(projectId, { name, destination, interval: 'hour' }, actor);
   now = HOUR_START + 3_600_000 + 1000;
   await runtime.exports.scheduler().tick();
-  const worker = runtime.exports.worker({ readModelsPath: runtime.stores.readmodels.name, settings: { maxAttempts: 1 } });
+  const worker = runtime.exports.worker({ readModelsPath: runtime.stores!.readmodels.name, settings: { maxAttempts: 1 } });
   collectGarbage();
   const { seconds } = await timedAsync(() => worker.drain());
   await runtime.runner.waitFor(await runtime.log.head());

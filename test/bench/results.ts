@@ -86,7 +86,7 @@ const built = await timedAsync(async () => {
   await runtime.runner.waitFor(await runtime.log.head());
   return count;
 });
-const stats = runtime.stores.readmodels.prepare('SELECT (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM persons) AS persons').get() as { events: number; persons: number };
+const stats = runtime.stores!.readmodels.prepare('SELECT (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM persons) AS persons').get() as { events: number; persons: number };
 console.log(`built ${built.result.toLocaleString('en-US')} events (${stats.events.toLocaleString('en-US')} rows, ${stats.persons.toLocaleString('en-US')} persons) in ${built.seconds.toFixed(1)} s`);
 
 const api = (method: 'GET' | 'POST', url: string, payload?: unknown) =>

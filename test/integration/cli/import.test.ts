@@ -11,7 +11,7 @@ async function importedRows(dataDir: string) {
   const runtime = openRuntime({ dataDir });
   try {
     await runtime.runner.catchUp();
-    return runtime.stores.readmodels.prepare("SELECT uuid, json_extract(properties, '$.n') AS n FROM events WHERE event = 'imported' ORDER BY n").all() as { uuid: string; n: number }[];
+    return runtime.stores!.readmodels.prepare("SELECT uuid, json_extract(properties, '$.n') AS n FROM events WHERE event = 'imported' ORDER BY n").all() as { uuid: string; n: number }[];
   } finally {
     await runtime.close();
   }

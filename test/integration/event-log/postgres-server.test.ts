@@ -163,7 +163,7 @@ if (USER !== null) {
       const runtime = await openRuntimeOn(choice, { dataDir });
       try {
         await runtime.runner.catchUp();
-        const rows = runtime.stores.readmodels.prepare("SELECT uuid, count(*) AS n FROM events WHERE event = 'crash' GROUP BY uuid").all() as { uuid: string; n: number }[];
+        const rows = runtime.stores!.readmodels.prepare("SELECT uuid, count(*) AS n FROM events WHERE event = 'crash' GROUP BY uuid").all() as { uuid: string; n: number }[];
         const stored = new Set(rows.map((r) => r.uuid));
         expect(rows.every((r) => r.n === 1)).toBe(true);
         const ackedUuids = acked.flat();

@@ -98,7 +98,7 @@ if (USER !== null) {
         await runtime.runner.waitFor(await runtime.log.head());
         const ids = (await capturedInLog(runtime.log)).map((e) => e.distinct_id);
         expect(ids).toEqual(['before', 'after']);
-        const rows = runtime.stores.readmodels.prepare("SELECT distinct_id FROM events WHERE event = 'e' ORDER BY distinct_id").all();
+        const rows = runtime.stores!.readmodels.prepare("SELECT distinct_id FROM events WHERE event = 'e' ORDER BY distinct_id").all();
         expect(rows).toEqual([{ distinct_id: 'after' }, { distinct_id: 'before' }]);
       } finally {
         await app.close();

@@ -169,7 +169,7 @@ describe('ingestion over HTTP: paths and body forms', () => {
     expect(appended.every((e, i) => (e.properties as { seq: number }).seq === i)).toBe(true);
     expect(appended.every((e) => e.historical_migration)).toBe(true);
     await settle(s);
-    const count = s.runtime.stores.readmodels.prepare("SELECT count(*) AS n FROM events WHERE event = 'historical'").get() as { n: number };
+    const count = s.runtime.stores!.readmodels.prepare("SELECT count(*) AS n FROM events WHERE event = 'historical'").get() as { n: number };
     expect(count.n).toBe(n);
   });
 });

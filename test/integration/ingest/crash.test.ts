@@ -46,7 +46,7 @@ describe('ingestion crash safety', () => {
     await Promise.all(clients);
 
     const runtime = await caughtUp(dir);
-    const rows = runtime.stores.readmodels.prepare("SELECT uuid, count(*) AS n FROM events WHERE event = 'crash' GROUP BY uuid").all() as Row[];
+    const rows = runtime.stores!.readmodels.prepare("SELECT uuid, count(*) AS n FROM events WHERE event = 'crash' GROUP BY uuid").all() as Row[];
     const stored = new Set(rows.map((r) => r.uuid));
     expect(rows.every((r) => r.n === 1)).toBe(true);
     const ackedUuids = acked.flat();
@@ -83,7 +83,7 @@ describe('ingestion crash safety', () => {
     expect(second.stderr).toMatch(/import \[#+\] 100\.0%/);
 
     const runtime = await caughtUp(dir);
-    const lines = (runtime.stores.readmodels.prepare("SELECT json_extract(properties, '$.line') AS line FROM events WHERE event = 'imported'").all() as { line: number }[]).map((r) => r.line);
+    const lines = (runtime.stores!.readmodels.prepare("SELECT json_extract(properties, '$.line') AS line FROM events WHERE event = 'imported'").all() as { line: number }[]).map((r) => r.line);
     expect(lines).toHaveLength(n);
     expect(new Set(lines).size).toBe(n);
     // Log order follows file order (a repeated batch after the crash is a duplicate, dropped by uuid).

@@ -24,7 +24,7 @@ describe('replay after a mixed workload', () => {
       expect(res.status).toBe(201);
     }
     await settle(s);
-    const persons = s.runtime.stores.readmodels.prepare('SELECT count(*) AS n FROM persons').get() as { n: number };
+    const persons = s.runtime.stores!.readmodels.prepare('SELECT count(*) AS n FROM persons').get() as { n: number };
     expect(persons.n).toBeGreaterThan(100);
 
     const result = cli(s.dataDir, ['verify', '--json']);

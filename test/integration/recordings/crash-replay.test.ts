@@ -48,7 +48,7 @@ describe('session recordings: durability and replay', () => {
     );
     expect(new Set(tags).size).toBe(tags.length);
     expect(acked.filter((t) => !tags.includes(t))).toEqual([]);
-    const folded = runtime.stores.readmodels.prepare('SELECT sum(snapshot_count) AS n, sum(chunk_count) AS c FROM session_recordings').get() as { n: number; c: number };
+    const folded = runtime.stores!.readmodels.prepare('SELECT sum(snapshot_count) AS n, sum(chunk_count) AS c FROM session_recordings').get() as { n: number; c: number };
     expect(folded).toEqual({ n: tags.length * 3, c: records.length });
     await runtime.close();
 

@@ -102,7 +102,7 @@ describe('session recordings over HTTP', () => {
     // Kept apart from analytics events: five records on the recordings stream, no $snapshot row.
     const records = await s.runtime.log.readStream(recordingStream(s.credentials.project_id));
     expect(records.map((r) => r.type)).toEqual(Array(5).fill('RecordingSnapshotsCaptured'));
-    const rows = s.runtime.stores.readmodels.prepare("SELECT count(*) AS n FROM events WHERE event LIKE '$snapshot%'").get() as { n: number };
+    const rows = s.runtime.stores!.readmodels.prepare("SELECT count(*) AS n FROM events WHERE event LIKE '$snapshot%'").get() as { n: number };
     expect(rows.n).toBe(0);
   });
 

@@ -133,7 +133,7 @@ describe('a lone surrogate cannot wedge the service', () => {
     await runtime.runner.catchUp();
     const before = await runtime.log.head();
     // A read-only read-model store: the next write of any projection fails with SQLITE_READONLY.
-    runtime.stores.readmodels.pragma('query_only = ON');
+    runtime.stores!.readmodels.pragma('query_only = ON');
     await runtime.log.append('ingest-1', [{ type: 'IngestionWarningRaised', data: { type: 't', source: 'capture', details: {} } }], {
       expectedRevision: 'any',
       context: { actor: { type: 'system' }, projectId: 1 },

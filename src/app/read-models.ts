@@ -1,0 +1,26 @@
+import type { StoreName } from '../../projections';
+import { ConfigError } from '../config';
+import { redactedUrl } from '../config/event-log';
+import type { ReadModelsChoice } from '../config/read-models';
+import type { ReadModelStore } from '../store/read-models';
+
+/** Read models every process of a deployment shares: both store names on one PostgreSQL schema. */
+export interface SharedReadModels {
+  stores: Record<StoreName, ReadModelStore>;
+  close(): Promise<void>;
+}
+
+/** Opens the PostgreSQL read models READ_MODELS names (connects, creates the schema when missing). */
+export async function openSharedReadModels(choice: Extract<ReadModelsChoice, { kind: 'postgres' }>): Promise<SharedReadModels> {
+  // Loaded here, not at start-up: the embedded default never needs the pg client.
+  const { PostgresReadModelStore } = await import('../adapters/postgres/read-models');
+  const { isUnreachable } = await import('../adapters/postgres/event-log');
+  try {
+    const store = await PostgresReadModelStore.open({ connection: choice.url, schema: choice.schema });
+    return { stores: { readmodels: store, analytics: store }, close: () => store.close() };
+  } catch (err) {
+    // At start-up, a server out of reach is the operator's to fix: one line (exit 2), no stack.
+    if (isUnreachable(err)) throw new ConfigError(`READ_MODELS ${redactedUrl(choice.url)}: cannot reach PostgreSQL (${(err as Error).message})`);
+    throw err;
+  }
+}

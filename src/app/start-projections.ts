@@ -1,0 +1,19 @@
+import type { Runtime } from './open-runtime';
+
+/**
+ * Starts the runtime's runner and resolves once the read models can be served. Own read models
+ * are folded to the log's head first. Shared ones are folded by whichever process holds the
+ * projections lease (this one, if it has the role and wins it): this waits until they exist and,
+ * with `catchUp`, until they include the log's head (the CLI's commands read what they just wrote).
+ */
+export async function startProjections(runtime: Runtime, options: { catchUp: boolean }): Promise<void> {
+  if (runtime.sharedReadModels) {
+    runtime.runner.start();
+    await runtime.ready;
+    if (options.catchUp) await runtime.runner.catchUp();
+    return;
+  }
+  await runtime.ready;
+  await runtime.runner.catchUp();
+  runtime.runner.start();
+}
