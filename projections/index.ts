@@ -17,6 +17,6 @@ export { featureFlagQueries, type FeatureFlagQueries, type FeatureFlagRow } from
 
 /** Every read model of the product, in the order the runner applies them. */
 export const allProjections: readonly ReadModelProjection[] = [accessProjection, ingestionProjection, featureFlagsProjection, experimentsProjection, cohortsProjection, batchExportsProjection, batchExportRunsProjection, batchExportLogsProjection, recordingsProjection, surveysProjection, earlyAccessProjection];
-export { ingestionProjection, ingestionQueries, flagServingReads, type IngestionQueries, type FlagServingReads } from './ingestion';
+export { ingestionProjection, ingestionQueries, type IngestionQueries } from './ingestion';
 export { recordingsProjection } from './recordings';
 export { recordingQueries, type RecordingQueries, type RecordingRow, type RecordingChunkRow } from './recordings-queries';

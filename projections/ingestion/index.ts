@@ -93,7 +93,6 @@ const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : nu
 export { QUARANTINE_WARNING } from './names';
 export { ingestionQueries } from './queries';
 export type { IngestionQueries } from './queries';
-export { flagServingReads, type FlagServingReads } from './flag-serving-reads';
 export { INGESTION_TABLES } from './schema';
 export type {
   EventApi,

@@ -1,7 +1,4 @@
-/*
- * The statements behind the reads flag serving makes, shared by the port's queries (queries.ts) and
- * the synchronous ones flag serving still uses (flag-serving-reads.ts), so both answer alike.
- */
+/* The statements behind the reads flag serving makes (through the port's queries, queries.ts). */
 
 export const PERSON_PROPERTIES_BY_DISTINCT_ID = `SELECT p.properties FROM person_distinct_ids d JOIN persons p ON p.uuid = d.person_id
   WHERE d.project_id = ? AND d.distinct_id = ?`;

@@ -4,7 +4,6 @@ import {
   accessQueries,
   allProjections,
   featureFlagQueries,
-  flagServingReads,
   ingestionQueries,
   type ReadModelProjection,
   type SqlStore,
@@ -180,20 +179,19 @@ export function openRuntime(options: RuntimeOptions) {
     flags: featureFlagQueries(session),
     cohorts: cohortQueries(session),
     ingestion: ingestionQueries(session),
-    /** flag-serving hot path: moves to the port with the async caches (synchronous, SQLite only). */
-    ingestionFlagReads: flagServingReads(readmodels),
   };
   const waitFor = (names: string[]) => (position: number) => runner.waitFor(position, names);
 
   const flagCache = new FlagDefinitionCache((projectId) => queries.flags.allLive(projectId));
-  const personCache = new ProjectCache((projectId, distinctId) => queries.ingestionFlagReads.personPropertiesByDistinctId(projectId, distinctId));
+  const personCache = new ProjectCache((projectId, distinctId) => queries.ingestion.personPropertiesByDistinctId(projectId, distinctId));
+  const overrideCache = new ProjectCache((projectId, distinctId) => queries.ingestion.hashKeyOverrideFor(projectId, distinctId));
   // Group properties by "index/key", and the group type mapping under the key '' (both ingestion's).
-  const groupCache = new ProjectCache((projectId, indexAndKey) => {
+  const groupCache = new ProjectCache(async (projectId, indexAndKey) => {
     const slash = indexAndKey.indexOf('/');
-    return queries.ingestionFlagReads.group(projectId, Number(indexAndKey.slice(0, slash)), indexAndKey.slice(slash + 1))?.group_properties ?? null;
+    return (await queries.ingestion.group(projectId, Number(indexAndKey.slice(0, slash)), indexAndKey.slice(slash + 1)))?.group_properties ?? null;
   });
-  const mappingCache = new ProjectCache((projectId) =>
-    Object.fromEntries(queries.ingestionFlagReads.groupTypeMappings(projectId).map((m) => [m.group_type_index, m.group_type])) as Record<number, string>,
+  const mappingCache = new ProjectCache(async (projectId) =>
+    Object.fromEntries((await queries.ingestion.groupTypeMappings(projectId)).map((m) => [m.group_type_index, m.group_type])) as Record<number, string>,
   );
   const remoteConfig = new RemoteConfigCache(async (projectId) => {
     const project = await queries.access.project(projectId);
@@ -205,7 +203,7 @@ export function openRuntime(options: RuntimeOptions) {
       projection === 'feature_flags'
         ? [flagCache]
         : projection === 'ingestion'
-          ? [personCache, groupCache, mappingCache]
+          ? [personCache, overrideCache, groupCache, mappingCache]
           : projection === 'access'
             ? [remoteConfig]
             : [];
@@ -217,7 +215,7 @@ export function openRuntime(options: RuntimeOptions) {
   const flags = new FlagService({
     log,
     flags: queries.flags,
-    groupTypeIndexes: (projectId) => queries.ingestionFlagReads.groupTypeMappings(projectId).map((m) => m.group_type_index),
+    groupTypeIndexes: async (projectId) => (await queries.ingestion.groupTypeMappings(projectId)).map((m) => m.group_type_index),
     cohortExists: async (projectId, cohortId) => (await queries.cohorts.byId(projectId, cohortId)) !== undefined,
     waitFor: waitFor(['feature_flags']),
   });
@@ -228,7 +226,7 @@ export function openRuntime(options: RuntimeOptions) {
     groupTypeMapping: (projectId) => mappingCache.get(projectId, ''),
     personProperties: (projectId, distinctId) => personCache.get(projectId, distinctId),
     groupProperties: (projectId, index, key) => groupCache.get(projectId, `${index}/${key}`),
-    hashKeyOverride: (projectId, distinctId) => queries.ingestionFlagReads.hashKeyOverrideFor(projectId, distinctId),
+    hashKeyOverride: (projectId, distinctId) => overrideCache.get(projectId, distinctId),
     personCohorts: (projectId, distinctId) => experiments.personCohorts(projectId, distinctId),
     geoProperties: (ip) => (geo && ip ? geo.lookup(ip) : null),
   };

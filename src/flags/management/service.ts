@@ -13,7 +13,7 @@ export interface FlagServiceDeps {
   log: EventLog;
   flags: FeatureFlagQueries;
   /** Group type indexes in use in a project (from the persons & groups read model). */
-  groupTypeIndexes: (projectId: number) => number[];
+  groupTypeIndexes: (projectId: number) => Promise<number[]>;
   /** Whether a cohort of this project has that id (flag conditions may name only those). */
   cohortExists: (projectId: number, cohortId: number) => boolean | Promise<boolean>;
   waitFor: (position: number) => Promise<void>;
@@ -43,7 +43,7 @@ export class FlagService {
 
   async checkedFilters(projectId: number, raw: unknown): Promise<FlagFilters> {
     const filters = validateFilters(raw);
-    const known = this.deps.groupTypeIndexes(projectId);
+    const known = await this.deps.groupTypeIndexes(projectId);
     for (const index of groupTypeIndexesOf(filters))
       if (!known.includes(index)) throw validationError(`Invalid group type index ${index}: no such group type in this project.`, 'filters');
     // The cohorts named are looked up first, so the operand checks keep their order.

@@ -3,14 +3,18 @@ import { evaluateAll } from '../evaluate';
 import type { FlagRequest } from './flag-request';
 import { whenReady, type MaybePromise } from '../../runtime/loading-cache';
 
-/** What evaluation needs from the stores; each call is one indexed read (or an in-memory hit). */
+/**
+ * What evaluation needs from the stores; each call is one indexed read or an in-memory hit. A read
+ * answers at once when it holds the value and with a promise only while loading it, so a request
+ * whose every read is a hit is evaluated in the turn it arrived.
+ */
 export interface FlagDataSource {
   /** From memory once loaded: a promise only while a project's definitions are being (re)loaded. */
   definitions: (projectId: number) => MaybePromise<FlagDefinition[]>;
-  groupTypeMapping: (projectId: number) => Record<number, string>;
-  personProperties: (projectId: number, distinctId: string) => Record<string, unknown> | null;
-  groupProperties: (projectId: number, groupTypeIndex: number, groupKey: string) => Record<string, unknown> | null;
-  hashKeyOverride: (projectId: number, distinctId: string) => string | null;
+  groupTypeMapping: (projectId: number) => MaybePromise<Record<number, string>>;
+  personProperties: (projectId: number, distinctId: string) => MaybePromise<Record<string, unknown> | null>;
+  groupProperties: (projectId: number, groupTypeIndex: number, groupKey: string) => MaybePromise<Record<string, unknown> | null>;
+  hashKeyOverride: (projectId: number, distinctId: string) => MaybePromise<string | null>;
   /** Read from the store; asked only when some flag of the project has a cohort condition. */
   personCohorts: (projectId: number, distinctId: string) => MaybePromise<ReadonlySet<number>>;
   geoProperties: (ip: string | undefined) => Record<string, unknown> | null;
@@ -40,7 +44,9 @@ function failingSet(err: unknown): ReadonlySet<number> {
 }
 
 const NO_MAPPING: Record<number, string> = Object.freeze({});
-const NO_COHORTS = { cohorts: new Set<number>() as ReadonlySet<number> };
+const NO_COHORTS: ReadonlySet<number> = new Set<number>();
+/** Stands in for a value until its read settles (the request is evaluated only after all have). */
+const UNREAD: Record<string, unknown> = Object.freeze({});
 
 /** Whether anything in a flag's filters is a cohort condition (any depth, so no set kind is missed). */
 function namesCohort(value: unknown): boolean {
@@ -50,41 +56,62 @@ function namesCohort(value: unknown): boolean {
   return Object.values(value).some(namesCohort);
 }
 
+/** Which optional reads a project's flags can make use of. */
+interface Needs {
+  cohorts: boolean;
+  continuity: boolean;
+}
+
 // Per definitions array (one per cached load), so the filters are walked once per change, not per request.
-const cohortUse = new WeakMap<FlagDefinition[], boolean>();
-function usesCohorts(definitions: FlagDefinition[]): boolean {
-  let uses = cohortUse.get(definitions);
-  if (uses === undefined) {
-    uses = definitions.some((d) => namesCohort(d.filters));
-    cohortUse.set(definitions, uses);
+const needsOf = new WeakMap<FlagDefinition[], Needs>();
+function needs(definitions: FlagDefinition[]): Needs {
+  let found = needsOf.get(definitions);
+  if (found === undefined) {
+    found = {
+      cohorts: definitions.some((d) => namesCohort(d.filters)),
+      continuity: definitions.some((d) => d.ensure_experience_continuity),
+    };
+    needsOf.set(definitions, found);
   }
-  return uses;
+  return found;
+}
+
+/** What one request read from the stores, each lookup apart: a failed one is held as a value whose reads throw. */
+interface RequestData {
+  personProperties: Record<string, unknown>;
+  personCohorts: ReadonlySet<number>;
+  hashKeyOverride: string | null;
+  continuityFailed: boolean;
+  mapping: Record<number, string>;
+  /** The stored groups of the request, by type, in mapping order. */
+  groupProperties: Record<string, Record<string, unknown>>;
 }
 
 /**
- * The person's cohorts, looked up only when a flag could read them (requests of projects without
- * cohort flags never pay for the query). A failed lookup becomes a set whose reads throw, so only
- * the flags that read it fail.
+ * One lookup: `use` gets its value, or `fail` its error (thrown or rejected). At once when the
+ * value is at hand; otherwise once it settles, a promise of which joins `pending` (it never rejects).
  */
-function cohortsFor(
-  source: FlagDataSource,
-  definitions: FlagDefinition[],
-  projectId: number,
-  distinctId: string,
-): MaybePromise<{ cohorts: ReadonlySet<number> }> {
-  // Boxed: a promise must never resolve to the failing set itself (resolving reads its `then`).
-  if (!usesCohorts(definitions)) return NO_COHORTS;
+function read<T>(pending: Promise<unknown>[], call: () => MaybePromise<T>, use: (value: T) => void, fail: (err: unknown) => void): void {
+  let value: MaybePromise<T>;
   try {
-    const cohorts = source.personCohorts(projectId, distinctId);
-    return cohorts instanceof Promise
-      ? cohorts.then(
-          (set) => ({ cohorts: set }),
-          (err: unknown) => ({ cohorts: failingSet(err) }),
-        )
-      : { cohorts };
+    value = call();
   } catch (err) {
-    return { cohorts: failingSet(err) };
+    fail(err);
+    return;
   }
+  // The settled promise holds nothing: resolving to a failing proxy would read its throwing `then`.
+  if (value instanceof Promise)
+    pending.push(
+      value.then(
+        (loaded) => {
+          use(loaded);
+        },
+        (err: unknown) => {
+          fail(err);
+        },
+      ),
+    );
+  else use(value);
 }
 
 /**
@@ -92,6 +119,7 @@ function cohortsFor(
  * distinct id as a person property, GeoIP filling gaps, then evaluates every (or the asked) flag.
  * Each lookup fails on its own: a broken person read errors only the flags that read person
  * properties, a broken hash-key-override read only the flags that need experience continuity.
+ * The definitions and the group type mapping are the exceptions: without them nothing is evaluated.
  */
 export function evaluateRequest(
   source: FlagDataSource,
@@ -101,72 +129,142 @@ export function evaluateRequest(
   now: Date,
 ): MaybePromise<EvaluateAllResult> {
   return whenReady(source.definitions(projectId), (definitions) =>
-    whenReady(cohortsFor(source, definitions, projectId, req.distinct_id), ({ cohorts }) =>
-      evaluateWith(definitions, cohorts, source, projectId, req, ip, now),
-    ),
+    whenReady(gather(source, definitions, projectId, req, ip), (data) => evaluateWith(definitions, data, req, now)),
   );
+}
+
+/** Starts every read the request needs at once; the data itself when all were hits. */
+function gather(
+  source: FlagDataSource,
+  definitions: FlagDefinition[],
+  projectId: number,
+  req: FlagRequest & { distinct_id: string },
+  ip: string | undefined,
+): MaybePromise<RequestData> {
+  const distinctId = req.distinct_id;
+  const pending: Promise<unknown>[] = [];
+  const data: RequestData = {
+    personProperties: UNREAD,
+    personCohorts: NO_COHORTS,
+    hashKeyOverride: req.$anon_distinct_id ?? null,
+    continuityFailed: false,
+    mapping: NO_MAPPING,
+    groupProperties: {},
+  };
+  const { cohorts, continuity } = needs(definitions);
+  // Requests of projects without cohort flags never pay for the cohort query.
+  if (cohorts)
+    read(
+      pending,
+      () => source.personCohorts(projectId, distinctId),
+      (set) => {
+        data.personCohorts = set;
+      },
+      (err) => {
+        data.personCohorts = failingSet(err);
+      },
+    );
+  const geo = req.geoip_disable ? null : source.geoProperties(ip);
+  read(
+    pending,
+    () => source.personProperties(projectId, distinctId),
+    (stored) => {
+      data.personProperties = { distinct_id: distinctId, ...geo, ...stored, ...req.person_properties };
+    },
+    (err) => {
+      data.personProperties = failing(err);
+    },
+  );
+  // The override is one more read; only pay for it when some flag asks for continuity.
+  if (continuity)
+    read(
+      pending,
+      () => source.hashKeyOverride(projectId, distinctId),
+      (key) => {
+        data.hashKeyOverride = key ?? data.hashKeyOverride;
+      },
+      () => {
+        data.continuityFailed = true;
+      },
+    );
+  // Without groups or group properties in the request no group is ever read (a group flag is then
+  // `no_group_type` whatever the mapping says), so the mapping read is skipped.
+  const needsMapping = Object.keys(req.groups ?? {}).length > 0 || Object.keys(req.group_properties ?? {}).length > 0;
+  if (needsMapping) {
+    const mapping = source.groupTypeMapping(projectId);
+    if (mapping instanceof Promise)
+      pending.push(
+        mapping.then((loaded) => {
+          const groupReads: Promise<unknown>[] = [];
+          readGroups(groupReads, source, projectId, req, loaded, data);
+          return Promise.all(groupReads);
+        }),
+      );
+    else readGroups(pending, source, projectId, req, mapping, data);
+  }
+  return pending.length === 0 ? data : Promise.all(pending).then(() => data);
+}
+
+/** The stored properties of each group the request names whose type the project knows. */
+function readGroups(
+  pending: Promise<unknown>[],
+  source: FlagDataSource,
+  projectId: number,
+  req: FlagRequest,
+  mapping: Record<number, string>,
+  data: RequestData,
+): void {
+  data.mapping = mapping;
+  const groups = req.groups ?? {};
+  for (const [index, type] of Object.entries(mapping)) {
+    const key = groups[type];
+    if (key === undefined) continue;
+    // Its place taken now, so the order does not depend on which read answers first.
+    data.groupProperties[type] = UNREAD;
+    read(
+      pending,
+      () => source.groupProperties(projectId, Number(index), key),
+      (stored) => {
+        data.groupProperties[type] = { ...stored, ...req.group_properties?.[type] };
+      },
+      (err) => {
+        data.groupProperties[type] = failing(err);
+      },
+    );
+  }
 }
 
 function evaluateWith(
   loaded: FlagDefinition[],
-  personCohorts: ReadonlySet<number>,
-  source: FlagDataSource,
-  projectId: number,
+  data: RequestData,
   req: FlagRequest & { distinct_id: string },
-  ip: string | undefined,
   now: Date,
 ): EvaluateAllResult {
-  const distinctId = req.distinct_id;
   let definitions = loaded;
-  const geo = req.geoip_disable ? null : source.geoProperties(ip);
-  let personProperties: Record<string, unknown>;
-  try {
-    const stored = source.personProperties(projectId, distinctId);
-    personProperties = { distinct_id: distinctId, ...geo, ...stored, ...req.person_properties };
-  } catch (err) {
-    personProperties = failing(err);
-  }
-
-  // The override is one more read; only pay for it when some flag asks for continuity.
-  let hashKeyOverride: string | null = req.$anon_distinct_id ?? null;
-  let continuityFailed = false;
-  if (definitions.some((d) => d.ensure_experience_continuity)) {
-    try {
-      hashKeyOverride = source.hashKeyOverride(projectId, distinctId) ?? hashKeyOverride;
-    } catch {
-      continuityFailed = true;
-    }
-  }
-  const groups = req.groups ?? {};
-  // Without groups or group properties in the request no group is ever read (a group flag is then
-  // `no_group_type` whatever the mapping says), so the mapping read is skipped.
-  const needsMapping = Object.keys(groups).length > 0 || Object.keys(req.group_properties ?? {}).length > 0;
-  const mapping = needsMapping ? source.groupTypeMapping(projectId) : NO_MAPPING;
-  const groupProperties: Record<string, Record<string, unknown>> = {};
-  for (const [index, type] of Object.entries(mapping)) {
-    const key = groups[type];
-    if (key === undefined) continue;
-    try {
-      const stored = source.groupProperties(projectId, Number(index), key);
-      groupProperties[type] = { ...stored, ...req.group_properties?.[type] };
-    } catch (err) {
-      groupProperties[type] = failing(err);
-    }
-  }
+  const groupProperties = data.groupProperties;
   for (const [type, props] of Object.entries(req.group_properties ?? {})) groupProperties[type] ??= { ...props };
 
   const wanted = req.flag_keys_to_evaluate ? new Set(req.flag_keys_to_evaluate) : null;
   // Without its override a continuity flag could land the person in a different bucket than
   // before: leave it out and report the error rather than serve a possibly flipped value.
   let skippedContinuity = false;
-  if (continuityFailed) {
+  if (data.continuityFailed) {
     const keep = (d: FlagDefinition) => !d.ensure_experience_continuity || !d.active || d.deleted === true;
     skippedContinuity = definitions.some((d) => !keep(d) && (!wanted || wanted.has(d.key)));
     definitions = definitions.filter(keep);
   }
   const result = evaluateAll(
     definitions,
-    { distinctId, personProperties, groups, groupProperties, groupTypeMapping: mapping, hashKeyOverride, personCohorts, now },
+    {
+      distinctId: req.distinct_id,
+      personProperties: data.personProperties,
+      groups: req.groups ?? {},
+      groupProperties,
+      groupTypeMapping: data.mapping,
+      hashKeyOverride: data.hashKeyOverride,
+      personCohorts: data.personCohorts,
+      now,
+    },
     req.flag_keys_to_evaluate ? { flagKeys: req.flag_keys_to_evaluate } : undefined,
   );
   // `flags` is a getter of the result's class: a spread copy would not carry it.

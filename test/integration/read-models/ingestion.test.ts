@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RecordedEvent } from '../../../streams';
-import { flagServingReads, ingestionProjection, ingestionQueries, type IngestionQueries } from '../../../projections/ingestion';
+import { ingestionProjection, ingestionQueries, type IngestionQueries } from '../../../projections/ingestion';
 import { PostgresReadModelStore } from '../../../src/adapters/postgres/read-models';
-import { cachedStore, SqliteReadModelStore } from '../../../src/adapters/sqlite/read-models';
+import { SqliteReadModelStore } from '../../../src/adapters/sqlite/read-models';
 import { digestProjection } from '../../../src/runtime/digest';
 import { ProjectionRunner } from '../../../src/runtime/projection-runner';
 import type { ReadModelStore } from '../../../src/store/read-models';
@@ -147,20 +147,6 @@ if (USER !== null) {
           ]),
         );
         expect((onSqlite['persons 1'] as { results: { distinct_ids: string[] }[] }).results.some((p) => p.distinct_ids.length > 2)).toBe(true);
-
-        // The synchronous reads flag serving still makes answer as the port's queries do.
-        const legacy = flagServingReads(cachedStore(sqliteDb));
-        const q = ingestionQueries(sqlite.session);
-        for (const project of [1, 2]) {
-          expect(legacy.groupTypeMappings(project)).toEqual(await q.groupTypeMappings(project));
-          for (const id of ids) {
-            expect(legacy.personPropertiesByDistinctId(project, id)).toEqual(await q.personPropertiesByDistinctId(project, id));
-            expect(legacy.hashKeyOverrideFor(project, id)).toEqual(await q.hashKeyOverrideFor(project, id));
-          }
-          for (const g of (await q.groups(project, { limit: 100 })).results) {
-            expect(legacy.group(project, g.group_type_index, g.group_key)).toEqual(g);
-          }
-        }
       } finally {
         await postgres.close();
         await sqlite.close();
