@@ -64,21 +64,29 @@ export const nullableChoice = <T extends string>(choices: readonly [T, ...T[]]) 
     return typeof v === 'string' && (choices as readonly string[]).includes(v) ? (v as T) : refuse(`"${String(v)}" is not a valid choice.`, 'invalid_choice');
   });
 
-export const bool = () =>
-  drf(z.boolean(), (raw) => {
-    const v = present(raw);
-    return typeof v === 'boolean' ? v : refuse('Must be a valid boolean.', 'invalid');
-  });
+export const bool = (description?: string) =>
+  drf(
+    z.boolean(),
+    (raw) => {
+      const v = present(raw);
+      return typeof v === 'boolean' ? v : refuse('Must be a valid boolean.', 'invalid');
+    },
+    description,
+  );
 
 /** An integer (at least `min`), or null. */
-export const integer = (options: { min?: number } = {}) =>
-  drf(z.number().int().nullable(), (raw): number | null => {
-    const v = present(raw);
-    if (v === null) return null;
-    if (typeof v !== 'number' || !Number.isSafeInteger(v)) return refuse('A valid integer is required.', 'invalid');
-    if (options.min !== undefined && v < options.min) return refuse(`Ensure this value is greater than or equal to ${options.min}.`, 'min_value');
-    return v;
-  });
+export const integer = (options: { min?: number; description?: string } = {}) =>
+  drf(
+    z.number().int().nullable(),
+    (raw): number | null => {
+      const v = present(raw);
+      if (v === null) return null;
+      if (typeof v !== 'number' || !Number.isSafeInteger(v)) return refuse('A valid integer is required.', 'invalid');
+      if (options.min !== undefined && v < options.min) return refuse(`Ensure this value is greater than or equal to ${options.min}.`, 'min_value');
+      return v;
+    },
+    options.description,
+  );
 
 /** An ISO 8601 instant, normalised to toISOString(); or null. */
 export const instant = (description?: string) =>
