@@ -6,7 +6,7 @@ import type { BackfillBounds } from '../../exports/service/backfill-input';
 import { parseIsoDateTime } from '../../exports/service/datetime';
 import { checkBounds, type CheckedQuery, type ExportCreate, type ExportPatch } from '../../exports/service/export-input';
 import { jsonObject, JsonObject } from './common';
-import { drf, refuse, refusalIssue } from './drf';
+import { drf, given, refuse, refusalIssue } from './drf';
 
 /** DRF's message for a body that is not an object. */
 const NOT_A_DICT = 'Invalid data. Expected a dictionary.';
@@ -106,20 +106,19 @@ export const UpdateExportBody = jsonObject(
   },
   NOT_A_DICT,
 )
-  .transform((b): ExportPatch => {
-    const patch: ExportPatch = {
-      name: b.name,
-      destination: b.destination,
-      interval: b.interval,
-      paused: b.paused,
-      startAt: b.start_at,
-      endAt: b.end_at,
-      query: b.hogql_query,
-      lastPausedAt: b.last_paused_at,
-    };
-    for (const k of Object.keys(patch) as (keyof ExportPatch)[]) if (patch[k] === undefined) delete patch[k];
-    return patch;
-  })
+  .transform(
+    (b): ExportPatch =>
+      given({
+        name: b.name,
+        destination: b.destination,
+        interval: b.interval,
+        paused: b.paused,
+        startAt: b.start_at,
+        endAt: b.end_at,
+        query: b.hogql_query,
+        lastPausedAt: b.last_paused_at,
+      }),
+  )
   .meta({ examples: [{ paused: true }] });
 
 /** A backfill bound: an ISO 8601 instant with a timezone; absent, null or "" is none. */

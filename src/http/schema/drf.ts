@@ -123,7 +123,10 @@ export const requiredObject = () =>
     return isObject(v) ? v : refuse('Expected a JSON object.', 'invalid');
   });
 
-/** Drops the keys whose value is undefined (absent from the body). */
-export function defined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+/**
+ * The fields a PATCH gives: "not given" and "given" must stay distinct (null clears a value), so
+ * only the undefined ones are dropped.
+ */
+export function given<T extends object>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

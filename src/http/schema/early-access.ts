@@ -4,7 +4,7 @@ import { validationError } from '../../errors';
 import { slugify } from '../../early-access/enrollment';
 import type { EarlyAccessCreate, EarlyAccessUpdate } from '../../early-access/input';
 import { jsonObject } from './common';
-import { bool, choice, drf, integer, isObject, refuse, refusalIssue, requiredObject, text } from './drf';
+import { bool, choice, drf, given, integer, isObject, refuse, refusalIssue, requiredObject, text } from './drf';
 
 const assignee = drf(EarlyAccessFields.shape.assignee, (raw): EarlyAccessFields['assignee'] => {
   if (raw === null) return null;
@@ -46,8 +46,6 @@ export const UpdateEarlyAccessBody = jsonObject({
   rollout_to_all: bool('With `stage: general-availability`: release the flag to everyone.').optional(),
 })
   .transform(({ name, stage, description, documentation_url, payload, assignee, rollout_to_all }): EarlyAccessUpdate => {
-    const changes = { name, stage, description, documentation_url, payload, assignee };
-    for (const k of Object.keys(changes) as (keyof typeof changes)[]) if (changes[k] === undefined) delete changes[k];
-    return { changes, rolloutToAll: rollout_to_all ?? false };
+    return { changes: given({ name, stage, description, documentation_url, payload, assignee }), rolloutToAll: rollout_to_all ?? false };
   })
   .meta({ examples: [{ stage: 'general-availability' }] });

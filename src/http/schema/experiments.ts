@@ -3,7 +3,7 @@ import { DomainError } from '../../errors';
 import { checkDateOrder, type CreateExperimentInput, type ExperimentPatch } from '../../experiments/input';
 import { validateFlagKey } from '../../flags/management';
 import { jsonObject, JsonObject } from './common';
-import { bool, drf, instant, isObject, refuse, refusalIssue, text } from './drf';
+import { bool, drf, given, instant, isObject, refuse, refusalIssue, text } from './drf';
 
 const Parameters = z
   .looseObject({
@@ -95,9 +95,7 @@ const READ_ONLY = ['id', 'feature_flag', 'exposure_cohort', 'created_by', 'creat
 export const UpdateExperimentBody = jsonObject({ ...fields, name: fields.name.optional() })
   .transform((b): ExperimentPatch => {
     const { name, description, start_date, end_date, parameters, secondary_metrics, filters, archived, ...rest } = b;
-    const changes = { name, description, startDate: start_date, endDate: end_date, parameters, secondaryMetrics: secondary_metrics, filters, archived };
-    // "Not given" and "given" must stay distinct (null clears a date), so drop only the undefined.
-    for (const k of Object.keys(changes) as (keyof typeof changes)[]) if (changes[k] === undefined) delete changes[k];
+    const changes = given({ name, description, startDate: start_date, endDate: end_date, parameters, secondaryMetrics: secondary_metrics, filters, archived });
     return { changes, fixed: Object.fromEntries(Object.entries(rest).filter(([k]) => !READ_ONLY.includes(k))) };
   })
   .meta({ examples: [{ start_date: '2026-01-01T00:00:00Z' }] });
