@@ -54,10 +54,11 @@ const targetingFilters = drf(
   'Who sees the survey: flag filters (`groups`); null removes them.',
 ).optional();
 
+// In PostHog's order of checks: the required name and type first.
 const fields = {
   name: text({ maxLength: 400 }),
-  description: text({ blank: true }).optional(),
   type: choice(SURVEY_TYPES),
+  description: text({ blank: true }).optional(),
   schedule: nullableChoice(SCHEDULES).optional(),
   linked_flag_id: integer().optional(),
   questions: drf(z.array(Question).nullable(), (raw): Record<string, unknown>[] => {

@@ -143,3 +143,9 @@ describe('batch export bodies', () => {
     expect(await post(`${one}/unpause/`, { backfill: 'yes' })).toEqual(refusal('invalid_input', 'Must be a valid boolean.', 'backfill'));
   });
 });
+
+describe('order of refusals', () => {
+  it('a survey without a type is refused for it before its other fields are read', async () => {
+    expect(await answer('POST', 'surveys/', { name: 'n', description: 5 })).toEqual({ status: 400, body: refusal('required', 'This field is required.', 'type') });
+  });
+});
