@@ -8,7 +8,7 @@ import { handleCommand } from '../runtime/command-handler';
 import type { EventLog } from '../store/event-log';
 import { earlyAccessDecider, type EarlyAccessCommand } from './decider';
 import { ENROLLING_STAGES, newFeatureFlagFilters, releasedToAll, slugify, withEnrollment } from './enrollment';
-import { parseEarlyAccessCreate, parseEarlyAccessUpdate } from './input';
+import type { EarlyAccessCreate, EarlyAccessUpdate } from './input';
 
 export interface EarlyAccessServiceDeps {
   log: EventLog;
@@ -39,8 +39,7 @@ export class EarlyAccessService {
    * flag append is refused (the key was taken meanwhile) the feature is marked abandoned. Creates
    * of one key in this process are queued, so the loser of a race gets a 400 before appending.
    */
-  async create(projectId: number, body: Record<string, unknown>, actor: Actor): Promise<EarlyAccessRow> {
-    const { fields, featureFlagId } = parseEarlyAccessCreate(body);
+  async create(projectId: number, { fields, featureFlagId }: EarlyAccessCreate, actor: Actor): Promise<EarlyAccessRow> {
     const createdBy = actor.type === 'user' ? actor.id : null;
     const featureId = randomUUID();
     if (featureFlagId !== null) {
@@ -50,8 +49,8 @@ export class EarlyAccessService {
       if (enrolls(fields.stage)) await this.deps.flags.update(projectId, flag.id, { filters: withEnrollment(flag.filters, flag.key, true) }, actor);
       return this.get(projectId, featureId);
     }
+    // Never empty: the create schema refuses a name without letters or digits when no flag is linked.
     const key = slugify(fields.name);
-    if (key === '') throw validationError('The name must contain letters or digits to derive a feature flag key from.', 'name');
     return this.queued(`${projectId}/${key}`, async () => {
       if (await this.deps.flagQueries.byKey(projectId, key)) throw validationError(KEY_TAKEN, 'name', 'unique');
       const command: EarlyAccessCommand = { type: 'CreateEarlyAccessFeature', featureId, projectId, fields, flagKey: key, flagCreated: false, createdBy };
@@ -80,9 +79,8 @@ export class EarlyAccessService {
    * leaves; released to everyone on general availability with rollout_to_all), the feature
    * second, so retrying a PATCH whose second append failed completes it.
    */
-  async update(projectId: number, id: string, body: Record<string, unknown>, actor: Actor): Promise<EarlyAccessRow> {
+  async update(projectId: number, id: string, { changes, rolloutToAll }: EarlyAccessUpdate, actor: Actor): Promise<EarlyAccessRow> {
     const current = await this.get(projectId, id);
-    const { changes, rolloutToAll } = parseEarlyAccessUpdate(body);
     const stage = changes.stage ?? current.fields.stage;
     const flag = await this.deps.flagQueries.byId(projectId, current.flag_id);
     if (flag && !flag.deleted) {

@@ -16,7 +16,7 @@ import { ExperimentService } from './service';
 export { ExperimentService, type ExperimentServiceDeps } from './service';
 export { ExperimentResults, type ResultsBody } from './results/service';
 export { experimentDecider, type ExperimentCommand, type ExperimentState } from './decider';
-export { parseCreate, parseUpdate } from './input';
+export { checkDateOrder, checkPatch, type CreateExperimentInput, type ExperimentPatch, type UpdateExperimentInput } from './input';
 export { parseMetric, type Metric } from './results/metric';
 export { funnelCounts } from './results/funnel-counts';
 export { experimentVariants, DEFAULT_VARIANTS, MAX_VARIANTS } from './variants';

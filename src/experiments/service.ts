@@ -10,7 +10,7 @@ import { recordedAtOf } from '../runtime/recorded-at';
 import { withNextId } from '../runtime/sequential-id';
 import type { EventLog } from '../store/event-log';
 import { experimentDecider, type ExperimentCommand, type ExperimentState } from './decider';
-import { parseCreate, parseUpdate } from './input';
+import { checkPatch, type CreateExperimentInput, type ExperimentPatch } from './input';
 import { checkVariantsFrozen, experimentFlagFilters, variantKeysOf } from './variants';
 
 export interface ExperimentServiceDeps {
@@ -41,9 +41,8 @@ export class ExperimentService {
    * seen. If 2 fails (a concurrent create took the key) the experiment is marked abandoned. The
    * reverse orphan (a flag pointing at no experiment) cannot happen: the flag is always second.
    */
-  async create(projectId: number, body: Record<string, unknown>, actor: Actor): Promise<ExperimentRow> {
+  async create(projectId: number, input: CreateExperimentInput, actor: Actor): Promise<ExperimentRow> {
     const { log, experiments, flagQueries, flags } = this.deps;
-    const input = parseCreate(body);
     const filters = await flags.checkedFilters(projectId, experimentFlagFilters(input.parameters));
     if (await flagQueries.byKey(projectId, input.featureFlagKey)) throw keyTaken();
 
@@ -76,9 +75,9 @@ export class ExperimentService {
    * second: if the second append fails, retrying the same PATCH completes it (flag updates that
    * are already applied record nothing).
    */
-  async update(projectId: number, id: number, body: Record<string, unknown>, actor: Actor): Promise<ExperimentRow> {
+  async update(projectId: number, id: number, patch: ExperimentPatch, actor: Actor): Promise<ExperimentRow> {
     const current = await this.visible(projectId, id);
-    const changes = parseUpdate(body, current.feature_flag_key, { startDate: current.start_date, endDate: current.end_date });
+    const changes = checkPatch(patch, current.feature_flag_key, { startDate: current.start_date, endDate: current.end_date });
     const flag = current.feature_flag;
     const launched = current.start_date !== null;
     checkVariantsFrozen(launched, variantKeysOf(flag.filters), changes.parameters);

@@ -8,7 +8,7 @@ import { SurveyService } from './service';
 
 export { SurveyService, type SurveyServiceDeps } from './service';
 export { surveyDecider, type SurveyCommand, type SurveyState } from './decider';
-export { parseSurveyCreate, parseSurveyUpdate, SURVEY_TYPES } from './input';
+export { SURVEY_TYPES, type SurveyCreate, type SurveyUpdate, type TargetingInput } from './input';
 export { surveyBody, publicSurveyBody } from './body';
 
 /** Surveys wired over the runtime's log and read models (through the session). */

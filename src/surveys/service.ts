@@ -7,7 +7,7 @@ import type { FlagService } from '../flags/management';
 import { handleCommand } from '../runtime/command-handler';
 import type { EventLog } from '../store/event-log';
 import { surveyDecider, type SurveyCommand } from './decider';
-import { checkSurvey, parseSurveyCreate, parseSurveyUpdate, parseTargeting } from './input';
+import { checkSurvey, type SurveyCreate, type SurveyUpdate } from './input';
 import { internalFlagFilters, internalFlagName, surveyRunning } from './targeting';
 
 export interface SurveyServiceDeps {
@@ -32,9 +32,7 @@ export class SurveyService {
    * survey names each flag's key before the flag exists, so no flag is ever made without a survey
    * to point at; a flag whose append failed is simply absent (the survey is served without it).
    */
-  async create(projectId: number, body: Record<string, unknown>, actor: Actor): Promise<SurveyRow> {
-    const fields = parseSurveyCreate(body);
-    const targeting = parseTargeting(body);
+  async create(projectId: number, { fields, targeting }: SurveyCreate, actor: Actor): Promise<SurveyRow> {
     await this.check(projectId, fields, null);
     const targetingFilters = targeting.filters && (await this.targetingFilters(projectId, targeting.filters));
     const surveyId = randomUUID();
@@ -54,10 +52,8 @@ export class SurveyService {
    * filters, removal, active while running), the survey's fields second: a retry completes a
    * half-done PATCH.
    */
-  async update(projectId: number, id: string, body: Record<string, unknown>, actor: Actor): Promise<SurveyRow> {
+  async update(projectId: number, id: string, { changes, targeting }: SurveyUpdate, actor: Actor): Promise<SurveyRow> {
     const current = await this.get(projectId, id);
-    const changes = parseSurveyUpdate(body);
-    const targeting = parseTargeting(body);
     const next = { ...current.fields, ...changes };
     await this.check(projectId, next, id);
     const targetingFilters = targeting.filters && (await this.targetingFilters(projectId, targeting.filters));

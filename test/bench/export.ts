@@ -20,6 +20,7 @@ import { exportPolicy } from '../../src/exports';
 import { openSqlite } from '../../src/store/sqlite/open';
 import { report, timedAsync } from './_report';
 import { reachablePgUser } from '../support/postgres';
+import { CreateExportBody } from '../../src/http/schema/batch-exports';
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);
 const CASES = (process.argv[3] ?? 'file-jsonl,file-parquet,postgres').split(',');
@@ -107,7 +108,7 @@ for (const [i, name] of runs.entries()) {
     const parquet = name === 'file-parquet';
     destination = { type: 'File', config: { path: out, file_format: parquet ? 'Parquet' : 'JSONLines', compression: parquet ? 'zstd' : null } };
   }
-  const exp = await runtime.exports.service.create(projectId, { name, destination, interval: 'hour' }, actor);
+  const exp = await runtime.exports.service.create(projectId, CreateExportBody.parse({ name, destination, interval: 'hour' }), actor);
   now = HOUR_START + 3_600_000 + 1000;
   await runtime.exports.scheduler().tick();
   const worker = runtime.exports.worker({ readModelsPath: runtime.stores!.readmodels.name, settings: { maxAttempts: 1 } });

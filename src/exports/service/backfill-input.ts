@@ -1,35 +1,26 @@
 import { validationError } from '../../errors';
-import { parseIsoDateTime, pythonIso } from './datetime';
+import { pythonIso } from './datetime';
 
 export interface BackfillRange {
   startAt: string;
   endAt: string;
 }
 
-function bound(value: unknown, attr: string): number {
-  const parsed = parseIsoDateTime(value);
-  if (!parsed) throw validationError(`Input ${String(value)} is not a valid ISO formatted datetime.`, attr);
-  if (!parsed.aware) throw validationError(`Input ${String(value)} is naive.`, attr);
-  return parsed.ms;
+/** The backfill body as its schema read it: instants in ms; no end means "until now" (HTTP exports only). */
+export interface BackfillBounds {
+  startMs: number;
+  endMs: number | null;
 }
 
 /**
- * The backfill body `{start_at, end_at}`, checked as PostHog checks it (its messages): both must
- * carry a timezone, start before end, the end at most one interval into the future; only HTTP
- * exports may omit the end, which then means "now". Intervals ending in the future are scheduled
- * once they have passed.
+ * What of a backfill depends on the export, checked as PostHog checks it (its messages): only HTTP
+ * exports may omit the end, start before end, the end at most one interval into the future.
+ * Intervals ending in the future are scheduled once they have passed.
  */
-export function checkBackfill(body: Record<string, unknown>, ctx: { now: number; step: number; destinationType: string }): BackfillRange {
-  if (body.start_at === undefined || body.start_at === null || body.start_at === '')
-    throw validationError('This field is required.', 'start_at');
-  const start = bound(body.start_at, 'start_at');
-  let end: number;
-  if (body.end_at === undefined || body.end_at === null || body.end_at === '') {
-    if (ctx.destinationType !== 'HTTP') throw validationError('Backfilling a BatchExport with no end date is not allowed', 'end_at');
-    end = ctx.now;
-  } else {
-    end = bound(body.end_at, 'end_at');
-  }
+export function checkBackfill(bounds: BackfillBounds, ctx: { now: number; step: number; destinationType: string }): BackfillRange {
+  const start = bounds.startMs;
+  if (bounds.endMs === null && ctx.destinationType !== 'HTTP') throw validationError('Backfilling a BatchExport with no end date is not allowed', 'end_at');
+  const end = bounds.endMs ?? ctx.now;
   if (start >= end) throw validationError("The initial backfill datetime 'start_at' happens after 'end_at'", 'start_at');
   if (end > ctx.now + ctx.step) {
     throw validationError(

@@ -10,19 +10,9 @@ import { exportDecider, type ExportChanges, type ExportCommand, type ExportState
 import { checkBackfillSize, checkUnpauseBackfillSize } from './backfill-size';
 import { writeLogEntries } from '../model/log-entries';
 import { runDecider, type RunCommand } from '../model/run-decider';
-import { checkBackfill } from './backfill-input';
+import { checkBackfill, type BackfillBounds } from './backfill-input';
 import { checkDestination } from './destination-input';
-import {
-  checkBoolean,
-  checkBounds,
-  checkDateTime,
-  checkHogQL,
-  checkInterval,
-  checkModel,
-  checkName,
-  present,
-  type ExportBody,
-} from './export-input';
+import { checkBounds, type ExportCreate, type ExportPatch } from './export-input';
 
 export interface BatchExportServiceDeps {
   /** Seals destination secrets before they are appended. */
@@ -57,16 +47,9 @@ export class BatchExportService {
     return this.deps.exports.list(projectIds, limit, offset);
   }
 
-  async create(projectId: number, body: ExportBody, actor: Actor): Promise<BatchExportRow> {
-    const name = checkName(body.name);
-    const destination = await checkDestination(body.destination, this.deps.secrets, this.deps.policy);
-    const interval = checkInterval(body.interval);
-    const paused = body.paused === undefined || body.paused === null ? false : checkBoolean(body.paused, 'paused');
-    const startAt = body.start_at === undefined ? null : checkDateTime(body.start_at, 'start_at');
-    const endAt = body.end_at === undefined ? null : checkDateTime(body.end_at, 'end_at');
-    checkBounds(startAt, endAt);
-    const query = checkHogQL(body.hogql_query ?? null);
-    const model = checkModel(body.model);
+  async create(projectId: number, input: ExportCreate, actor: Actor): Promise<BatchExportRow> {
+    const { name, interval, paused, startAt, endAt, query, model } = input;
+    const destination = await checkDestination(input.destination, this.deps.secrets, this.deps.policy);
     const id = randomUUID();
     const data = {
       id,
@@ -86,27 +69,19 @@ export class BatchExportService {
     return (await this.deps.exports.byId(id))!;
   }
 
-  async update(projectIds: readonly number[], id: string, body: ExportBody, actor: Actor): Promise<BatchExportRow> {
+  async update(projectIds: readonly number[], id: string, patch: ExportPatch, actor: Actor): Promise<BatchExportRow> {
     const row = await this.get(projectIds, id);
-    const p = present(body);
-    const changes: ExportChanges = {};
-    if (p.name) changes.name = checkName(body.name);
-    if (p.destination) {
+    const { destination, query, paused, ...fields } = patch;
+    const changes: ExportChanges = { ...fields };
+    if (destination !== undefined) {
       const previous = { type: row.destination_type, config: row.destination_config };
-      changes.destination = await checkDestination(body.destination, this.deps.secrets, this.deps.policy, previous);
+      changes.destination = await checkDestination(destination, this.deps.secrets, this.deps.policy, previous);
     }
-    if (p.interval) changes.interval = checkInterval(body.interval);
-    if (p.startAt) changes.startAt = checkDateTime(body.start_at, 'start_at');
-    if (p.endAt) changes.endAt = checkDateTime(body.end_at, 'end_at');
     checkBounds(changes.startAt === undefined ? row.start_at : changes.startAt, changes.endAt === undefined ? row.end_at : changes.endAt);
-    if (p.hogqlQuery) {
-      const query = checkHogQL(body.hogql_query);
+    if (query) {
       changes.hogqlQuery = query.hogqlQuery;
       changes.schema = query.schema;
     }
-    if (p.lastPausedAt) changes.lastPausedAt = checkDateTime(body.last_paused_at, 'last_paused_at');
-    if (p.model) checkModel(body.model);
-    const paused = p.paused ? checkBoolean(body.paused, 'paused') : undefined;
     return this.answer(row.id, await this.exec(row.id, row.project_id, { type: 'Update', changes, paused }, actor));
   }
 
@@ -116,17 +91,16 @@ export class BatchExportService {
   }
 
   /** With `backfill`, the intervals that ended while paused are scheduled after all (capped). */
-  async unpause(projectIds: readonly number[], id: string, body: ExportBody, actor: Actor): Promise<BatchExportRow> {
+  async unpause(projectIds: readonly number[], id: string, { backfill }: { backfill: boolean }, actor: Actor): Promise<BatchExportRow> {
     const row = await this.get(projectIds, id);
-    const backfill = body.backfill === undefined || body.backfill === null ? false : checkBoolean(body.backfill, 'backfill');
     if (row.paused) checkUnpauseBackfillSize(row, backfill, this.deps.now().getTime(), this.deps.policy.backfillMaxRuns);
     return this.answer(row.id, await this.exec(row.id, row.project_id, { type: 'Unpause', backfill }, actor));
   }
 
-  async backfill(projectIds: readonly number[], id: string, body: ExportBody, actor: Actor): Promise<BatchExportRow> {
+  async backfill(projectIds: readonly number[], id: string, bounds: BackfillBounds, actor: Actor): Promise<BatchExportRow> {
     const row = await this.get(projectIds, id);
     const now = this.deps.now();
-    const range = checkBackfill(body, { now: now.getTime(), step: INTERVAL_MS[row.interval], destinationType: row.destination_type });
+    const range = checkBackfill(bounds, { now: now.getTime(), step: INTERVAL_MS[row.interval], destinationType: row.destination_type });
     checkBackfillSize(range, INTERVAL_MS[row.interval], this.deps.policy.backfillMaxRuns);
     const backfillId = randomUUID();
     await this.exec(row.id, row.project_id, { type: 'Backfill', backfillId, ...range }, actor);

@@ -3,43 +3,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../actor';
 import type { BatchExportRow } from '../../../projections/exports';
-import { BATCH_EXPORT_INTERVALS } from '../../../streams';
 import { invalidInput } from '../errors';
 import { pageEnvelope } from '../pagination';
-import { checkedByService, jsonObject, JsonObject, NoContent, OrganizationId, pageQuery, paginated, ProjectId } from '../schema/common';
+import { BackfillBody, CreateExportBody, UnpauseBody, UpdateExportBody } from '../schema/batch-exports';
+import { NoContent, OrganizationId, pageQuery, paginated, ProjectId } from '../schema/common';
 import { BatchExport, exportBody, LATEST_RUNS } from './batch-exports-body';
 import { batchExportRunRoutes } from './batch-exports-runs';
 
 type Params = { project_id?: string; organization_id?: string; id?: string };
-
-/** DRF's message for a body that is not an object. */
-const NOT_A_DICT = 'Invalid data. Expected a dictionary.';
-const Instant = z.string().nullable().meta({ description: 'ISO 8601.' });
-const Destination = z.object({
-  type: z.string().meta({ examples: ['S3', 'Postgres', 'File'] }),
-  config: JsonObject.meta({ description: "The destination's settings; secret fields are write-only." }),
-});
-const fields = {
-  name: checkedByService(z.string()),
-  model: checkedByService(z.enum(['events', 'persons'])),
-  destination: checkedByService(Destination),
-  interval: checkedByService(z.enum(BATCH_EXPORT_INTERVALS)),
-  paused: checkedByService(z.boolean()),
-  start_at: checkedByService(Instant),
-  end_at: checkedByService(Instant),
-  hogql_query: checkedByService(z.string().nullable()),
-  schema: checkedByService(JsonObject.nullable()),
-};
-const CreateBody = jsonObject(
-  { ...fields, team_id: checkedByService(z.number().int(), 'Organization scope: the project to export (default: its first one the key reaches).') },
-  NOT_A_DICT,
-).meta({ examples: [{ name: 'Nightly S3', interval: 'day', destination: { type: 'S3', config: { bucket_name: 'analytics', region: 'eu-west-1', prefix: 'events/' } } }] });
-const UpdateBody = jsonObject(fields, NOT_A_DICT).meta({ examples: [{ paused: true }] });
-const BackfillBody = jsonObject(
-  { start_at: checkedByService(Instant), end_at: checkedByService(Instant), backfill: checkedByService(z.boolean()) },
-  NOT_A_DICT,
-).meta({ examples: [{ start_at: '2026-01-01T00:00:00Z', end_at: '2026-01-02T00:00:00Z' }] });
-const UnpauseBody = jsonObject({ backfill: checkedByService(z.boolean(), 'Also export the intervals missed while paused.') }, NOT_A_DICT);
 
 /**
  * The projects a request may act on. Project scope: the path's project (the auth plugin has
@@ -57,16 +28,15 @@ async function projectsOf(app: FastifyInstance, request: FastifyRequest): Promis
  * At organization scope an export is created in `team_id` (PostHog's sample PATCH shows the
  * field), defaulting to the organization's first project the key can touch.
  */
-async function projectForCreate(app: FastifyInstance, request: FastifyRequest, body: Record<string, unknown>): Promise<number> {
+async function projectForCreate(app: FastifyInstance, request: FastifyRequest, team: { id: number; sent: string } | undefined): Promise<number> {
   const projects = await projectsOf(app, request);
   if ((request.params as Params).project_id !== undefined) return projects[0];
-  if (body.team_id === undefined || body.team_id === null) {
+  if (team === undefined) {
     if (projects.length === 0) throw invalidInput('This organization has no project to create the batch export in.', 'team_id');
     return projects[0];
   }
-  const teamId = typeof body.team_id === 'string' && /^\d+$/.test(body.team_id) ? Number(body.team_id) : body.team_id;
-  if (typeof teamId !== 'number' || !projects.includes(teamId)) throw invalidInput(`Invalid pk "${String(body.team_id)}" - object does not exist.`, 'team_id');
-  return teamId;
+  if (!projects.includes(team.id)) throw invalidInput(`Invalid pk "${team.sent}" - object does not exist.`, 'team_id');
+  return team.id;
 }
 
 /**
@@ -101,10 +71,10 @@ export const batchExportRoutes: FastifyPluginAsyncZod = async (app) => {
 
     app.post(
       `${base}/`,
-      { config: write, schema: { summary: 'Creates a batch export.', params, body: CreateBody, response: { 201: BatchExport } } },
+      { config: write, schema: { summary: 'Creates a batch export.', params, body: CreateExportBody, response: { 201: BatchExport } } },
       async (request, reply) => {
         const input = request.body;
-        const row = await service.create(await projectForCreate(app, request, input), input, actorOf(request));
+        const row = await service.create(await projectForCreate(app, request, input.team), input, actorOf(request));
         return reply.status(201).send(await body(row));
       },
     );
@@ -115,7 +85,7 @@ export const batchExportRoutes: FastifyPluginAsyncZod = async (app) => {
 
     app.patch(
       `${base}/:id/`,
-      { config: write, schema: { summary: 'Changes a batch export (secret fields kept unless given).', params: one, body: UpdateBody, response: { 200: BatchExport } } },
+      { config: write, schema: { summary: 'Changes a batch export (secret fields kept unless given).', params: one, body: UpdateExportBody, response: { 200: BatchExport } } },
       async (request) => body(await service.update(await projectsOf(app, request), request.params.id, request.body, actorOf(request))),
     );
 

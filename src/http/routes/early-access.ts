@@ -7,7 +7,8 @@ import { earlyAccessBody, publicEarlyAccessBody } from '../../early-access';
 import { invalidApiKey, malformedRequest, missingApiKey } from '../../ingest/errors';
 import { pageEnvelope } from '../pagination';
 import { asPublicEndpoint, corsPreflight } from '../public-endpoint';
-import { checkedByService, checkedFields, ErrorBody, jsonObject, JsonObject, NoContent, pageQuery, paginated, ProjectObjectParams, ProjectParams } from '../schema/common';
+import { ErrorBody, JsonObject, NoContent, pageQuery, paginated, ProjectObjectParams, ProjectParams } from '../schema/common';
+import { CreateEarlyAccessBody, UpdateEarlyAccessBody } from '../schema/early-access';
 import { userBody } from '../users';
 import { FeatureFlag } from './feature-flags';
 
@@ -20,13 +21,6 @@ const EarlyAccessFeature = z
     created_by: z.unknown().meta({ description: 'The creating user (UserBasic), or null.' }),
   })
   .meta({ id: 'EarlyAccessFeature' });
-
-const fields = {
-  ...checkedFields(EarlyAccessFields.partial().shape),
-  feature_flag_id: checkedByService(z.number().int(), 'An existing flag to own; without one, a flag is created.'),
-};
-const CreateBody = jsonObject(fields).meta({ examples: [{ name: 'Dark mode', stage: 'beta', description: 'Try the dark theme.' }] });
-const UpdateBody = jsonObject(fields).meta({ examples: [{ stage: 'general-availability' }] });
 
 const PublicFeature = z.object({
   id: z.string(),
@@ -65,7 +59,7 @@ export const earlyAccessRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     `${base}/`,
-    { config: write, schema: { summary: 'Creates an early access feature (and its flag).', params: ProjectParams, body: CreateBody, response: { 201: EarlyAccessFeature } } },
+    { config: write, schema: { summary: 'Creates an early access feature (and its flag).', params: ProjectParams, body: CreateEarlyAccessBody, response: { 201: EarlyAccessFeature } } },
     async (request, reply) => reply.status(201).send(await body(await service.create(projectOf(request.params), request.body, actorOf(request)))),
   );
 
@@ -75,7 +69,7 @@ export const earlyAccessRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     `${base}/:id/`,
-    { config: write, schema: { summary: 'Changes an early access feature.', params: ProjectObjectParams, body: UpdateBody, response: { 200: EarlyAccessFeature } } },
+    { config: write, schema: { summary: 'Changes an early access feature.', params: ProjectObjectParams, body: UpdateEarlyAccessBody, response: { 200: EarlyAccessFeature } } },
     async (request) => body(await service.update(projectOf(request.params), request.params.id, request.body, actorOf(request))),
   );
 

@@ -4,7 +4,8 @@ import type { ExperimentRow } from '../../../projections/experiments-queries';
 import { actorOf } from '../actor';
 import { notFoundError } from '../errors';
 import { pageEnvelope } from '../pagination';
-import { checkedByService, jsonObject, JsonObject, NoContent, numericId, pageQuery, paginated, ProjectObjectParams, ProjectParams, UserBasic } from '../schema/common';
+import { JsonObject, NoContent, numericId, pageQuery, paginated, ProjectObjectParams, ProjectParams, UserBasic } from '../schema/common';
+import { CreateExperimentBody, UpdateExperimentBody } from '../schema/experiments';
 import { userBody } from '../users';
 
 /** Draft until started, running until ended, then complete (compat §4); read-only, beside the spec's fields. */
@@ -39,39 +40,6 @@ const Experiment = z
     status: z.enum(['draft', 'running', 'complete']),
   })
   .meta({ id: 'Experiment' });
-
-const Instant = z.string().nullable().meta({ description: 'ISO 8601; null: not started / not ended.' });
-const Parameters = z
-  .looseObject({
-    feature_flag_variants: z.array(z.object({ key: z.string(), rollout_percentage: z.number() })).optional(),
-    minimum_detectable_effect: z.number().optional(),
-  })
-  .nullable();
-const Metric = z.looseObject({ name: z.string().optional(), filters: JsonObject.optional() });
-const fields = {
-  name: checkedByService(z.string().max(400)),
-  description: checkedByService(z.string()),
-  start_date: checkedByService(Instant),
-  end_date: checkedByService(Instant),
-  parameters: checkedByService(Parameters, 'Variants (`feature_flag_variants`, control first) and the minimum detectable effect.'),
-  filters: checkedByService(JsonObject.nullable(), 'The primary metric: `events` / `actions` (trend or funnel), without global `properties`.'),
-  secondary_metrics: checkedByService(z.array(Metric).nullable(), 'Secondary metrics, each `{name, filters}`.'),
-  archived: checkedByService(z.boolean()),
-};
-const CreateBody = jsonObject({
-  ...fields,
-  feature_flag_key: checkedByService(z.string(), 'The key of the flag created for the experiment (must be new).'),
-}).meta({
-  examples: [
-    {
-      name: 'Checkout test',
-      feature_flag_key: 'checkout-test',
-      parameters: { feature_flag_variants: [{ key: 'control', rollout_percentage: 50 }, { key: 'test', rollout_percentage: 50 }] },
-      filters: { events: [{ id: 'purchase', order: 0 }] },
-    },
-  ],
-});
-const UpdateBody = jsonObject(fields).meta({ examples: [{ start_date: '2026-01-01T00:00:00Z' }] });
 
 const Results = z
   .object({ result: z.unknown().meta({ description: 'Per-variant counts, probabilities and significance (PostHog\'s shape).' }), last_refresh: z.string(), is_cached: z.boolean() })
@@ -140,7 +108,7 @@ export const experimentRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     `${base}/`,
-    { config: write, schema: { summary: 'Creates an experiment and its feature flag.', params: ProjectParams, body: CreateBody, response: { 201: Experiment } } },
+    { config: write, schema: { summary: 'Creates an experiment and its feature flag.', params: ProjectParams, body: CreateExperimentBody, response: { 201: Experiment } } },
     async (request, reply) => {
       const created = await service.create(ids(request.params).projectId, request.body, actorOf(request));
       return reply.status(201).send(await body(created));
@@ -175,7 +143,7 @@ export const experimentRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     `${base}/:id/`,
-    { config: write, schema: { summary: 'Changes an experiment (start it with `start_date`, end it with `end_date`).', ...one, body: UpdateBody, response: { 200: Experiment } } },
+    { config: write, schema: { summary: 'Changes an experiment (start it with `start_date`, end it with `end_date`).', ...one, body: UpdateExperimentBody, response: { 200: Experiment } } },
     async (request) => {
       const { projectId, id } = ids(request.params);
       return body(await service.update(projectId, id, request.body, actorOf(request)));

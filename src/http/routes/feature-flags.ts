@@ -4,7 +4,9 @@ import type { FeatureFlagRow } from '../../../projections/feature-flags-queries'
 import { actorOf } from '../actor';
 import { notFoundError } from '../errors';
 import { pageEnvelope } from '../pagination';
+import { validateFlagKey } from '../../flags/management';
 import { JsonObject, NoContent, pageQuery, paginated, ProjectObjectParams, ProjectParams, UserBasic } from '../schema/common';
+import { drf } from '../schema/drf';
 import { userBody } from '../users';
 
 // No `properties` key in examples: the document generator reads any such key as a schema's.
@@ -15,19 +17,24 @@ const Filters = JsonObject.meta({
   examples: [FILTERS_EXAMPLE],
 });
 
-// `key` is checked by the service (PostHog's messages, "This field is required." when absent), so it
-// is typed here only for the document.
-const FlagBody = z.looseObject({
-  key: z.unknown().optional().meta({ type: 'string', description: 'Unique in the project: letters, digits, `-` and `_`.' }),
+const FlagFields = {
   name: z.string().optional().meta({ description: 'Description shown in lists.' }),
   filters: Filters.optional(),
   active: z.boolean().optional(),
   ensure_experience_continuity: z.boolean().optional(),
-});
-const CreateBody = FlagBody.meta({ examples: [{ key: 'new-checkout', name: 'New checkout', filters: FILTERS_EXAMPLE, active: true }] });
-const UpdateBody = FlagBody.extend({ deleted: z.boolean().optional().meta({ description: 'true soft-deletes the flag.' }) }).meta({
-  examples: [{ active: false }],
-});
+};
+// The key is read with the flag's own rules and PostHog's messages ("This field is required." when absent).
+const CreateBody = z
+  .looseObject({ key: drf(z.string(), validateFlagKey, 'Unique in the project: letters, digits, `-` and `_`.'), ...FlagFields })
+  .meta({ examples: [{ key: 'new-checkout', name: 'New checkout', filters: FILTERS_EXAMPLE, active: true }] });
+// A PATCH may repeat the key; any other value is refused against the stored one ("cannot be changed").
+const UpdateBody = z
+  .looseObject({
+    key: z.unknown().optional().meta({ type: 'string', description: 'The stored key (it cannot be changed).' }),
+    ...FlagFields,
+    deleted: z.boolean().optional().meta({ description: 'true soft-deletes the flag.' }),
+  })
+  .meta({ examples: [{ active: false }] });
 
 export const FeatureFlag = z
   .object({

@@ -99,7 +99,7 @@ export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const id = Number(request.params.project_id);
-      await app.runtime.access.changeProjectSettings(id, request.body as ProjectSettings, actorOf(request));
+      await app.runtime.access.changeProjectSettings(id, request.body, actorOf(request));
       return projectBody((await queries.project(id))!);
     },
   );

@@ -5,10 +5,10 @@ import type { SurveyRow } from '../../../projections/surveys-queries';
 import { SurveyFields } from '../../../streams';
 import { invalidApiKey, missingApiKey } from '../../ingest/errors';
 import { surveyBody } from '../../surveys';
-import { SURVEY_TYPES } from '../../surveys/input';
 import { pageEnvelope } from '../pagination';
 import { asPublicEndpoint, corsPreflight } from '../public-endpoint';
-import { checkedByService, checkedFields, ErrorBody, jsonObject, JsonObject, NoContent, pageQuery, paginated, ProjectObjectParams, ProjectParams } from '../schema/common';
+import { ErrorBody, JsonObject, NoContent, pageQuery, paginated, ProjectObjectParams, ProjectParams } from '../schema/common';
+import { CreateSurveyBody, UpdateSurveyBody } from '../schema/surveys';
 import { userBody } from '../users';
 
 const MinimalFlag = z.looseObject({ id: z.number().int(), key: z.string() }).nullable();
@@ -27,17 +27,6 @@ const Survey = z
     responses_count: z.number().int(),
   })
   .meta({ id: 'Survey' });
-
-const fields = {
-  ...checkedFields(SurveyFields.partial().shape),
-  type: checkedByService(z.enum(SURVEY_TYPES)),
-  targeting_flag_filters: checkedByService(JsonObject.nullable(), 'Who sees the survey: flag filters (`groups`); null removes them.'),
-  remove_targeting_flag: checkedByService(z.boolean()),
-};
-const CreateBody = jsonObject(fields).meta({
-  examples: [{ name: 'NPS', type: 'popover', questions: [{ type: 'rating', question: 'How likely are you to recommend us?', scale: 10 }] }],
-});
-const UpdateBody = jsonObject(fields).meta({ examples: [{ archived: true }] });
 
 const PublicSurvey = z.looseObject({
   id: z.string(),
@@ -84,7 +73,7 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post(`${base}/`, { config: write, schema: { summary: 'Creates a survey.', params: ProjectParams, body: CreateBody, response: { 201: Survey } } }, async (request, reply) =>
+  app.post(`${base}/`, { config: write, schema: { summary: 'Creates a survey.', params: ProjectParams, body: CreateSurveyBody, response: { 201: Survey } } }, async (request, reply) =>
     reply.status(201).send(await body(await surveys.service.create(projectOf(request.params), request.body, actorOf(request)))),
   );
 
@@ -99,7 +88,7 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
     body(await surveys.service.get(projectOf(request.params), request.params.id)),
   );
 
-  app.patch(`${base}/:id/`, { config: write, schema: { summary: 'Changes a survey.', params: ProjectObjectParams, body: UpdateBody, response: { 200: Survey } } }, async (request) =>
+  app.patch(`${base}/:id/`, { config: write, schema: { summary: 'Changes a survey.', params: ProjectObjectParams, body: UpdateSurveyBody, response: { 200: Survey } } }, async (request) =>
     body(await surveys.service.update(projectOf(request.params), request.params.id, request.body, actorOf(request))),
   );
 

@@ -97,18 +97,5 @@ export const jsonObject = <S extends z.core.$ZodLooseShape>(shape: S, message = 
 /** 204: the write happened, there is no body. */
 export const NoContent = z.null().meta({ description: 'No content.' });
 
-/**
- * A body field the service validates itself (with PostHog's messages and codes): it passes the route
- * as sent, and the document shows the shape the service accepts.
- */
-export const checkedByService = (documented: z.ZodType, description?: string) => {
-  const { $schema: _, ...json } = z.toJSONSchema(documented, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  return z.unknown().optional().meta({ ...json, ...(description === undefined ? {} : { description }) });
-};
-
 /** Ids in the path that a route reads as numbers: anything else matches nothing (404). */
 export const numericId = (value: string | undefined): number => (/^\d{1,15}$/.test(value ?? '') ? Number(value) : -1);
-
-/** Every field of a domain schema as a body field the service checks (see checkedByService). */
-export const checkedFields = (shape: Record<string, z.ZodType>): Record<string, z.ZodType> =>
-  Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, checkedByService(schema)]));

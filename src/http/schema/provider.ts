@@ -15,9 +15,12 @@ export const validatorCompiler: FastifySchemaCompiler<$ZodType> =
     if (result.success) return { value: result.data };
     const issue = result.error.issues[0];
     // A refusal a schema raised itself (a route's own message and field) is answered as raised.
-    const raised = (issue as { params?: { apiError?: unknown } }).params?.apiError;
-    if (raised instanceof ApiError) return { error: raised };
-    return { error: invalidInput(issue.message, issue.path.length ? issue.path.map(String).join('.') : null) };
+    const params = (issue as { params?: { apiError?: unknown; drfCode?: unknown } }).params;
+    if (params?.apiError instanceof ApiError) return { error: params.apiError };
+    const attr = issue.path.length ? issue.path.map(String).join('.') : null;
+    // A field read in DRF's words (schema/drf.ts) answers with DRF's code for the refusal.
+    if (typeof params?.drfCode === 'string') return { error: new ApiError(400, { type: 'validation_error', code: params.drfCode, detail: issue.message, attr }) };
+    return { error: invalidInput(issue.message, attr) };
   };
 
 /**

@@ -3,6 +3,7 @@ import { earlyAccessFeatureStream, type Actor } from '../../../streams';
 import { DomainError } from '../../../src/errors';
 import { EarlyAccessService } from '../../../src/early-access';
 import type { FlagService } from '../../../src/flags/management';
+import { CreateEarlyAccessBody } from '../../../src/http/schema/early-access';
 import { json } from '../../support/json';
 import { settle } from '../../support/posthog';
 import { startTestServer, type TestServer } from '../../support/server';
@@ -28,7 +29,7 @@ const listed = async () => (await json(await s.api(featuresPath()))).results.map
 describe('creating an early access feature leaves no orphan', () => {
   it('five concurrent creates of one name: one feature with one flag, four refused before appending', async () => {
     const before = (await eventsOfType('EarlyAccessFeatureCreated')).length;
-    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => s.runtime.earlyAccess.service.create(projectId(), { name: 'Race', stage: 'beta' }, actor)));
+    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => s.runtime.earlyAccess.service.create(projectId(), CreateEarlyAccessBody.parse({ name: 'Race', stage: 'beta' }), actor)));
     const won = outcomes.filter((o) => o.status === 'fulfilled');
     const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
     expect(won).toHaveLength(1);
@@ -62,7 +63,7 @@ describe('creating an early access feature leaves no orphan', () => {
     expect(await listed()).not.toContain(stale);
     expect(await flagsWithKey('crashed')).toHaveLength(0);
 
-    const retried = await s.runtime.earlyAccess.service.create(projectId(), { name: 'Crashed', stage: 'beta' }, actor);
+    const retried = await s.runtime.earlyAccess.service.create(projectId(), CreateEarlyAccessBody.parse({ name: 'Crashed', stage: 'beta' }), actor);
     await settle(s);
     const ids = await listed();
     expect(ids).toContain(retried.id);
@@ -87,7 +88,7 @@ describe('creating an early access feature leaves no orphan', () => {
     });
     let caught: unknown;
     try {
-      await service.create(projectId(), { name: 'Contested', stage: 'beta' }, actor);
+      await service.create(projectId(), CreateEarlyAccessBody.parse({ name: 'Contested', stage: 'beta' }), actor);
     } catch (err) {
       caught = err;
     }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { experimentStream, type Actor } from '../../../streams';
 import { DomainError } from '../../../src/errors';
+import { CreateExperimentBody } from '../../../src/http/schema/experiments';
 import { json } from '../../support/json';
 import { settle } from '../../support/posthog';
 import { startTestServer, type TestServer } from '../../support/server';
@@ -25,7 +26,7 @@ describe('creating an experiment leaves no orphan', () => {
   it('five concurrent creates with one flag key: one experiment, one flag, four abandoned', async () => {
     // All five pass validation (the key is free when each starts), claim distinct experiment ids,
     // then race for the flag stream: the losers' flag appends are refused.
-    const body = { name: 'Race', feature_flag_key: 'race-key' };
+    const body = CreateExperimentBody.parse({ name: 'Race', feature_flag_key: 'race-key' });
     const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => s.runtime.experiments.service.create(projectId(), body, actor)));
     const won = outcomes.filter((o) => o.status === 'fulfilled');
     const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { CreateExperimentBody } from '../../../src/http/schema/experiments';
 import { cli } from '../../support/cli';
 import { startTestServer } from '../../support/server';
 import { createExperiment, experimentsPath, ingestEvents, send } from './helpers';
@@ -24,7 +25,7 @@ describe('replay of experiments, flags and cohorts', () => {
       await send(s, 'PATCH', experimentsPath(s, `${draft.id}/`), { start_date: '2024-02-01T00:00:00Z', archived: true });
       const doomed = await createExperiment(s, { name: 'Doomed', feature_flag_key: 'replay-doomed' });
       await send(s, 'DELETE', experimentsPath(s, `${doomed.id}/`));
-      await Promise.allSettled([0, 1, 2].map(() => s.runtime.experiments.service.create(s.credentials.project_id, { name: 'Race', feature_flag_key: 'replay-race' }, actor)));
+      await Promise.allSettled([0, 1, 2].map(() => s.runtime.experiments.service.create(s.credentials.project_id, CreateExperimentBody.parse({ name: 'Race', feature_flag_key: 'replay-race' }), actor)));
       await ingestEvents(s, [
         { event: '$feature_flag_called', distinct_id: 'a', properties: { $feature_flag: 'replayed', $feature_flag_response: 'test' } },
         { event: '$feature_flag_called', distinct_id: 'b', properties: { $feature_flag: 'replayed', $feature_flag_response: 'control' } },
