@@ -154,14 +154,16 @@ export class FollowingRunner implements Runner {
     for (const waiter of this.waiters) if (this.settle(waiter)) this.waiters.delete(waiter);
   }
 
-  /** The stored checkpoints of this process's projections (a projection not bound yet is absent). */
+  /** The stored checkpoints of this process's projections (one not bound yet at this version is absent). */
   private async read(): Promise<Record<string, number>> {
-    const stored = new Map<string, number>();
+    const stored = new Map<string, { position: number; version: number }>();
     for (const store of new Set(this.projections.map((p) => this.stores[p.store]))) {
-      const rows = await store.session.all<{ name: string; position: number }>('SELECT name, position FROM projection_checkpoints');
-      for (const row of rows) stored.set(row.name, row.position);
+      const rows = await store.session.all<{ name: string; position: number; version: number }>('SELECT name, position, version FROM projection_checkpoints');
+      for (const row of rows) stored.set(row.name, row);
     }
-    return Object.fromEntries(this.projections.filter((p) => stored.has(p.name)).map((p) => [p.name, stored.get(p.name)!]));
+    // A checkpoint of another version is a fold this process does not know (an upgrade under way).
+    const bound = this.projections.filter((p) => stored.get(p.name)?.version === p.version);
+    return Object.fromEntries(bound.map((p) => [p.name, stored.get(p.name)!.position]));
   }
 
   /** One stub per (type, project) of what the projection applied in (from, to]. */

@@ -305,8 +305,10 @@ export class ProjectionRunner implements Runner {
           // A changed fold means the old rows are wrong: rebuild this projection from the first event.
           await tx.dropTables(projection.tables.map((t) => t.name));
           await forgetQuarantines(tx, name);
-          await tx.run(WRITE_CHECKPOINT, name, 0, projection.version);
         }
+        // Recorded at once, not at the first applied event: processes following a shared store
+        // learn from it that this version's tables exist.
+        if (!current) await tx.run(WRITE_CHECKPOINT, name, 0, projection.version);
         await tx.createTables(projection.tables);
         return { checkpoint: current ? stored.position : 0, quarantine: await quarantineSummary(tx, name) };
       },
