@@ -2,11 +2,12 @@ import { MAX_EVENTS_PER_RECORD, type CapturedEventData, type RecordedEvent } fro
 import type { SqlSession } from '../sql';
 import type { FoldContext } from './context';
 import { warn } from './context';
-import { canonicalIso, insertEvent, lookupBeforeFold, type EventRow } from './events-table';
+import { canonicalIso, insertEvents, lookupBeforeFold, type EventRow } from './events-table';
 import { foldGroupIdentify, groupColumnsOf, isGroupIdentify, type GroupColumns } from './groups';
 import { personUuid } from './ids';
 import { personUpdatesOf } from './lifted-properties';
 import { foldPerson } from './person-state';
+import { prefetchPersons } from './persons';
 import type { PersonCache } from './person-cache';
 import { asObject, withoutPersonOperations } from './properties';
 
@@ -45,7 +46,12 @@ export interface RecordReads {
 }
 
 /** null when a uuid is not a string: such a record is read event by event, as a single event is. */
-export async function readRecord(db: SqlSession, projectId: number, events: readonly CapturedEventData[]): Promise<RecordReads | null> {
+export async function readRecord(
+  db: SqlSession,
+  cache: PersonCache | undefined,
+  projectId: number,
+  events: readonly CapturedEventData[],
+): Promise<RecordReads | null> {
   const uuids: string[] = [];
   for (const e of events) {
     if (typeof e.uuid !== 'string') return null;
@@ -63,6 +69,7 @@ export async function readRecord(db: SqlSession, projectId: number, events: read
     projectId,
     JSON.stringify(distinctIds),
   );
+  await prefetchPersons({ db, cache, personIds: undefined }, persons.map((r) => r.person_id));
   return {
     folded: new Set(folded.map((r) => r.uuid)),
     personIds: new Map(persons.map((r) => [r.distinct_id, r.person_id])),
@@ -179,7 +186,7 @@ async function foldEffects(ctx: CapturedContext, data: CapturedEventData, reads:
   const groups = asObject(ctx.properties.$groups);
   const row = eventRow(ctx, data, personId, groups ? await groupColumnsOf(ctx, groups) : NO_GROUPS);
   if (reads) reads.rows.push(row);
-  else await insertEvent(ctx.db, row);
+  else await insertEvents(ctx.db, [row]);
 }
 
 function eventRow(ctx: CapturedContext, data: CapturedEventData, personId: string, groups: GroupColumns): EventRow {

@@ -50,6 +50,9 @@ export class PostgresReadModelStore implements ReadModelStore {
       options: `${base.options ?? ''} -c search_path=${schema}`.trim(),
       types: readModelTypes,
       max: options.maxConnections ?? 8,
+      // A fold issues statements it does not await one by one (a record's event rows): they go out
+      // back to back instead of each waiting for the previous one's answer.
+      pipeline: true,
     };
     const pool = new pg.Pool(config);
     // An idle pooled connection that dies must not crash the process; the next query reconnects.
