@@ -6,6 +6,7 @@ import type { ReadModelStore, ReadModelTransaction, TransactionOptions } from '.
 import { postgresTableDdl } from './ddl';
 import { postgresDialect } from './dialect';
 import { postgresSession, streamRows, type Queryable } from './session';
+import { StatisticsKeeper } from './statistics';
 import { readModelTypes } from './types';
 
 export interface PostgresReadModelOptions {
@@ -29,12 +30,14 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 export class PostgresReadModelStore implements ReadModelStore {
   readonly dialect = postgresDialect;
   readonly session;
+  private readonly statistics: StatisticsKeeper;
 
   private constructor(
     private readonly pool: pg.Pool,
     readonly schema: string,
   ) {
     this.session = postgresSession(pool, (sql, params) => this.streamOutside(sql, params));
+    this.statistics = new StatisticsKeeper(pool, schema);
   }
 
   static async open(options: PostgresReadModelOptions): Promise<PostgresReadModelStore> {
@@ -79,6 +82,7 @@ export class PostgresReadModelStore implements ReadModelStore {
       }
       const result = await fn(this.tx(client));
       await client.query('COMMIT');
+      if (!options.snapshot) this.statistics.written();
       return result;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {
@@ -99,6 +103,7 @@ export class PostgresReadModelStore implements ReadModelStore {
   }
 
   async close(): Promise<void> {
+    await this.statistics.settled();
     await this.pool.end();
   }
 
