@@ -16,6 +16,13 @@ export interface SqlSession {
   run(sql: string, ...params: SqlValue[]): Promise<{ changes: number }>;
   /** Rows one at a time, as arrays of column values in SELECT order (digests, large reads). */
   stream(sql: string, ...params: SqlValue[]): AsyncIterable<unknown[]>;
+  /**
+   * Inserts `rows` into `table`, each row's values in the order of `table.columns`, in the order
+   * given: as one statement where the engine gains by it (PostgreSQL: one round
+   * trip and one plan for the lot), else one prepared single-row statement per row (SQLite runs
+   * those faster than a multi-row VALUES list, which it compiles into a co-routine).
+   */
+  insertRows(table: TableSchema, rows: readonly (readonly SqlValue[])[]): Promise<void>;
 }
 
 /** The fragments of SQL that differ between engines; each adapter supplies its own. */

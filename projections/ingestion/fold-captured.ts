@@ -2,11 +2,12 @@ import { MAX_EVENTS_PER_RECORD, type CapturedEventData, type RecordedEvent } fro
 import type { SqlSession } from '../sql';
 import type { FoldContext } from './context';
 import { warn } from './context';
-import { canonicalIso, insertEvent, lookupBeforeFold, type EventRow } from './events-table';
+import { canonicalIso, insertEvents, lookupBeforeFold, type EventRow } from './events-table';
 import { foldGroupIdentify, groupColumnsOf, isGroupIdentify, type GroupColumns } from './groups';
 import { personUuid } from './ids';
 import { personUpdatesOf } from './lifted-properties';
 import { foldPerson } from './person-state';
+import { prefetchPersons } from './persons';
 import type { PersonCache } from './person-cache';
 import { asObject, withoutPersonOperations } from './properties';
 
@@ -45,7 +46,12 @@ export interface RecordReads {
 }
 
 /** null when a uuid is not a string: such a record is read event by event, as a single event is. */
-export async function readRecord(db: SqlSession, projectId: number, events: readonly CapturedEventData[]): Promise<RecordReads | null> {
+export async function readRecord(
+  db: SqlSession,
+  cache: PersonCache | undefined,
+  projectId: number,
+  events: readonly CapturedEventData[],
+): Promise<RecordReads | null> {
   const uuids: string[] = [];
   for (const e of events) {
     if (typeof e.uuid !== 'string') return null;
@@ -53,16 +59,16 @@ export async function readRecord(db: SqlSession, projectId: number, events: read
   }
   const distinctIds = [...new Set(events.map((e) => String(e.distinct_id)))];
   const { dialect } = db;
-  const folded = await db.all<{ uuid: string }>(
-    `SELECT uuid FROM events WHERE project_id = ? AND ${dialect.inJsonArray('uuid', 'text')}`,
-    projectId,
-    JSON.stringify(uuids),
-  );
-  const persons = await db.all<{ distinct_id: string; person_id: string }>(
-    `SELECT distinct_id, person_id FROM person_distinct_ids WHERE project_id = ? AND ${dialect.inJsonArray('distinct_id', 'text')}`,
-    projectId,
-    JSON.stringify(distinctIds),
-  );
+  // Both asked before either is awaited: where the session pipelines, one round trip for the two.
+  const [folded, persons] = await Promise.all([
+    db.all<{ uuid: string }>(`SELECT uuid FROM events WHERE project_id = ? AND ${dialect.inJsonArray('uuid', 'text')}`, projectId, JSON.stringify(uuids)),
+    db.all<{ distinct_id: string; person_id: string }>(
+      `SELECT distinct_id, person_id FROM person_distinct_ids WHERE project_id = ? AND ${dialect.inJsonArray('distinct_id', 'text')}`,
+      projectId,
+      JSON.stringify(distinctIds),
+    ),
+  ]);
+  await prefetchPersons({ db, cache, personIds: undefined }, persons.map((r) => r.person_id));
   return {
     folded: new Set(folded.map((r) => r.uuid)),
     personIds: new Map(persons.map((r) => [r.distinct_id, r.person_id])),
@@ -179,7 +185,7 @@ async function foldEffects(ctx: CapturedContext, data: CapturedEventData, reads:
   const groups = asObject(ctx.properties.$groups);
   const row = eventRow(ctx, data, personId, groups ? await groupColumnsOf(ctx, groups) : NO_GROUPS);
   if (reads) reads.rows.push(row);
-  else await insertEvent(ctx.db, row);
+  else await insertEvents(ctx.db, [row]);
 }
 
 function eventRow(ctx: CapturedContext, data: CapturedEventData, personId: string, groups: GroupColumns): EventRow {

@@ -32,7 +32,7 @@ export function createIngestionProjection(): ReadModelProjection {
         const { events } = recorded.data as EventsCapturedData;
         const cache = caches.of(db);
         const projectId = projectIdOf(recorded);
-        const reads = projectId !== null && events.length > 1 ? await readRecord(db, projectId, events) : null;
+        const reads = projectId !== null && events.length > 1 ? await readRecord(db, cache, projectId, events) : null;
         for (let i = 0; i < events.length; i++) {
           const pending = foldCaptured(recorded, events[i], i, db, cache, reads);
           if (pending) await pending;

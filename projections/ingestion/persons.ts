@@ -43,22 +43,39 @@ export async function personIdOf(db: SqlSession, projectId: number, distinctId: 
 export async function loadPerson({ db, cache }: PersonStore, uuid: string): Promise<Person | undefined> {
   const cached = cache?.get(uuid);
   if (cached) return cached;
-  const row = await db.get<PersonRow>(
-    'SELECT uuid, project_id, properties, created_at, is_identified, version FROM persons WHERE uuid = ?',
-    uuid,
-  );
+  const row = await db.get<PersonRow>(`SELECT ${PERSON_COLUMNS} FROM persons WHERE uuid = ?`, uuid);
   if (!row) return undefined;
-  const person: Person = {
-    uuid: row.uuid,
-    projectId: row.project_id,
-    properties: JSON.parse(row.properties) as Properties,
-    createdAt: row.created_at,
-    isIdentified: row.is_identified === 1,
-    version: row.version,
-  };
+  const person = personOfRow(row);
   rememberPerson(cache, person);
   return person;
 }
+
+/**
+ * Reads into the cache, in one statement, those of `uuids` it does not hold yet: the persons the
+ * events of a record are about to look up one by one (where the cache does not outlive a
+ * transaction, each lookup would otherwise be a round trip of its own).
+ */
+export async function prefetchPersons({ db, cache }: PersonStore, uuids: Iterable<string>): Promise<void> {
+  if (!cache) return;
+  const missing = [...new Set(uuids)].filter((uuid) => !cache.has(uuid));
+  if (!missing.length) return;
+  const rows = await db.all<PersonRow>(
+    `SELECT ${PERSON_COLUMNS} FROM persons WHERE ${db.dialect.inJsonArray('uuid', 'text')}`,
+    JSON.stringify(missing),
+  );
+  for (const row of rows) rememberPerson(cache, personOfRow(row));
+}
+
+const PERSON_COLUMNS = 'uuid, project_id, properties, created_at, is_identified, version';
+
+const personOfRow = (row: PersonRow): Person => ({
+  uuid: row.uuid,
+  projectId: row.project_id,
+  properties: JSON.parse(row.properties) as Properties,
+  createdAt: row.created_at,
+  isIdentified: row.is_identified === 1,
+  version: row.version,
+});
 
 /** What a later row read would return for the person just written as `propertiesJson`. */
 const asStored = (person: Person, propertiesJson: string): Person => ({

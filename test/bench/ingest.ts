@@ -11,11 +11,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { v7 as uuidv7 } from 'uuid';
 import { INGESTION_TABLES } from '../../projections/ingestion/schema';
 import { sqliteTableDdl } from '../../src/adapters/sqlite/read-models';
 import { MODEL_BACKSTOP_CHECKPOINT_PAGES } from '../../src/app/open-runtime';
 import { openSqlite } from '../../src/store/sqlite/open';
+import { benchBatches } from './_ingest-events';
 import { experimentNodeFlags, npmStartArgs } from './_node-args';
 import { report, timed } from './_report';
 
@@ -26,35 +26,9 @@ const WARMUP = 20;
 const total = REQUESTS * PER_REQUEST;
 const dir = mkdtempSync(join(tmpdir(), 'bench-ingest-'));
 
-const names = ['$pageview', '$autocapture', 'signed up', 'purchase', '$feature_flag_called', 'clicked button'];
-function event(i: number) {
-  const user = `user-${(i * 7919) % 20000}`;
-  return {
-    event: names[i % names.length],
-    distinct_id: user,
-    uuid: uuidv7(),
-    timestamp: new Date(Date.now() - (i % 5000)).toISOString(),
-    type: 'capture',
-    library: 'posthog-node',
-    library_version: '5.11.0',
-    properties: {
-      $current_url: `https://app.example.com/projects/${i % 97}/dashboard?tab=${i % 5}`,
-      $browser: 'Chrome',
-      $os: 'Mac OS X',
-      plan: i % 3 ? 'pro' : 'free',
-      $feature_flag: i % 6 === 4 ? 'new-checkout' : undefined,
-      $feature_flag_response: i % 6 === 4 ? 'test' : undefined,
-      revenue: (i % 100) * 1.5,
-      $lib: 'posthog-node',
-      $lib_version: '5.11.0',
-      $geoip_disable: true,
-    },
-  };
-}
-
 console.log(`building ${REQUESTS} bodies of ${PER_REQUEST} events...`);
-const batches = Array.from({ length: REQUESTS }, (_, r) => Array.from({ length: PER_REQUEST }, (_, k) => event(r * PER_REQUEST + k)));
-const warmupBatches = Array.from({ length: WARMUP }, (_, r) => Array.from({ length: PER_REQUEST }, (_, k) => event((REQUESTS + r) * PER_REQUEST + k)));
+const batches = benchBatches(REQUESTS, PER_REQUEST);
+const warmupBatches = benchBatches(WARMUP, PER_REQUEST, REQUESTS * PER_REQUEST);
 const avgBytes = Math.round(batches.slice(0, 3).flat().reduce((s, e) => s + JSON.stringify(e).length, 0) / (3 * PER_REQUEST));
 
 // Ceiling: the same events inserted into the same analytics table (same indexes, same connection

@@ -67,6 +67,27 @@ export function readModelContract(
       await store.close();
     });
 
+    it('inserts many rows in one call, every column type; a duplicate key fails the call', async () => {
+      const { store } = await open();
+      await withTables(store);
+      const blob = Buffer.from([0, 1, 2, 255]);
+      const rows = [
+        [3, 'é😀 \'quoted\' ? {"a":[1,"\\"]}', 1.5, Number.MAX_SAFE_INTEGER, blob, null],
+        [1, 'NULL', null, -7, null, 'n'],
+        [2, '', 0.25, 0, null, ''],
+      ];
+      await store.transaction((tx) => tx.insertRows(items, rows));
+      await store.transaction((tx) => tx.insertRows(items, []));
+      expect(await store.session.all('SELECT * FROM items ORDER BY id')).toEqual([
+        { id: 1, name: 'NULL', score: null, big: -7, payload: null, note: 'n' },
+        { id: 2, name: '', score: 0.25, big: 0, payload: null, note: '' },
+        { id: 3, name: 'é😀 \'quoted\' ? {"a":[1,"\\"]}', score: 1.5, big: Number.MAX_SAFE_INTEGER, payload: blob, note: null },
+      ]);
+      await expect(store.transaction((tx) => tx.insertRows(items, [[4, 'four', null, 4, null, null], [1, 'again', null, 1, null, null]]))).rejects.toThrow();
+      expect(await store.session.get('SELECT count(*) AS n FROM items')).toEqual({ n: 3 });
+      await store.close();
+    });
+
     it('leaves a question mark inside a string literal alone', async () => {
       const { store } = await open();
       await withTables(store);

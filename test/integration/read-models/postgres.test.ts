@@ -39,6 +39,31 @@ if (USER !== null) {
     });
   });
 
+  describe('PostgreSQL read-model statistics', () => {
+    // Autovacuum would take up to a minute; meanwhile a fold filling the table plans by an empty one's.
+    it('are refreshed soon after write transactions change a table by autovacuum\'s measure', async () => {
+      const schema = schemas.fresh();
+      const store = await PostgresReadModelStore.open({ connection: schemas.connection, schema });
+      const table = { name: 'grown', columns: { k: 'integer', v: 'text' }, primaryKey: ['k'], orderBy: 'k' } as const;
+      await store.transaction((tx) => tx.createTables([table]));
+      const analyzed = async () =>
+        (await store.session.get<{ n: number }>(
+          'SELECT count(*) AS n FROM pg_stat_user_tables WHERE schemaname = ? AND relname = ? AND last_analyze IS NOT NULL',
+          schema,
+          'grown',
+        ))!.n;
+      expect(await analyzed()).toBe(0);
+      let k = 0;
+      const deadline = Date.now() + 20_000;
+      while ((await analyzed()) === 0 && Date.now() < deadline) {
+        await store.transaction((tx) => tx.insertRows(table, Array.from({ length: 500 }, () => [++k, `row ${k}`])));
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      expect(await analyzed()).toBe(1);
+      await store.close();
+    }, 30_000);
+  });
+
   readModelContract('PostgreSQL', async () => {
     const schema = schemas.fresh();
     const open = () => PostgresReadModelStore.open({ connection: schemas.connection, schema });

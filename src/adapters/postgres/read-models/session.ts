@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { SqlValue } from '../../../../projections/projection';
-import type { SqlSession } from '../../../../projections/sql';
+import type { ColumnType, SqlSession, TableSchema } from '../../../../projections/sql';
 import { postgresDialect } from './dialect';
 import { numberPlaceholders } from './placeholders';
 
@@ -19,7 +19,8 @@ function translated(sql: string) {
   return t;
 }
 
-const values = (params: SqlValue[]) => params.map((p) => (typeof p === 'bigint' ? p.toString() : p));
+const value = (p: SqlValue) => (typeof p === 'bigint' ? p.toString() : p);
+const values = (params: SqlValue[]) => params.map(value);
 
 /** Where statements run: the pool (each on any connection) or the one client of a transaction. */
 export interface Queryable {
@@ -48,7 +49,30 @@ export function postgresSession(on: Queryable, stream: (sql: string, params: Sql
       return { changes: (await on.query({ name, text, values: values(params) })).rowCount ?? 0 };
     },
     stream: (sql: string, ...params: SqlValue[]) => stream(sql, params),
+    async insertRows(table: TableSchema, rows: readonly (readonly SqlValue[])[]) {
+      if (!rows.length) return;
+      const { text, name, width } = insertStatement(table);
+      // One array per column: the statement and its plan are the same whatever the number of rows.
+      const columns = Array.from({ length: width }, (_, c) => rows.map((row) => value(row[c])));
+      await on.query({ name, text, values: columns });
+    },
   };
+}
+
+const ARRAY_TYPES: Record<ColumnType, string> = { text: 'text[]', integer: 'bigint[]', real: 'float8[]', blob: 'bytea[]' };
+const inserts = new WeakMap<TableSchema, { text: string; name: string; width: number }>();
+
+/** Every column of `table` from one array parameter each, unnested in step (rows keep their order). */
+function insertStatement(table: TableSchema) {
+  let statement = inserts.get(table);
+  if (!statement) {
+    const columns = Object.entries(table.columns);
+    const arrays = columns.map(([, type], i) => `$${i + 1}::${ARRAY_TYPES[type.replace('?', '') as ColumnType]}`);
+    const text = `INSERT INTO "${table.name}" (${columns.map(([c]) => `"${c}"`).join(', ')}) SELECT * FROM unnest(${arrays.join(', ')})`;
+    statement = { text, name: `rm_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, width: columns.length };
+    inserts.set(table, statement);
+  }
+  return statement;
 }
 
 /** Rows through a cursor, a page at a time; `on` must be inside a transaction. */

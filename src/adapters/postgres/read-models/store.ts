@@ -6,6 +6,7 @@ import type { ReadModelStore, ReadModelTransaction, TransactionOptions } from '.
 import { postgresTableDdl } from './ddl';
 import { postgresDialect } from './dialect';
 import { postgresSession, streamRows, type Queryable } from './session';
+import { StatisticsKeeper } from './statistics';
 import { readModelTypes } from './types';
 
 export interface PostgresReadModelOptions {
@@ -29,12 +30,14 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 export class PostgresReadModelStore implements ReadModelStore {
   readonly dialect = postgresDialect;
   readonly session;
+  private readonly statistics: StatisticsKeeper;
 
   private constructor(
     private readonly pool: pg.Pool,
     readonly schema: string,
   ) {
     this.session = postgresSession(pool, (sql, params) => this.streamOutside(sql, params));
+    this.statistics = new StatisticsKeeper(pool, schema);
   }
 
   static async open(options: PostgresReadModelOptions): Promise<PostgresReadModelStore> {
@@ -50,6 +53,9 @@ export class PostgresReadModelStore implements ReadModelStore {
       options: `${base.options ?? ''} -c search_path=${schema}`.trim(),
       types: readModelTypes,
       max: options.maxConnections ?? 8,
+      // A fold issues statements it does not await one by one (a record's event rows): they go out
+      // back to back instead of each waiting for the previous one's answer.
+      pipeline: true,
     };
     const pool = new pg.Pool(config);
     // An idle pooled connection that dies must not crash the process; the next query reconnects.
@@ -76,6 +82,7 @@ export class PostgresReadModelStore implements ReadModelStore {
       }
       const result = await fn(this.tx(client));
       await client.query('COMMIT');
+      if (!options.snapshot) this.statistics.written();
       return result;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {
@@ -96,6 +103,7 @@ export class PostgresReadModelStore implements ReadModelStore {
   }
 
   async close(): Promise<void> {
+    await this.statistics.settled();
     await this.pool.end();
   }
 

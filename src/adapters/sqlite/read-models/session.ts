@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { SqlValue } from '../../../../projections/projection';
-import type { SqlSession } from '../../../../projections/sql';
+import type { SqlSession, TableSchema } from '../../../../projections/sql';
 import type { SqliteDatabase } from '../../../store/sqlite/open';
 import { sqliteDialect } from './dialect';
 
@@ -36,5 +36,22 @@ export function sqliteSession(db: SqliteDatabase): SqlSession {
       // A statement of its own: the cached one may be iterated by another reader meanwhile.
       yield* db.prepare(sql).raw(true).iterate(...params) as IterableIterator<unknown[]>;
     },
+    async insertRows(table: TableSchema, rows: readonly (readonly SqlValue[])[]) {
+      const stmt = prepared(insertSql(table));
+      for (const row of rows) stmt.run(...row);
+    },
   };
+}
+
+const inserts = new WeakMap<TableSchema, string>();
+
+/** A one-row INSERT of every column of `table`, in declaration order. */
+function insertSql(table: TableSchema): string {
+  let sql = inserts.get(table);
+  if (!sql) {
+    const columns = Object.keys(table.columns);
+    sql = `INSERT INTO "${table.name}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+    inserts.set(table, sql);
+  }
+  return sql;
 }
