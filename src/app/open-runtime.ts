@@ -200,7 +200,7 @@ export function openRuntime(options: RuntimeOptions) {
     geoProperties: (ip) => (geo && ip ? geo.lookup(ip) : null),
   };
 
-  const experiments = openExperiments({ log, session: readModels.readmodels.session, readmodels, runner, flags, flagQueries: queries.flags, cohortQueries: queries.cohorts, now: options.now });
+  const experiments = openExperiments({ log, session: readModels.readmodels.session, runner, flags, flagQueries: queries.flags, cohortQueries: queries.cohorts, now: options.now });
   const surveys = openSurveys({ log, session: readModels.readmodels.session, flags, flagQueries: queries.flags, waitFor: waitFor(['surveys']) });
   const earlyAccess = openEarlyAccess({ log, session: readModels.readmodels.session, flags, flagQueries: queries.flags, waitFor: (position, names) => runner.waitFor(position, names) });
   const exports = openBatchExports({
