@@ -46,7 +46,7 @@ export async function startServer(config: Config) {
       );
     }
   }
-  const exportProcesses = startExportProcesses(runtime.exports, { config, readModelsPath: runtime.stores.readmodels.name, logger: app.log });
+  const exportProcesses = startExportProcesses(runtime.exports, { config, logger: app.log });
   app.addHook('onClose', async () => {
     await exportProcesses.stop();
     await runtime.close();

@@ -208,7 +208,7 @@ export function openRuntime(options: RuntimeOptions) {
     readmodels: readModels.readmodels.session,
     runner,
     now: options.now,
-    exportSource: sqliteExportSource,
+    exportSource: sqliteExportSource(modelFiles.readmodels),
     secrets: new SecretBox(options.secretKey ?? loadSecretKey(options.dataDir)),
     policy: options.exportPolicy ?? exportPolicy({ dataDir: options.dataDir }),
   });

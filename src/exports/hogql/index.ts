@@ -6,7 +6,7 @@
 export { parseHogQL } from './query';
 export { deriveSchema } from './schema';
 export type { BatchExportSchema, BatchExportSchemaField } from './schema';
-export { compileToClickHouse, compileToSqlite } from './dialects';
+export { compileToClickHouse, compileToPostgres, compileToSqlite } from './dialects';
 export type { ClickHouseOptions, SqliteParams } from './dialects';
 export type { CompiledColumn, CompiledQuery } from './compile';
 export { printQuery } from './hogql-print';
