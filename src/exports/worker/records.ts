@@ -97,20 +97,23 @@ const decoders: Record<NonNullable<CompiledColumn['decode']>, (text: string) => 
   jsonScalar,
 };
 
+/** A hogql column's exported value from its SQL value. */
+export function columnValue(column: CompiledColumn): (value: unknown) => unknown {
+  if (column.decode === null) return (value) => value;
+  const decoder = decoders[column.decode];
+  return (value) => (typeof value === 'string' ? decoder(value) : value);
+}
+
 /**
  * A row of a hogql_query export: identity columns (kept so every destination works and re-runs
  * stay idempotent on uuid), then the query's columns, which become the record's `properties`
  * keyed by alias. The other JSON fields are not exported in this mode.
  */
 export function hogqlRecordMapper(columns: readonly CompiledColumn[]): (r: unknown[]) => ExportRecord {
-  const decode = columns.map((c) => (c.decode === null ? null : decoders[c.decode]));
+  const decode = columns.map(columnValue);
   return (r) => {
     const properties: Json = {};
-    for (let i = 0; i < columns.length; i++) {
-      const value = r[6 + i];
-      const decoder = decode[i];
-      properties[columns[i].alias] = decoder !== null && typeof value === 'string' ? decoder(value) : value;
-    }
+    for (let i = 0; i < columns.length; i++) properties[columns[i].alias] = decode[i](r[6 + i]);
     return {
       uuid: r[0] as string,
       event: r[1] as string,
