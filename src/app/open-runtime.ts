@@ -14,7 +14,7 @@ import { openExperiments } from '../experiments';
 import { openSurveys } from '../surveys';
 import { openEarlyAccess } from '../early-access';
 import { exportPolicy, openBatchExports, type ExportPolicy } from '../exports';
-import { sqliteExportSource } from '../store/sqlite/export-source';
+import { sqliteExportSource } from '../adapters/sqlite/export-source';
 import { SecretBox } from '../exports/secrets';
 import { loadSecretKey } from './secret-key';
 import { FlagService } from '../flags/management';

@@ -18,7 +18,7 @@ export interface RunRows {
 /**
  * The analytics port as the export worker sees it: open a run's rows (by ingestion time for
  * scheduled runs, by event time for backfills), ordered by that time then uuid. Adapters:
- * `src/store/sqlite/export-source/` and `src/adapters/postgres/export-source/`; the composition
+ * `src/adapters/sqlite/export-source/` and `src/adapters/postgres/export-source/`; the composition
  * root builds the one its analytics store needs.
  */
 export type ExportSource = (exp: BatchExportRow, run: RunRow) => Promise<RunRows>;

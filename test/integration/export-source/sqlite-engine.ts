@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { SqliteReadModelStore } from '../../../src/adapters/sqlite/read-models';
-import { sqliteExportSource } from '../../../src/store/sqlite/export-source';
+import { sqliteExportSource } from '../../../src/adapters/sqlite/export-source';
 import { openSqlite } from '../../../src/store/sqlite/open';
 import { tempDir } from '../../support/temp-dir';
 import type { EngineUnderTest } from './contract';

@@ -8,12 +8,12 @@ import { sqliteTableDdl } from '../../../src/adapters/sqlite/read-models';
 import type { BatchExportRow, RunRow } from '../../../projections/exports';
 import { jsonLine, jsonLines } from '../../../src/exports/formats';
 import type { ExportRecord } from '../../../src/exports/destinations';
-import { sqliteExportSource } from '../../../src/store/sqlite/export-source';
-import { LINE_COLUMNS, lineFromRow } from '../../../src/store/sqlite/export-source/line-rows';
-import { encodedInParallel, sliceCount, timeSlices } from '../../../src/store/sqlite/export-source/parallel-lines';
-import { readerPool } from '../../../src/store/sqlite/export-source/reader-pool';
+import { sqliteExportSource } from '../../../src/adapters/sqlite/export-source';
+import { LINE_COLUMNS, lineFromRow } from '../../../src/adapters/sqlite/export-source/line-rows';
+import { encodedInParallel, sliceCount, timeSlices } from '../../../src/adapters/sqlite/export-source/parallel-lines';
+import { readerPool } from '../../../src/adapters/sqlite/export-source/reader-pool';
 import { recordFromRow } from '../../../src/exports/worker/records';
-import { sourceQuery } from '../../../src/store/sqlite/export-source/source-query';
+import { sourceQuery } from '../../../src/adapters/sqlite/export-source/source-query';
 import { openSqlite, type SqliteDatabase } from '../../../src/store/sqlite/open';
 import { tempDir } from '../../support/temp-dir';
 

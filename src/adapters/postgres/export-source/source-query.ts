@@ -46,12 +46,13 @@ const eventList = (config: Record<string, unknown>, key: string): string[] => {
 
 /**
  * Replaces the compiled query's `@hogql_pN` parameters and the `?` ones by `?` in text order,
- * and returns the values in that order.
+ * and returns the values in that order. Quoted literals and identifiers are left as they are.
  */
 function positional(sql: string, outer: readonly SqlValue[], named: Readonly<Record<string, SqlValue>>): { sql: string; params: SqlValue[] } {
   const params: SqlValue[] = [];
   let next = 0;
-  const text = sql.replace(/\?|@(hogql_p\d+)/g, (match, name: string | undefined) => {
+  const text = sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\?|@(hogql_p\d+)/g, (match, name: string | undefined) => {
+    if (match.startsWith("'") || match.startsWith('"')) return match;
     params.push(name === undefined ? outer[next++] : named[name]);
     return '?';
   });
