@@ -1,4 +1,4 @@
-import type { SqlStore } from './projection';
+import type { SqlSession } from './sql';
 
 /** A closed time range over the events table's canonical ISO timestamps; `to` null = open-ended. */
 export interface TimeRange {
@@ -9,9 +9,6 @@ export interface TimeRange {
 /** Later than any canonical ISO timestamp: keeps the range a plain index range when open-ended. */
 const END_OF_TIME = '9999-12-31T23:59:59.999Z';
 
-/** JSON path of the `$feature/<key>` property (flag keys are [A-Za-z0-9_-], so no quoting issues). */
-export const featurePropertyPath = (flagKey: string) => `$."$feature/${flagKey}"`;
-
 /*
  * Every query below reads the analytics events through the (project_id, event, timestamp) index, so
  * only the named events of the range are touched, and resolves each event's distinct id to its
@@ -19,6 +16,7 @@ export const featurePropertyPath = (flagKey: string) => `$."$feature/${flagKey}"
  * count for the surviving person. Personless events keep the person id they were stored with.
  */
 const PERSON = 'coalesce(d.person_id, e.person_id)';
+const FLAG_CALLED = `'$feature_flag_called'`;
 const JOIN_PERSON = 'LEFT JOIN person_distinct_ids d ON d.project_id = e.project_id AND d.distinct_id = e.distinct_id';
 
 export interface FunnelRow {
@@ -30,25 +28,38 @@ export interface FunnelRow {
   t: string;
   /**
    * The variant, on first-step rows only: `$feature_flag_response` on `$feature_flag_called` rows
-   * (already this flag's only), `$feature/<key>` on others. Numbers/booleans come back as numbers.
+   * (already this flag's only), `$feature/<key>` on others. Only a JSON string is a variant: other
+   * values come back as something that is not a string (which one depends on the engine).
    */
   v: string | number | null;
 }
 
-export function experimentResultsQueries(db: SqlStore) {
+export function experimentResultsQueries(db: SqlSession) {
+  const { dialect } = db;
+  // The alias goes before SQLite's INDEXED BY.
+  const events = dialect.indexedBy('events e', 'events_by_name_time');
+  const property = dialect.jsonString('e.properties');
+  const key = dialect.jsonStringKey;
+  const flagOf = key('$feature_flag');
+  const responseOf = key('$feature_flag_response');
+  const featureOf = (flagKey: string) => key(`$feature/${flagKey}`);
   return {
     /** Distinct persons who sent `$feature_flag_called` for the flag, per `$feature_flag_response`. */
-    exposures(projectId: number, flagKey: string, range: TimeRange): { variant: string | number | null; persons: number }[] {
-      return db
-        .prepare(
-          `SELECT variant, count(*) AS persons FROM (
-             SELECT DISTINCT e.properties ->> '$."$feature_flag_response"' AS variant, ${PERSON} AS person
-             FROM events e INDEXED BY events_by_name_time ${JOIN_PERSON}
-             WHERE e.project_id = ? AND e.event = '$feature_flag_called' AND e.timestamp >= ? AND e.timestamp <= ?
-               AND e.properties ->> '$."$feature_flag"' = ?)
-           GROUP BY variant ORDER BY variant`,
-        )
-        .all(projectId, range.from, range.to ?? END_OF_TIME, flagKey) as { variant: string | number | null; persons: number }[];
+    exposures(projectId: number, flagKey: string, range: TimeRange): Promise<{ variant: string | number | null; persons: number }[]> {
+      return db.all(
+        `SELECT variant, count(*) AS persons FROM (
+           SELECT DISTINCT ${property} AS variant, ${PERSON} AS person
+           FROM ${events} ${JOIN_PERSON}
+           WHERE e.project_id = ? AND e.event = ${FLAG_CALLED} AND e.timestamp >= ? AND e.timestamp <= ?
+             AND ${property} = ?) exposed
+         GROUP BY variant ORDER BY variant`,
+        responseOf,
+        projectId,
+        range.from,
+        range.to ?? END_OF_TIME,
+        flagOf,
+        flagKey,
+      );
     },
 
     /** Trend metric per `$feature/<key>` value: event count (`total`) or distinct persons (`dau`). */
@@ -58,20 +69,20 @@ export function experimentResultsQueries(db: SqlStore) {
       flagKey: string,
       range: TimeRange,
       math: 'total' | 'dau',
-    ): { variant: string | number | null; value: number }[] {
+    ): Promise<{ variant: string | number | null; value: number }[]> {
       const value = math === 'dau' ? `count(DISTINCT ${PERSON})` : 'count(*)';
       const join = math === 'dau' ? JOIN_PERSON : '';
-      return db
-        .prepare(
-          `SELECT e.properties ->> ? AS variant, ${value} AS value
-           FROM events e INDEXED BY events_by_name_time ${join}
-           WHERE e.project_id = ? AND e.event = ? AND e.timestamp >= ? AND e.timestamp <= ?
-           GROUP BY variant ORDER BY variant`,
-        )
-        .all(featurePropertyPath(flagKey), projectId, event, range.from, range.to ?? END_OF_TIME) as {
-        variant: string | number | null;
-        value: number;
-      }[];
+      return db.all(
+        `SELECT ${property} AS variant, ${value} AS value
+         FROM ${events} ${join}
+         WHERE e.project_id = ? AND e.event = ? AND e.timestamp >= ? AND e.timestamp <= ?
+         GROUP BY variant ORDER BY variant`,
+        featureOf(flagKey),
+        projectId,
+        event,
+        range.from,
+        range.to ?? END_OF_TIME,
+      );
     },
 
     /**
@@ -80,30 +91,29 @@ export function experimentResultsQueries(db: SqlStore) {
      * extraction costs about 0.1 s. `$feature_flag_called` rows are this flag's only, so a funnel
      * that starts with the flag call also yields its exposures from this single pass.
      */
-    funnelRows(projectId: number, steps: readonly string[], flagKey: string, range: TimeRange): FunnelRow[] {
+    funnelRows(projectId: number, steps: readonly string[], flagKey: string, range: TimeRange): Promise<FunnelRow[]> {
       const names = [...new Set(steps)];
-      const stepIndex = names.map(() => 'WHEN ? THEN ?').join(' ');
-      return db
-        .prepare(
-          `SELECT ${PERSON} AS p, CASE e.event ${stepIndex} END AS s, e.timestamp AS t,
-             CASE WHEN e.event <> ? THEN NULL
-                  WHEN e.event = '$feature_flag_called' THEN e.properties ->> '$."$feature_flag_response"'
-                  ELSE e.properties ->> ? END AS v
-           FROM events e INDEXED BY events_by_name_time ${JOIN_PERSON}
-           WHERE e.project_id = ? AND e.event IN (${names.map(() => '?').join(', ')})
-             AND e.timestamp >= ? AND e.timestamp <= ?
-             AND (e.event <> '$feature_flag_called' OR e.properties ->> '$."$feature_flag"' = ?)`,
-        )
-        .all(
-          ...names.flatMap((n) => [n, steps.indexOf(n)]),
-          steps[0],
-          featurePropertyPath(flagKey),
-          projectId,
-          ...names,
-          range.from,
-          range.to ?? END_OF_TIME,
-          flagKey,
-        ) as FunnelRow[];
+      const stepIndex = names.map(() => 'WHEN ? THEN CAST(? AS INTEGER)').join(' ');
+      return db.all<FunnelRow>(
+        `SELECT ${PERSON} AS p, CASE e.event ${stepIndex} END AS s, e.timestamp AS t,
+           CASE WHEN e.event <> ? THEN NULL
+                WHEN e.event = ${FLAG_CALLED} THEN ${property}
+                ELSE ${property} END AS v
+         FROM ${events} ${JOIN_PERSON}
+         WHERE e.project_id = ? AND e.event IN (${names.map(() => '?').join(', ')})
+           AND e.timestamp >= ? AND e.timestamp <= ?
+           AND (e.event <> ${FLAG_CALLED} OR ${property} = ?)`,
+        ...names.flatMap((n) => [n, steps.indexOf(n)]),
+        steps[0],
+        responseOf,
+        featureOf(flagKey),
+        projectId,
+        ...names,
+        range.from,
+        range.to ?? END_OF_TIME,
+        flagOf,
+        flagKey,
+      );
     },
 
     /**
@@ -111,15 +121,17 @@ export function experimentResultsQueries(db: SqlStore) {
      * null). A text search on the stored JSON: keys are written by JSON.stringify, which never
      * escapes `$` or `/`, so the needle matches exactly the property names.
      */
-    carriesFeatureProperty(projectId: number, events: readonly string[], since: string, flagKey: string | null): boolean {
+    async carriesFeatureProperty(projectId: number, events: readonly string[], since: string, flagKey: string | null): Promise<boolean> {
       const needle = flagKey === null ? '"$feature/' : `"$feature/${flagKey}":`;
       for (const event of new Set(events)) {
-        const hit = db
-          .prepare(
-            `SELECT 1 FROM events INDEXED BY events_by_name_time
-             WHERE project_id = ? AND event = ? AND timestamp >= ? AND instr(properties, ?) > 0 LIMIT 1`,
-          )
-          .get(projectId, event, since, needle);
+        const hit = await db.get(
+          `SELECT 1 AS hit FROM ${dialect.indexedBy('events', 'events_by_name_time')}
+           WHERE project_id = ? AND event = ? AND timestamp >= ? AND ${dialect.containsText('properties', '?')} LIMIT 1`,
+          projectId,
+          event,
+          since,
+          needle,
+        );
         if (hit !== undefined) return true;
       }
       return false;

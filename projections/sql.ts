@@ -35,13 +35,25 @@ export interface SqlDialect {
   inJsonArray(expr: string, kind: 'text' | 'integer'): string;
   /** A top-level key of a JSON object held in a text column, as text (null when absent). */
   jsonText(column: string, key: string): string;
+  /**
+   * A top-level key of a JSON object held in a text column, when its value is a JSON string: that
+   * text. Any other value comes back as something that is not a string (SQLite gives numbers and
+   * booleans as numbers, PostgreSQL gives null), so text comparisons and string checks agree across
+   * engines. The key is one placeholder, bound to `jsonStringKey(key)`.
+   */
+  jsonString(column: string): string;
+  /** The parameter for `jsonString`'s placeholder. */
+  jsonStringKey(key: string): string;
+  /** Whether text `haystack` contains text `needle` (plain substring, case-sensitive). */
+  containsText(haystack: string, needle: string): string;
   /** An aggregate: JSON array text of `expr` over the group's rows in `orderBy` order ('[]' for none). */
   jsonArrayAgg(expr: string, orderBy: string): string;
   /** `expr LIKE pattern` ignoring case (pattern escaped with backslash). */
   likeIgnoringCase(expr: string, pattern: string): string;
   /**
    * `table` read through the named index where the engine takes a hint (SQLite's INDEXED BY, for
-   * plans it gets wrong without statistics); the bare table elsewhere.
+   * plans it gets wrong without statistics); the bare table elsewhere. An alias goes in `table`
+   * ('events e'): SQLite wants it before the hint.
    */
   indexedBy(table: string, index: string): string;
   /** A statement with one placeholder (a table name) that returns a row when the table exists. */

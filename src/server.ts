@@ -81,7 +81,7 @@ export async function startServer(config: Config) {
     }
   }
   const startExports = async (): Promise<StartedRole> =>
-    startExportProcesses(runtime.exports, { config, readModelsPath: runtime.stores!.readmodels.name, logger: app.log });
+    startExportProcesses(runtime.exports, { config, logger: app.log });
   const exportsRole = !roles.has('exports') || !config.EXPORTS_ENABLED
     ? null
     : config.EVENT_LOG.kind === 'sqlite'

@@ -23,7 +23,8 @@ export function createIngestionProjection(): ReadModelProjection {
     // 3: device, page, campaign and GeoIP properties lifted from events onto persons (compat §10).
     // 4: portable tables: persons.seq (listing order, was the rowid), events keyed by (project_id, uuid),
     //    warning ids assigned by the fold.
-    version: 4,
+    // 5: the time indexes end with uuid (the exports' keyset on every engine).
+    version: 5,
     store: 'readmodels',
     handles: ['EventCaptured', 'EventsCaptured', 'IngestionWarningRaised'],
     tables: INGESTION_TABLES,

@@ -14,8 +14,8 @@ import type { TableSchema } from '../sql';
  *   lookup) because its width showed up directly in insert cost. "Events of a person" goes through it
  *   too, via the person's distinct ids, which also finds events recorded before a merge under the
  *   merged-away person. A person_id index would be a second random one: ~25% more fold CPU in a
- *   200k-event benchmark. The events table is not clustered: SQLite keeps its rowid, which the SQLite
- *   export source pages by.
+ *   200k-event benchmark. The two time indexes end with uuid: exports page by (time, uuid) on
+ *   every engine, so that order is the index order (no sort) and ties on time come out alike.
  */
 
 export const PERSONS: TableSchema = {
@@ -105,8 +105,8 @@ export const EVENTS: TableSchema = {
   clustered: false,
   indexes: {
     events_by_name_time: ['project_id', 'event', 'timestamp'],
-    events_by_time: ['project_id', 'timestamp'],
-    events_by_received_at: ['project_id', 'received_at'],
+    events_by_time: ['project_id', 'timestamp', 'uuid'],
+    events_by_received_at: ['project_id', 'received_at', 'uuid'],
     events_by_distinct_id: ['project_id', 'distinct_id'],
   },
   orderBy: 'project_id, uuid',

@@ -6,7 +6,6 @@ import {
   featureFlagQueries,
   ingestionQueries,
   type ReadModelProjection,
-  type SqlStore,
   type StoreName,
 } from '../../projections';
 import { AccessService } from '../access';
@@ -14,7 +13,7 @@ import { openExperiments } from '../experiments';
 import { openSurveys } from '../surveys';
 import { openEarlyAccess } from '../early-access';
 import { exportPolicy, openBatchExports, type ExportPolicy } from '../exports';
-import { sqliteExportSource } from '../store/sqlite/export-source';
+import { sqliteExportSource } from '../adapters/sqlite/export-source';
 import { SecretBox } from '../exports/secrets';
 import { loadSecretKey } from './secret-key';
 import { FlagService } from '../flags/management';
@@ -25,7 +24,7 @@ import { openSqlite, type Durability, type SqliteDatabase } from '../store/sqlit
 import { openSqliteLog, type OpenedEventLog } from './event-log';
 import { claimDataDir } from './log-identity';
 import type { ProjectionWorkerData } from './projection-worker';
-import { cachedStore, SqliteReadModelStore } from '../adapters/sqlite/read-models';
+import { SqliteReadModelStore } from '../adapters/sqlite/read-models';
 import { createEmbeddedTables } from './embedded-tables';
 import type { ReadModelStore } from '../store/read-models';
 import { ProjectionRunner, type Runner } from '../runtime/projection-runner';
@@ -168,10 +167,6 @@ export function openRuntime(options: RuntimeOptions) {
     runner = local;
     ready = local.ready.catch(() => undefined);
   }
-  // TEMPORARY until flag serving and experiment results read through the port.
-  const readmodels: SqlStore = stores
-    ? cachedStore(stores.readmodels)
-    : { prepare: () => { throw new Error('not available with shared read models yet'); }, exec: () => { throw new Error('not available with shared read models yet'); } };
   // Queries of converted contexts read through the port's session, on the same connection.
   const session = readModels.readmodels.session;
   const queries = {
@@ -231,7 +226,7 @@ export function openRuntime(options: RuntimeOptions) {
     geoProperties: (ip) => (geo && ip ? geo.lookup(ip) : null),
   };
 
-  const experiments = openExperiments({ log, session: readModels.readmodels.session, readmodels, runner, flags, flagQueries: queries.flags, cohortQueries: queries.cohorts, now: options.now });
+  const experiments = openExperiments({ log, session: readModels.readmodels.session, runner, flags, flagQueries: queries.flags, cohortQueries: queries.cohorts, now: options.now });
   const surveys = openSurveys({ log, session: readModels.readmodels.session, flags, flagQueries: queries.flags, waitFor: waitFor(['surveys']) });
   const earlyAccess = openEarlyAccess({ log, session: readModels.readmodels.session, flags, flagQueries: queries.flags, waitFor: (position, names) => runner.waitFor(position, names) });
   const exports = openBatchExports({
@@ -239,7 +234,7 @@ export function openRuntime(options: RuntimeOptions) {
     readmodels: readModels.readmodels.session,
     runner,
     now: options.now,
-    exportSource: sqliteExportSource,
+    exportSource: shared ? shared.exportSource : sqliteExportSource(modelFiles.readmodels),
     secrets: new SecretBox(options.secretKey ?? loadSecretKey(options.dataDir)),
     policy: options.exportPolicy ?? exportPolicy({ dataDir: options.dataDir }),
   });

@@ -3,10 +3,13 @@ import { ConfigError } from '../config';
 import { redactedUrl } from '../config/event-log';
 import type { ReadModelsChoice } from '../config/read-models';
 import type { ReadModelStore } from '../store/read-models';
+import type { ExportSource } from '../exports/worker/export-source';
 
 /** Read models every process of a deployment shares: both store names on one PostgreSQL schema. */
 export interface SharedReadModels {
   stores: Record<StoreName, ReadModelStore>;
+  /** The export worker's reads of the events table, on the same store. */
+  exportSource: ExportSource;
   close(): Promise<void>;
 }
 
@@ -15,9 +18,10 @@ export async function openSharedReadModels(choice: Extract<ReadModelsChoice, { k
   // Loaded here, not at start-up: the embedded default never needs the pg client.
   const { PostgresReadModelStore } = await import('../adapters/postgres/read-models');
   const { isUnreachable } = await import('../adapters/postgres/event-log');
+  const { postgresExportSource } = await import('../adapters/postgres/export-source');
   try {
     const store = await PostgresReadModelStore.open({ connection: choice.url, schema: choice.schema });
-    return { stores: { readmodels: store, analytics: store }, close: () => store.close() };
+    return { stores: { readmodels: store, analytics: store }, exportSource: postgresExportSource(store), close: () => store.close() };
   } catch (err) {
     // At start-up, a server out of reach is the operator's to fix: one line (exit 2), no stack.
     if (isUnreachable(err)) throw new ConfigError(`READ_MODELS ${redactedUrl(choice.url)}: cannot reach PostgreSQL (${(err as Error).message})`);

@@ -3,7 +3,6 @@ import type { CohortQueries } from '../../projections/cohorts-queries';
 import { experimentQueries } from '../../projections/experiments-queries';
 import { experimentResultsQueries } from '../../projections/experiments-results-queries';
 import type { FeatureFlagQueries } from '../../projections/feature-flags-queries';
-import type { SqlStore } from '../../projections/projection';
 import type { SqlSession } from '../../projections/sql';
 import { CohortService, personCohorts } from '../cohorts';
 import type { FlagService } from '../flags/management';
@@ -23,10 +22,8 @@ export { experimentVariants, DEFAULT_VARIANTS, MAX_VARIANTS } from './variants';
 
 export interface ExperimentsDeps {
   log: EventLog;
-  /** The read-model session: the experiments' own queries. */
+  /** The read-model session: the experiments' own queries and the results' reads of the events. */
   session: SqlSession;
-  /** The read-model store as the queries not yet on the port read it (cohorts, flags, the ingestion tables). */
-  readmodels: SqlStore;
   runner: {
     waitFor(position: number, names: readonly string[] | null): Promise<void>;
     readonly applied$: Observable<AppliedBatch>;
@@ -57,7 +54,7 @@ export function openExperiments(deps: ExperimentsDeps) {
   const counter = new ProjectEventCounter(deps.runner.applied$);
   const results = new ExperimentResults({
     experiments: queries.experiments,
-    queries: experimentResultsQueries(deps.readmodels),
+    queries: experimentResultsQueries(deps.session),
     counter,
     now: deps.now,
   });

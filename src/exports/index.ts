@@ -31,8 +31,8 @@ export interface BatchExportsDeps {
   readmodels: SqlSession;
   runner: { waitFor(position: number, names?: readonly string[] | null): Promise<void> };
   now?: () => Date;
-  /** The analytics port's adapter: a run-rows source over the read-model file (the app wires SQLite). */
-  exportSource: (readModelsPath: string) => ExportSource;
+  /** The analytics port's adapter, built by the composition root for its analytics store. */
+  exportSource: ExportSource;
   /** Seals and opens destination secrets (key from the data directory). */
   secrets: SecretBox;
   /** Export root, network policy and backfill cap (from the configuration). */
@@ -60,9 +60,7 @@ export function openBatchExports(deps: BatchExportsDeps) {
     scheduler(options: { now?: () => Date; batchLimit?: number; onError?: SchedulerDeps['onError'] } = {}) {
       return new ExportScheduler({ log: deps.log, exports: queries.exports, waitFor, now: options.now ?? now, batchLimit: options.batchLimit, onError: options.onError });
     },
-    /** `readModelsPath`: the file behind `readmodels`; each run reads the events on its own connection. */
     worker(options: {
-      readModelsPath: string;
       now?: () => Date;
       settings?: Partial<WorkerSettings>;
       onError?: (err: Error) => void;
@@ -74,7 +72,7 @@ export function openBatchExports(deps: BatchExportsDeps) {
         runs: queries.runs,
         waitFor,
         waitForIngestion: (position) => deps.runner.waitFor(position, ['ingestion']),
-        source: deps.exportSource(options.readModelsPath),
+        source: deps.exportSource,
         secrets: deps.secrets,
         policy: deps.policy,
         now: options.now ?? now,

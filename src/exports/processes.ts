@@ -11,12 +11,11 @@ interface Logger {
  * Returns how to stop them (before the runtime closes: running attempts stop at their next
  * batch and are left due for an immediate retry).
  */
-export function startExportProcesses(exports: BatchExports, options: { config: Config; readModelsPath: string; logger: Logger }) {
+export function startExportProcesses(exports: BatchExports, options: { config: Config; logger: Logger }) {
   const { config, logger } = options;
   if (!config.EXPORTS_ENABLED) return { stop: async () => {} };
   const scheduler = exports.scheduler({ onError: (err) => logger.error({ err }, 'batch export scheduler tick failed') });
   const worker = exports.worker({
-    readModelsPath: options.readModelsPath,
     // Recorded in each RunStarted; runs an earlier start of this installation left Running are taken over at once.
     instance: workerInstance(config.DATA_DIR),
     settings: {

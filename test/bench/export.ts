@@ -111,7 +111,7 @@ for (const [i, name] of runs.entries()) {
   const exp = await runtime.exports.service.create(projectId, CreateExportBody.parse({ name, destination, interval: 'hour' }), actor);
   now = HOUR_START + 3_600_000 + 1000;
   await runtime.exports.scheduler().tick();
-  const worker = runtime.exports.worker({ readModelsPath: runtime.stores!.readmodels.name, settings: { maxAttempts: 1 } });
+  const worker = runtime.exports.worker({ settings: { maxAttempts: 1 } });
   collectGarbage();
   const { seconds } = await timedAsync(() => worker.drain());
   await runtime.runner.waitFor(await runtime.log.head());

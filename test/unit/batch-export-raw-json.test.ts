@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExportRecord } from '../../src/exports/destinations';
 import { rowsPayload } from '../../src/exports/destinations/postgres/postgres-rows';
 import { jsonLine } from '../../src/exports/formats';
-import { recordFromRow } from '../../src/store/sqlite/export-source/records';
+import { recordFromRow } from '../../src/exports/worker/records';
 import { makeRecords } from './exports-formats/records';
 
 /** The analytics store's form of a record: the JSON fields as JSON text (what the worker reads). */

@@ -51,24 +51,22 @@ const FLAG_CALLED = '$feature_flag_called';
  * it hands them over instead of paying for a second pass.
  */
 export class Exposures {
-  private counts: Record<string, number> | null = null;
+  private counts: Promise<Record<string, number>> | null = null;
 
   constructor(
     private readonly queries: ExperimentResultsQueries,
     private readonly experiment: ExperimentRow,
   ) {}
 
-  get(): Record<string, number> {
+  get(): Promise<Record<string, number>> {
     const { project_id, feature_flag_key } = this.experiment;
-    this.counts ??= byKey(
-      this.queries.exposures(project_id, feature_flag_key, rangeOf(this.experiment)),
-      variantsOf(this.experiment).keys,
-      (r) => r.persons,
-    );
+    this.counts ??= this.queries
+      .exposures(project_id, feature_flag_key, rangeOf(this.experiment))
+      .then((rows) => byKey(rows, variantsOf(this.experiment).keys, (r) => r.persons));
     return this.counts;
   }
 
-  fromFlagCallRows(rows: readonly FunnelRow[]): Record<string, number> {
+  fromFlagCallRows(rows: readonly FunnelRow[]): Promise<Record<string, number>> {
     if (this.counts) return this.counts;
     const perVariant = new Map<string | number | null, Set<string>>();
     for (const r of rows) {
@@ -77,7 +75,7 @@ export class Exposures {
       perVariant.set(r.v, persons.add(r.p));
     }
     const counted = [...perVariant].map(([variant, persons]) => ({ variant, persons: persons.size }));
-    this.counts = byKey(counted, variantsOf(this.experiment).keys, (r) => r.persons);
+    this.counts = Promise.resolve(byKey(counted, variantsOf(this.experiment).keys, (r) => r.persons));
     return this.counts;
   }
 }
@@ -86,13 +84,13 @@ export class Exposures {
  * Counts a metric per variant from the analytics events and runs the statistics. Attribution as
  * compat §4: metric events by `$feature/<key>`, exposures by `$feature_flag_called` persons.
  */
-export function computeMetric(
+export async function computeMetric(
   queries: ExperimentResultsQueries,
   experiment: ExperimentRow,
   metric: Metric,
   filters: unknown,
   exposureCounts = new Exposures(queries, experiment),
-): MetricStats {
+): Promise<MetricStats> {
   const projectId = experiment.project_id;
   const flagKey = experiment.feature_flag_key;
   const range = rangeOf(experiment);
@@ -107,9 +105,9 @@ export function computeMetric(
   };
   try {
     if (metric.insight === 'FUNNELS') {
-      const rows = queries.funnelRows(projectId, metric.steps, flagKey, range);
+      const rows = await queries.funnelRows(projectId, metric.steps, flagKey, range);
       // Only when the flag call is the FIRST step does every flag-call row carry its variant.
-      const exposures = metric.steps[0] === FLAG_CALLED ? exposureCounts.fromFlagCallRows(rows) : exposureCounts.get();
+      const exposures = await (metric.steps[0] === FLAG_CALLED ? exposureCounts.fromFlagCallRows(rows) : exposureCounts.get());
       const counts = funnelCounts(rows, metric.steps, metric.windowMs, keys);
       const inputs = keys.map((key) => ({ key, ...counts.get(key)! }));
       requireData((k) => counts.get(k)!.success + counts.get(k)!.failure > 0, keys);
@@ -118,9 +116,9 @@ export function computeMetric(
       const stats = funnelExperimentStats(inputs, { split, exposures: anyExposure ? exposures : undefined });
       return { ...stats, filters: echo, exposures };
     }
-    const counts = byKey(queries.trendCounts(projectId, metric.event, flagKey, range, metric.math), keys, (r) => r.value);
+    const counts = byKey(await queries.trendCounts(projectId, metric.event, flagKey, range, metric.math), keys, (r) => r.value);
     requireData((k) => counts[k] > 0, keys);
-    const exposures = exposureCounts.get();
+    const exposures = await exposureCounts.get();
     const stats = trendExperimentStats(
       keys.map((key) => ({ key, count: counts[key], exposure: exposures[key] })),
       { split },

@@ -49,20 +49,23 @@ export class ExperimentResults {
    * metric without data (or not supported) reports its own error instead of failing the others.
    */
   secondary(projectId: number, id: number): Promise<ResultsBody<unknown>> {
-    return this.cached('secondary', projectId, id, (experiment) => {
-      const metrics = Array.isArray(experiment.secondary_metrics) ? experiment.secondary_metrics : [];
+    return this.cached('secondary', projectId, id, async (experiment) => {
+      const metrics: unknown[] = Array.isArray(experiment.secondary_metrics) ? experiment.secondary_metrics : [];
       const exposures = new Exposures(this.deps.queries, experiment);
-      return metrics.map((raw: unknown, index) => {
+      const results = [];
+      // One after another: the metrics share the exposures, read once by the first that needs them.
+      for (const [index, raw] of metrics.entries()) {
         const item = (raw ?? {}) as { name?: unknown; filters?: unknown };
         const name = typeof item.name === 'string' ? item.name : `Metric ${index + 1}`;
         try {
-          const stats = computeMetric(this.deps.queries, experiment, parseMetric(item.filters, 'secondary_metrics'), item.filters, exposures);
-          return { name, result: secondaryValues(stats), ...stats };
+          const stats = await computeMetric(this.deps.queries, experiment, parseMetric(item.filters, 'secondary_metrics'), item.filters, exposures);
+          results.push({ name, result: secondaryValues(stats), ...stats });
         } catch (err) {
           if (!(err instanceof DomainError) || err.kind !== 'validation') throw err;
-          return { name, result: null, error: { code: err.code, detail: err.message } };
+          results.push({ name, result: null, error: { code: err.code, detail: err.message } });
         }
-      });
+      }
+      return results;
     });
   }
 
@@ -70,21 +73,21 @@ export class ExperimentResults {
    * compat §4: true when none of the metric's events of the last 7 days carries `$feature/<key>`
    * (with no key: no `$feature/...` property at all), i.e. the flag is not yet sent with the events.
    */
-  requiresFlagImplementation(projectId: number, query: Record<string, unknown>): { result: boolean } {
+  async requiresFlagImplementation(projectId: number, query: Record<string, unknown>): Promise<{ result: boolean }> {
     const events = metricEventsOf(query);
     const key = typeof query.feature_flag_key === 'string' && query.feature_flag_key !== '' ? query.feature_flag_key : null;
     const since = new Date(this.now().getTime() - 7 * DAY_MS).toISOString();
-    return { result: !this.deps.queries.carriesFeatureProperty(projectId, events, since, key) };
+    return { result: !(await this.deps.queries.carriesFeatureProperty(projectId, events, since, key)) };
   }
 
-  private async cached<T>(kind: string, projectId: number, id: number, compute: (e: ExperimentRow) => T): Promise<ResultsBody<T>> {
+  private async cached<T>(kind: string, projectId: number, id: number, compute: (e: ExperimentRow) => Promise<T>): Promise<ResultsBody<T>> {
     const experiment = await this.deps.experiments.byId(projectId, id);
     if (!experiment) throw notFound();
     const stamp = `${this.deps.counter.version(projectId)}/${experiment.version}/${experiment.feature_flag.version}`;
     const key = `${kind}/${projectId}/${id}`;
     const hit = this.cache.get(key) as Cached<T> | undefined;
     if (hit && hit.stamp === stamp) return { result: hit.result, last_refresh: hit.lastRefresh, is_cached: true };
-    const result = compute(experiment);
+    const result = await compute(experiment);
     const lastRefresh = this.now().toISOString();
     this.cache.set(key, { stamp, result, lastRefresh });
     return { result, last_refresh: lastRefresh, is_cached: false };

@@ -31,10 +31,26 @@ export class SqliteBinder implements Binder {
     return this.bind(typeof value === 'bigint' && (value > MAX_SAFE || value < -MAX_SAFE) ? value : Number(value));
   }
 
-  private bind(value: string | number | bigint): string {
+  protected bind(value: string | number | bigint): string {
     const name = `${PARAM_PREFIX}${this.count++}`;
     this.params[name] = value;
     return `@${name}`;
+  }
+}
+
+/**
+ * The same named parameters for PostgreSQL, each cast to its type (a bare parameter has none
+ * there); the caller turns `@hogql_pN` into its driver's placeholders. Texts compare byte-wise
+ * (the "C" collation), as SQLite's do.
+ */
+export class PostgresBinder extends SqliteBinder {
+  override string(value: string): string {
+    return `(CAST(${this.bind(value)} AS TEXT) COLLATE "C")`;
+  }
+
+  override number(text: string): string {
+    const value = numberValue(text);
+    return typeof value === 'bigint' ? `CAST(${this.bind(value)} AS BIGINT)` : `CAST(${this.bind(value)} AS DOUBLE PRECISION)`;
   }
 }
 

@@ -1,7 +1,7 @@
 import type { EventField, FunctionName, JsonSource } from './ast';
 import { clickHouseString } from './binder';
 import type { Binder } from './binder';
-import type { Dialect } from './compile';
+import { integerTruth, type Dialect } from './compile';
 
 /**
  * ClickHouse 18.16 (Debian's package), over an events table whose JSON columns are Strings.
@@ -9,6 +9,7 @@ import type { Dialect } from './compile';
  * query parameters; everything below exists there and was checked against it.
  */
 export const clickHouseDialect: Dialect = {
+  ...integerTruth,
   field(name: EventField): string {
     if (name === 'set') return `nullIf(visitParamExtractRaw(properties, '$set'), '')`;
     if (name === 'set_once') return `nullIf(visitParamExtractRaw(properties, '$set_once'), '')`;

@@ -1,10 +1,10 @@
 import type { BatchExportQuery, EventField, Expr, FunctionName, JsonSource, Literal } from './ast';
 import { COLUMN_PREFIX } from './binder';
 import type { Binder } from './binder';
-import { findFunction } from './catalog';
+import { FIELD_TYPES, findFunction } from './catalog';
 import type { StaticType } from './catalog';
 import { unsupportedFunctionError } from './errors';
-import { needsNumericCoercion, typeOf } from './static-type';
+import { isCondition, needsNumericCoercion, typeOf } from './static-type';
 
 /** What differs between SQL engines; everything else is shared by `compileWith`. */
 export interface Dialect {
@@ -21,7 +21,33 @@ export interface Dialect {
    * of nesting, and an API caller could then make it exponentially large.
    */
   nullSafeEquals(left: string, right: string, negated: boolean): string;
+  /** A truth literal. */
+  bool(value: boolean): string;
+  /**
+   * `condition`, or `value` where it is NULL: HogQL's two-valued comparisons. Where SQL would
+   * yield NULL (an operand is NULL), a positive comparison is false and a negative one (!=, NOT
+   * IN, NOT LIKE) is true, so `NOT (x = 'a')` keeps the rows where x is missing, as in PostHog.
+   * The engines then agree, and AND / OR / NOT never see NULL.
+   */
+  conditionOr(condition: string, value: boolean): string;
+  /**
+   * A condition where a value is expected (an output column, a function argument, an operand):
+   * 1 or 0, as SQLite and ClickHouse give it; engines with a boolean type convert.
+   */
+  conditionValue(condition: string): string;
+  /**
+   * A property as an output column, for engines whose `property` cannot keep the JSON value's
+   * type: its JSON text, which the reader decodes (see CompiledColumn.decode).
+   */
+  propertyColumn?(source: JsonSource, path: readonly string[], binder: Binder): string;
 }
+
+/** Truth as SQLite and ClickHouse have it: integers 1 and 0. */
+export const integerTruth: Pick<Dialect, 'bool' | 'conditionOr' | 'conditionValue'> = {
+  bool: (value) => (value ? '1' : '0'),
+  conditionOr: (condition, value) => `coalesce(${condition}, ${value ? 1 : 0})`,
+  conditionValue: (condition) => condition,
+};
 
 export interface CompiledColumn {
   /** The output column name the export writes (explicit alias or PostHog's default). */
@@ -34,6 +60,12 @@ export interface CompiledColumn {
   readonly name: string;
   /** The column's SQL expression (also present in `select`). */
   readonly expression: string;
+  /**
+   * How the reader turns the column's value into the exported one: `json`, a whole JSON field
+   * (text, exported as the object); `jsonScalar`, a property as JSON text (the dialect's
+   * propertyColumn), exported as SQLite's json_extract gives it; null, as it comes.
+   */
+  readonly decode: 'json' | 'jsonScalar' | null;
 }
 
 export interface CompiledQuery<P> {
@@ -47,11 +79,16 @@ export interface CompiledQuery<P> {
 
 export function compileWith<P>(query: BatchExportQuery, dialect: Dialect, binder: Binder & { readonly params: P }): CompiledQuery<P> {
   const compiler = new ExprCompiler(dialect, binder);
-  const columns = query.columns.map((column, i) => ({
-    alias: column.alias,
-    name: `${COLUMN_PREFIX}${i}`,
-    expression: compiler.compile(column.expr),
-  }));
+  const columns = query.columns.map((column, i): CompiledColumn => {
+    const { expr } = column;
+    const raw = expr.kind === 'property' && dialect.propertyColumn !== undefined;
+    return {
+      alias: column.alias,
+      name: `${COLUMN_PREFIX}${i}`,
+      expression: raw ? dialect.propertyColumn!(expr.source, expr.path, binder) : compiler.value(expr),
+      decode: raw ? 'jsonScalar' : expr.kind === 'field' && FIELD_TYPES[expr.name] === 'json' ? 'json' : null,
+    };
+  });
   return {
     select: columns.map((column) => `${column.expression} AS ${column.name}`).join(', '),
     where: query.where === null ? null : compiler.compile(query.where),
@@ -82,7 +119,7 @@ class ExprCompiler {
         const spec = findFunction(expr.name);
         // Resolution already refused unknown names; this only guards hand-built trees.
         if (spec === undefined) throw unsupportedFunctionError(expr.name, expr.pos);
-        return d.call(spec.name, expr.args.map((arg) => this.compile(arg)));
+        return d.call(spec.name, expr.args.map((arg) => this.value(arg)));
       }
       case 'compare': {
         // HogQL reads `x = NULL` as a null check; SQL would make it NULL (never true).
@@ -95,17 +132,17 @@ class ExprCompiler {
         if ((expr.op === '=' || expr.op === '!=') && !isLiteral(expr.left) && !isLiteral(expr.right)) {
           return d.nullSafeEquals(left, right, expr.op === '!=');
         }
-        return nullSafe(`(${left} ${expr.op} ${right})`, expr.op === '!=');
+        return d.conditionOr(`(${left} ${expr.op} ${right})`, expr.op === '!=');
       }
       case 'in': {
         const listType = expr.list.some((item) => item.kind === 'number') ? 'number' : 'string';
         const items = expr.list.map((item) => this.literal(item)).join(', ');
-        return nullSafe(`(${this.operand(expr.left, listType)} ${expr.negated ? 'NOT IN' : 'IN'} (${items}))`, expr.negated);
+        return d.conditionOr(`(${this.operand(expr.left, listType)} ${expr.negated ? 'NOT IN' : 'IN'} (${items}))`, expr.negated);
       }
       case 'like':
-        return nullSafe(d.like(this.compile(expr.left), expr.pattern, expr.caseInsensitive, expr.negated, this.binder), expr.negated);
+        return d.conditionOr(d.like(this.value(expr.left), expr.pattern, expr.caseInsensitive, expr.negated, this.binder), expr.negated);
       case 'isNull':
-        return d.isNull(this.compile(expr.operand), expr.negated);
+        return d.isNull(this.value(expr.operand), expr.negated);
       case 'and':
         return `(${this.compile(expr.left)} AND ${this.compile(expr.right)})`;
       case 'or':
@@ -115,8 +152,13 @@ class ExprCompiler {
     }
   }
 
+  /** `expr` where a value is expected. */
+  value(expr: Expr): string {
+    return isCondition(expr) ? this.dialect.conditionValue(this.compile(expr)) : this.compile(expr);
+  }
+
   private operand(expr: Expr, otherType: StaticType): string {
-    const sql = this.compile(expr);
+    const sql = this.value(expr);
     return needsNumericCoercion(expr, otherType) ? this.dialect.toFloat(sql) : sql;
   }
 
@@ -127,21 +169,11 @@ class ExprCompiler {
       case 'number':
         return this.binder.number(literal.text);
       case 'boolean':
-        return literal.value ? '1' : '0';
+        return this.dialect.bool(literal.value);
       case 'null':
         return 'NULL';
     }
   }
-}
-
-/**
- * HogQL's two-valued comparisons: where SQL would yield NULL (an operand is NULL), a positive
- * comparison is false and a negative one (!=, NOT IN, NOT LIKE) is true, so `NOT (x = 'a')`
- * keeps the rows where x is missing, as in PostHog. Both engines then agree, and AND / OR / NOT
- * never see NULL.
- */
-function nullSafe(sql: string, negated: boolean): string {
-  return `coalesce(${sql}, ${negated ? 1 : 0})`;
 }
 
 function isLiteral(expr: Expr): boolean {

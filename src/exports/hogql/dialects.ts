@@ -1,8 +1,9 @@
 import type { BatchExportQuery } from './ast';
-import { ClickHouseLiteralBinder, ClickHouseParamBinder, SqliteBinder } from './binder';
+import { ClickHouseLiteralBinder, ClickHouseParamBinder, PostgresBinder, SqliteBinder } from './binder';
 import { clickHouseDialect } from './clickhouse-dialect';
 import { compileWith } from './compile';
 import type { CompiledQuery } from './compile';
+import { postgresDialect } from './postgres-dialect';
 import { parseHogQL } from './query';
 import { sqliteDialect } from './sqlite-dialect';
 
@@ -16,6 +17,14 @@ export type SqliteParams = Record<string, string | number | bigint>;
  */
 export function compileToSqlite(query: string | BatchExportQuery): CompiledQuery<SqliteParams> {
   return compileWith(resolved(query), sqliteDialect, new SqliteBinder());
+}
+
+/**
+ * Compiles for PostgreSQL: the same fragments with `@hogql_pN` named parameters (values in
+ * `params`), which the caller replaces by its driver's placeholders.
+ */
+export function compileToPostgres(query: string | BatchExportQuery): CompiledQuery<SqliteParams> {
+  return compileWith(resolved(query), postgresDialect, new PostgresBinder());
 }
 
 export interface ClickHouseOptions {

@@ -1,12 +1,12 @@
 /**
  * The safe HogQL subset for batch exports: `SELECT <expr> [AS <alias>], ... FROM events
- * [WHERE <condition>]`, validated like PostHog's BatchExportSerializer, compiled to SQLite or
- * ClickHouse 18.16 without ever splicing user text into SQL. See README.md in this folder.
+ * [WHERE <condition>]`, validated like PostHog's BatchExportSerializer, compiled to SQLite,
+ * PostgreSQL or ClickHouse 18.16 without ever splicing user text into SQL. See README.md in this folder.
  */
 export { parseHogQL } from './query';
 export { deriveSchema } from './schema';
 export type { BatchExportSchema, BatchExportSchemaField } from './schema';
-export { compileToClickHouse, compileToSqlite } from './dialects';
+export { compileToClickHouse, compileToPostgres, compileToSqlite } from './dialects';
 export type { ClickHouseOptions, SqliteParams } from './dialects';
 export type { CompiledColumn, CompiledQuery } from './compile';
 export { printQuery } from './hogql-print';

@@ -1,6 +1,6 @@
 import type { EventField, FunctionName, JsonSource } from './ast';
 import type { Binder } from './binder';
-import type { Dialect } from './compile';
+import { integerTruth, type Dialect } from './compile';
 
 /**
  * SQLite, over an events table with the columns named like the exported fields, JSON kept as
@@ -8,6 +8,7 @@ import type { Dialect } from './compile';
  * whitelist the only source of identifiers.
  */
 export const sqliteDialect: Dialect = {
+  ...integerTruth,
   field(name: EventField): string {
     // `set` / `set_once` are not stored: PostHog derives them from the event's $set / $set_once.
     if (name === 'set') return `json_extract("properties", '$."$set"')`;

@@ -49,7 +49,7 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteResult
   const { exp, run } = options;
   const destination = getDestination(exp.destination_type);
   if (!destination) throw nonRetryableError(`Unsupported destination type '${exp.destination_type}'`);
-  const rows = options.source(exp, run);
+  const rows = await options.source(exp, run);
   try {
     options.log('DEBUG', `${rows.total} records in the interval`);
     const { check, guarded } = abandonChecks(options.abandoned);
@@ -74,7 +74,7 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteResult
     );
     return { recordsCompleted: result.recordsCompleted, recordsTotalCount: rows.total, bytesExported: result.bytesExported ?? null };
   } finally {
-    rows.close();
+    await rows.close();
   }
 }
 

@@ -12,11 +12,13 @@ export interface RunRows {
    * threads); null when it cannot for this run. `check` runs between chunks, as for `batches`.
    */
   encoded?(format: 'JSONLines', batchSize: number, check: () => void): AsyncIterable<EncodedChunk> | null;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /**
  * The analytics port as the export worker sees it: open a run's rows (by ingestion time for
- * scheduled runs, by event time for backfills). The SQLite adapter is in `src/store/sqlite/`.
+ * scheduled runs, by event time for backfills), ordered by that time then uuid. Adapters:
+ * `src/adapters/sqlite/export-source/` and `src/adapters/postgres/export-source/`; the composition
+ * root builds the one its analytics store needs.
  */
-export type ExportSource = (exp: BatchExportRow, run: RunRow) => RunRows;
+export type ExportSource = (exp: BatchExportRow, run: RunRow) => Promise<RunRows>;

@@ -72,7 +72,7 @@ export async function startExportServer(options: {
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const scheduler = runtime.exports.scheduler();
-  const worker = runtime.exports.worker({ readModelsPath: runtime.stores!.readmodels.name, settings: { ...FAST_RETRIES, ...options.worker } });
+  const worker = runtime.exports.worker({ settings: { ...FAST_RETRIES, ...options.worker } });
   const project = (await runtime.queries.access.projectByToken(credentials.project_api_key))!;
 
   const api: TestServer['api'] = (path, init = {}) => {

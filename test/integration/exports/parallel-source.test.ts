@@ -8,12 +8,12 @@ import { sqliteTableDdl } from '../../../src/adapters/sqlite/read-models';
 import type { BatchExportRow, RunRow } from '../../../projections/exports';
 import { jsonLine, jsonLines } from '../../../src/exports/formats';
 import type { ExportRecord } from '../../../src/exports/destinations';
-import { sqliteExportSource } from '../../../src/store/sqlite/export-source';
-import { LINE_COLUMNS, lineFromRow } from '../../../src/store/sqlite/export-source/line-rows';
-import { encodedInParallel, sliceCount, timeSlices } from '../../../src/store/sqlite/export-source/parallel-lines';
-import { readerPool } from '../../../src/store/sqlite/export-source/reader-pool';
-import { recordFromRow } from '../../../src/store/sqlite/export-source/records';
-import { sourceQuery } from '../../../src/store/sqlite/export-source/source-query';
+import { sqliteExportSource } from '../../../src/adapters/sqlite/export-source';
+import { LINE_COLUMNS, lineFromRow } from '../../../src/adapters/sqlite/export-source/line-rows';
+import { encodedInParallel, sliceCount, timeSlices } from '../../../src/adapters/sqlite/export-source/parallel-lines';
+import { readerPool } from '../../../src/adapters/sqlite/export-source/reader-pool';
+import { recordFromRow } from '../../../src/exports/worker/records';
+import { sourceQuery } from '../../../src/adapters/sqlite/export-source/source-query';
 import { openSqlite, type SqliteDatabase } from '../../../src/store/sqlite/open';
 import { tempDir } from '../../support/temp-dir';
 
@@ -86,12 +86,12 @@ describe('export source: JSONLines from reader threads', () => {
   for (const backfill of [false, true]) {
     it(`gives the record path's bytes, rows and order (${backfill ? 'backfill: event time' : 'scheduled: ingestion time'})`, async () => {
       const source = sqliteExportSource(path, { parallelMinRows: 0, threads: 2, slices: 7 });
-      const expected = source(exportRow(), runRow(backfill));
+      const expected = await source(exportRow(), runRow(backfill));
       const records = await collectRecords(expected.batches(333, () => {}));
-      expected.close();
+      await expected.close();
       expect(records).toHaveLength(5_000);
 
-      const rows = source(exportRow(), runRow(backfill));
+      const rows = await source(exportRow(), runRow(backfill));
       const chunks = rows.encoded!('JSONLines', 250, () => {});
       expect(chunks).not.toBeNull();
       const parts: Buffer[] = [];
@@ -101,7 +101,7 @@ describe('export source: JSONLines from reader threads', () => {
         count += chunk.records;
         expect(chunk.bytes.length).toBeGreaterThan(0);
       }
-      rows.close();
+      await rows.close();
       expect(count).toBe(5_000);
       expect(Buffer.concat(parts).toString('utf8')).toBe(jsonLines(records));
     });
@@ -111,33 +111,33 @@ describe('export source: JSONLines from reader threads', () => {
     // 40-row pages: 5,000 rows make 32 slices of ~4 pages, bounds falling inside runs of equal times.
     expect(sliceCount(5_000, 40)).toBe(32);
     const source = sqliteExportSource(path, { parallelMinRows: 0, threads: 2 });
-    const records = await collectRecords(source(exportRow(), runRow(false)).batches(333, () => {}));
+    const records = await collectRecords((await source(exportRow(), runRow(false))).batches(333, () => {}));
     let text = '';
-    for await (const chunk of source(exportRow(), runRow(false)).encoded!('JSONLines', 40, () => {})!) text += Buffer.from(chunk.bytes).toString();
+    for await (const chunk of (await source(exportRow(), runRow(false))).encoded!('JSONLines', 40, () => {})!) text += Buffer.from(chunk.bytes).toString();
     expect(text).toBe(jsonLines(records));
   });
 
   it('honours include_events / exclude_events like the record path', async () => {
     const source = sqliteExportSource(path, { parallelMinRows: 0, threads: 2, slices: 3 });
     const exp = exportRow({ include_events: ['sign "up"\n', '$pageview'], exclude_events: ['$pageview'] });
-    const records = await collectRecords(source(exp, runRow(false)).batches(100, () => {}));
+    const records = await collectRecords((await source(exp, runRow(false))).batches(100, () => {}));
     let text = '';
-    for await (const chunk of source(exp, runRow(false)).encoded!('JSONLines', 250, () => {})!) text += Buffer.from(chunk.bytes).toString();
+    for await (const chunk of (await source(exp, runRow(false))).encoded!('JSONLines', 250, () => {})!) text += Buffer.from(chunk.bytes).toString();
     expect(records.length).toBe(Math.ceil(5_000 / 9));
     expect(text).toBe(jsonLines(records));
   });
 
-  it('stays in-thread for small runs and for hogql_query exports', () => {
+  it('stays in-thread for small runs and for hogql_query exports', async () => {
     const source = sqliteExportSource(path, { parallelMinRows: 10_000 });
-    expect(source(exportRow(), runRow(false)).encoded!('JSONLines', 250, () => {})).toBeNull();
+    expect((await source(exportRow(), runRow(false))).encoded!('JSONLines', 250, () => {})).toBeNull();
     const hogql = { ...exportRow(), hogql_query: 'SELECT event AS e FROM events' };
-    expect(sqliteExportSource(path, { parallelMinRows: 0 })(hogql, runRow(false)).encoded!('JSONLines', 250, () => {})).toBeNull();
+    expect((await sqliteExportSource(path, { parallelMinRows: 0 })(hogql, runRow(false))).encoded!('JSONLines', 250, () => {})).toBeNull();
   });
 
   it('stops its readers when the run is abandoned between chunks', async () => {
     const source = sqliteExportSource(path, { parallelMinRows: 0, threads: 2, slices: 5 });
     let seen = 0;
-    const chunks = source(exportRow(), runRow(false)).encoded!('JSONLines', 250, () => {
+    const chunks = (await source(exportRow(), runRow(false))).encoded!('JSONLines', 250, () => {
       if (++seen === 3) throw new Error('cancelled');
     })!;
     await expect(collectBytes(chunks)).rejects.toThrow('cancelled');
@@ -145,7 +145,7 @@ describe('export source: JSONLines from reader threads', () => {
 
   it('keeps its reader threads for the next run, and discards those of an abandoned run', async () => {
     const source = sqliteExportSource(path, { parallelMinRows: 0, threads: 2, slices: 5 });
-    const run = (check: () => void = () => {}) => collectBytes(source(exportRow(), runRow(false)).encoded!('JSONLines', 250, check)!);
+    const run = async (check: () => void = () => {}) => collectBytes((await source(exportRow(), runRow(false))).encoded!('JSONLines', 250, check)!);
     const bytes = await run();
     // A run takes the two oldest idle readers and puts them back at the end: no thread is started.
     const idle = readerPool.idleThreadIds();
@@ -207,7 +207,7 @@ describe('lineFromRow (fields JSON-encoded by SQLite)', () => {
   db.prepare(`INSERT INTO persons (uuid, project_id, properties, created_at, is_identified, version, seq) VALUES ('p', 1, '{"a":"é\\n"}', ?, 1, 1, 0)`).run(HOUR);
   const insert = db.prepare(insertSql);
   const standard = db.prepare(`SELECT e.uuid, e.event, e.properties, e.distinct_id, e.project_id, e.timestamp, e.received_at, e.person_id, e.elements_chain FROM events e WHERE uuid = ?`).raw(true);
-  const lines = db.prepare(`SELECT ${LINE_COLUMNS}, e.received_at, e.rowid FROM events e WHERE uuid = ?`).raw(true);
+  const lines = db.prepare(`SELECT ${LINE_COLUMNS}, e.received_at, e.uuid FROM events e WHERE uuid = ?`).raw(true);
   const personProps = (id: string | null) => (id === 'p' ? '{"a":"é\\n"}' : null);
   let n = 0;
 

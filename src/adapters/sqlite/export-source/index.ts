@@ -1,11 +1,11 @@
 import type { BatchExportRow, RunRow } from '../../../../projections/exports';
 import type { ExportRecord } from '../../../exports/destinations';
 import type { ExportSource, RunRows } from '../../../exports/worker/export-source';
-import { openSqlite, type SqliteDatabase } from '../open';
+import { openSqlite, type SqliteDatabase } from '../../../store/sqlite/open';
 import { encodedInParallel } from './parallel-lines';
 import { PersonProperties } from './person-cache';
-import { hogqlRecordMapper, PERSON_ID, recordFromRow } from './records';
-import { keysetOf, sourceQuery, type SourceQuery } from './source-query';
+import { hogqlRecordMapper, PERSON_ID, recordFromRow } from '../../../exports/worker/records';
+import { keysetBefore, keysetOf, sourceQuery, type SourceQuery } from './source-query';
 
 const bind = (q: SourceQuery) => (q.kind === 'hogql' && Object.keys(q.named).length > 0 ? [...q.params, q.named] : q.params);
 
@@ -31,7 +31,7 @@ const PARALLEL_MIN_ROWS = 50_000;
  * standard runs written as JSONLines are read and encoded by reader threads instead.
  */
 export function sqliteExportSource(readModelsPath: string, options: SqliteSourceOptions = {}): ExportSource {
-  return (exp: BatchExportRow, run: RunRow): RunRows => {
+  return async (exp: BatchExportRow, run: RunRow): Promise<RunRows> => {
     const query = sourceQuery(exp, {
       projectId: exp.project_id,
       start: run.data_interval_start,
@@ -49,7 +49,7 @@ export function sqliteExportSource(readModelsPath: string, options: SqliteSource
         query.kind === 'pages' && total >= (options.parallelMinRows ?? PARALLEL_MIN_ROWS)
           ? encodedInParallel({ path: readModelsPath, query, end: run.data_interval_end, pageRows: batchSize, rows: total, threads: options.threads, slices: options.slices, check })
           : null,
-      close() {
+      async close() {
         db.exec('COMMIT');
         db.close();
         lookups.close();
@@ -77,7 +77,7 @@ async function* batches(db: SqliteDatabase, query: SourceQuery, persons: PersonP
     return;
   }
   const page = db.prepare(query.pageSql).raw(true);
-  let after: [string, number] = [query.start, -1];
+  let after = keysetBefore(query.start);
   for (;;) {
     const rows = page.all(...query.pageParams, ...after, batchSize) as unknown[][];
     check();

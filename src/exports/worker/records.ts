@@ -1,5 +1,5 @@
-import type { ExportRecord, RawJsonFields } from '../../../exports/destinations';
-import type { CompiledColumn } from '../../../exports/hogql';
+import type { ExportRecord, RawJsonFields } from '../destinations';
+import type { CompiledColumn } from '../hogql';
 
 type Json = Record<string, unknown>;
 
@@ -81,8 +81,28 @@ export function recordFromRow(r: unknown[], personProperties: (personId: string 
   );
 }
 
-/** Columns holding a whole JSON field come back as JSON text; they are exported as objects. */
-const JSON_FIELD_SQL = new Set([`"properties"`, `"person_properties"`, `json_extract("properties", '$."$set"')`, `json_extract("properties", '$."$set_once"')`]);
+/**
+ * A property read as its JSON text (CompiledColumn.decode `jsonScalar`), as SQLite's json_extract
+ * gives it: strings and numbers as themselves, true/false as 1/0, objects and arrays as their text.
+ */
+function jsonScalar(text: string): unknown {
+  if (text.startsWith('{') || text.startsWith('[')) return text;
+  const value: unknown = JSON.parse(text);
+  return typeof value === 'boolean' ? Number(value) : value;
+}
+
+const decoders: Record<NonNullable<CompiledColumn['decode']>, (text: string) => unknown> = {
+  // A whole JSON field comes back as JSON text; it is exported as the object.
+  json: (text) => JSON.parse(text),
+  jsonScalar,
+};
+
+/** A hogql column's exported value from its SQL value. */
+export function columnValue(column: CompiledColumn): (value: unknown) => unknown {
+  if (column.decode === null) return (value) => value;
+  const decoder = decoders[column.decode];
+  return (value) => (typeof value === 'string' ? decoder(value) : value);
+}
 
 /**
  * A row of a hogql_query export: identity columns (kept so every destination works and re-runs
@@ -90,13 +110,10 @@ const JSON_FIELD_SQL = new Set([`"properties"`, `"person_properties"`, `json_ext
  * keyed by alias. The other JSON fields are not exported in this mode.
  */
 export function hogqlRecordMapper(columns: readonly CompiledColumn[]): (r: unknown[]) => ExportRecord {
-  const parse = columns.map((c) => JSON_FIELD_SQL.has(c.expression));
+  const decode = columns.map(columnValue);
   return (r) => {
     const properties: Json = {};
-    for (let i = 0; i < columns.length; i++) {
-      const value = r[6 + i];
-      properties[columns[i].alias] = parse[i] && typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
-    }
+    for (let i = 0; i < columns.length; i++) properties[columns[i].alias] = decode[i](r[6 + i]);
     return {
       uuid: r[0] as string,
       event: r[1] as string,

@@ -1,7 +1,7 @@
 import type { BatchExportRow } from '../../../../projections/exports';
 import { compileToSqlite, type CompiledColumn, type SqliteParams } from '../../../exports/hogql';
 import { LINE_COLUMNS } from './line-rows';
-export { keysetOf } from './line-rows';
+export { keysetBefore, keysetOf } from './line-rows';
 
 export interface RunWindow {
   projectId: number;
@@ -19,8 +19,8 @@ interface QueryBase {
 
 /**
  * Standard exports read in keyset pages (`.all()` per page measured ~20% cheaper per row than
- * stepping an iterator): `pageSql` takes `pageParams`, then the previous page's last (time, rowid)
- * and the page size. Rows are in `recordFromRow`'s column order, rowid last.
+ * stepping an iterator): `pageSql` takes `pageParams`, then the previous page's last (time, uuid)
+ * and the page size. Rows are in `recordFromRow`'s column order, then the keyset.
  */
 export interface PagedQuery extends QueryBase {
   kind: 'pages';
@@ -29,11 +29,11 @@ export interface PagedQuery extends QueryBase {
   pageParams: (string | number)[];
   /** The same pages with the JSONLines fields encoded by SQLite (`lineFromRow`'s columns). */
   linesSql: string;
-  /** Where the first page starts: the keyset (start, -1). */
+  /** Where the first page starts: the keyset before (start, any uuid). */
   start: string;
 }
 
-/** recordFromRow's columns; every page row ends with the keyset (time, rowid). */
+/** recordFromRow's columns; every page row ends with the keyset (time, uuid). */
 const STANDARD_COLUMNS = 'e.uuid, e.event, e.properties, e.distinct_id, e.project_id, e.timestamp, e.received_at, e.person_id, e.elements_chain';
 
 
@@ -92,14 +92,14 @@ export function sourceQuery(exp: BatchExportRow, window: RunWindow): SourceQuery
   }
   const countSql = `SELECT count(*) AS n FROM (${eventsAsExported(timeColumn, extra, false)})`;
   if (exp.hogql_query === null) {
-    // The time index holds the rowid, so (time, rowid) order is the index order: no sort. The
-    // keyset alone bounds each page from below (it starts at (start, -1)): with `time >= start`
-    // beside it, SQLite began every page's index scan at the interval start.
+    // The time index ends with uuid, so (time, uuid) order is the index order: no sort. The
+    // keyset alone bounds each page from below (it starts before (start, any uuid)): with
+    // `time >= start` beside it, SQLite began every page's index scan at the interval start.
     const page = (columns: string) =>
-      `SELECT ${columns}, e.${timeColumn}, e.rowid
+      `SELECT ${columns}, e.${timeColumn}, e.uuid
        FROM events e WHERE e.project_id = ? AND e.${timeColumn} < ?${extra}
-         AND (e.${timeColumn}, e.rowid) > (?, ?)
-       ORDER BY e.${timeColumn}, e.rowid LIMIT ?`;
+         AND (e.${timeColumn}, e.uuid) > (?, ?)
+       ORDER BY e.${timeColumn}, e.uuid LIMIT ?`;
     const pageSql = page(STANDARD_COLUMNS);
     const linesSql = page(LINE_COLUMNS);
     const [projectId, start, ...rest] = params;
@@ -110,7 +110,8 @@ export function sourceQuery(exp: BatchExportRow, window: RunWindow): SourceQuery
   const from = `FROM (${eventsAsExported(timeColumn, extra, true)})`;
   return {
     kind: 'hogql',
-    sql: `SELECT ${HOGQL_IDENTITY_COLUMNS}, ${compiled.select} ${from}${where}`,
+    // The standard export's order, read off the same time index.
+    sql: `SELECT ${HOGQL_IDENTITY_COLUMNS}, ${compiled.select} ${from}${where} ORDER BY ${window.isBackfill ? 'timestamp' : 'created_at'}, uuid`,
     countSql: `SELECT count(*) AS n ${from}${where}`,
     params,
     named: compiled.params,

@@ -1,5 +1,5 @@
 // records.ts itself imports only types, so the reader threads still load little.
-import { personOperations } from './records';
+import { personOperations } from '../../../exports/worker/records';
 
 /**
  * JSONLines rows encoded mostly by SQLite. Reading a column into JavaScript costs about as much
@@ -32,7 +32,10 @@ export function lineFromRow(r: readonly unknown[], personProperties: (personId: 
   );
 }
 
-/** The keyset (time, rowid) of a page row: every page statement ends its columns with it. */
-export function keysetOf(row: readonly unknown[]): [string, number] {
-  return [row[row.length - 2] as string, row[row.length - 1] as number];
+/** The keyset (time, uuid) of a page row: every page statement ends its columns with it. */
+export function keysetOf(row: readonly unknown[]): [string, string] {
+  return [row[row.length - 2] as string, row[row.length - 1] as string];
 }
+
+/** The keyset before every row of an interval starting at `start` (no uuid is empty). */
+export const keysetBefore = (start: string): [string, string] => [start, ''];

@@ -3,8 +3,8 @@
 // serves run after run (see ReaderPool); each run opens its own connections.
 import type { Statement } from 'better-sqlite3';
 import { parentPort } from 'node:worker_threads';
-import { openSqlite } from '../open';
-import { keysetOf, lineFromRow } from './line-rows';
+import { openSqlite } from '../../../store/sqlite/open';
+import { keysetBefore, keysetOf, lineFromRow } from './line-rows';
 import { PersonProperties } from './person-cache';
 import type { FromReader, ReaderSetup, SliceOrder, ToReader } from './reader-messages';
 
@@ -73,7 +73,7 @@ function encodePage({ setup, lookup }: Run, rows: unknown[][]): { bytes: Uint8Ar
 }
 
 async function readSlice(run: Run, order: SliceOrder): Promise<void> {
-  let after: [string, number] = [order.start, -1];
+  let after = keysetBefore(order.start);
   for (;;) {
     while (credits === 0) await nextMessage();
     const rows = run.page.all(...order.params, ...after, run.setup.pageRows) as unknown[][];

@@ -1,0 +1,4 @@
+import { exportSourceContract } from './contract';
+import { sqliteEngine } from './sqlite-engine';
+
+exportSourceContract('SQLite', sqliteEngine);
