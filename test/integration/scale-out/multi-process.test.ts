@@ -114,6 +114,8 @@ if (USER !== null) {
         const killedAt = Date.now();
         for (let r = 6; r < 12; r++) await round(r);
         await standby.waitForLine(tookLease, 30_000);
+        // The export scheduler and worker moved with it.
+        await standby.waitForLine((l) => l.includes('"lease":"exports"') && l.includes('took the lease'), 30_000);
         expect(Date.now() - killedAt).toBeLessThan(15_000);
         await Promise.all(clients.map((c) => c.shutdown()));
 
