@@ -30,6 +30,7 @@ import type { ReadModelStore } from '../store/read-models';
 import { ProjectionRunner, type Runner } from '../runtime/projection-runner';
 import { FollowingRunner } from '../runtime/following-runner';
 import { LeasedRunner } from '../runtime/leased-runner';
+import { ChangeRecorder } from '../runtime/change-log';
 import type { LeasedRoleEvents } from '../runtime/leased-role';
 import type { Leases } from '../store/leases';
 import type { SharedReadModels } from './read-models';
@@ -132,7 +133,8 @@ export function openRuntime(options: RuntimeOptions) {
     // Shared read models: fold them only while holding the lease (one process at a time), otherwise follow.
     const follower = new FollowingRunner(log, readModels, projections, { notifications: opened.notifications, onWaitingForFold: options.onWaitingForFold });
     const folding = options.folding;
-    const fold = () => new ProjectionRunner(log, readModels, projections, { onError: options.onProjectionError, notifications: opened.notifications });
+    const changes = new ChangeRecorder();
+    const fold = () => new ProjectionRunner(log, readModels, projections, { onError: options.onProjectionError, notifications: opened.notifications, changes });
     const leased = folding && new LeasedRunner(follower, fold, folding.leases, folding.events);
     runner = leased || follower;
     ready = runner.ready;

@@ -3,8 +3,9 @@ import type { ReadModelProjection, StoreName } from '../../projections/projectio
 import type { AppendNotifications } from '../store/append-notifications';
 import type { EventLog } from '../store/event-log';
 import type { ReadModelStore } from '../store/read-models';
-import type { AppliedBatch, AppliedEvent, Runner } from './projection-runner';
+import type { AppliedBatch, Runner } from './projection-runner';
 import type { QuarantineSummary } from './quarantine';
+import { readChanges } from './change-log';
 
 export interface FollowingOptions {
   notifications?: AppendNotifications;
@@ -25,14 +26,12 @@ interface Waiter {
   resolve: () => void;
 }
 
-/** Log events read per step when telling caches what a projection applied. */
-const CHANGES_PAGE = 2000;
-
 /**
  * The runner of a process that serves the read models another process folds (ROLES without
  * `projections`): it folds nothing, follows the shared store's checkpoints, answers read-your-writes
- * from them, and tells in-memory caches what moved by reading the log between the checkpoints it saw
- * (the same stubs the folding runner emits), so every process's caches follow every write.
+ * from them, and tells in-memory caches what moved by reading the change rows the folding process
+ * wrote between the checkpoints it saw (the same stubs the folding runner emits), so every process's
+ * caches follow every write.
  */
 export class FollowingRunner implements Runner {
   readonly applied$ = new Subject<AppliedBatch>();
@@ -166,21 +165,10 @@ export class FollowingRunner implements Runner {
     return Object.fromEntries(bound.map((p) => [p.name, stored.get(p.name)!.position]));
   }
 
-  /** One stub per (type, project) of what the projection applied in (from, to]. */
+  /** What the projection applied in (from, to], as the folding process recorded it (see change-log.ts). */
   private async announce(projection: ReadModelProjection, from: number, to: number): Promise<void> {
-    const handles = projection.handles ? new Set(projection.handles) : null;
-    const seen = new Map<string, AppliedEvent>();
-    let position = from + 1;
-    while (position <= to) {
-      const batch = await this.log.readAll({ fromPosition: position, toPosition: to, maxCount: CHANGES_PAGE });
-      if (!batch.length) break;
-      for (const e of batch) {
-        if (handles && !handles.has(e.type)) continue;
-        seen.set(`${e.type}:${e.metadata.projectId}`, { type: e.type, position: e.position, streamId: e.streamId, metadata: { projectId: e.metadata.projectId } });
-      }
-      position = batch[batch.length - 1].position + 1;
-    }
-    if (seen.size) this.applied$.next({ projection: projection.name, events: [...seen.values()] });
+    const events = await readChanges(this.stores[projection.store].session, projection.name, from, to);
+    if (events.length) this.applied$.next({ projection: projection.name, events });
   }
 
   private settle(waiter: Waiter): boolean {

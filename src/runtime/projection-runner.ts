@@ -17,6 +17,7 @@ import {
   type QuarantineSummary,
 } from './quarantine';
 import { isStorageFault } from './storage-fault';
+import { CHANGES_SCHEMA, type ChangeRecorder } from './change-log';
 
 interface Bound {
   projection: ReadModelProjection;
@@ -73,6 +74,8 @@ export interface RunnerOptions {
   onQuarantine?: (event: QuarantinedEvent) => void;
   /** Wakes the live loop when the log moved; without it (or should a notice be lost) the loop polls. */
   notifications?: AppendNotifications;
+  /** On shared read models: records what each batch changed, for the processes that follow (see change-log.ts). */
+  changes?: ChangeRecorder;
   pollIntervalMs?: number;
 }
 
@@ -298,7 +301,7 @@ export class ProjectionRunner implements Runner {
     const name = projection.name;
     const { checkpoint, quarantine } = await store.transaction(
       async (tx) => {
-        await tx.createTables([CHECKPOINTS_SCHEMA, QUARANTINE_SCHEMA]);
+        await tx.createTables(this.options.changes ? [CHECKPOINTS_SCHEMA, QUARANTINE_SCHEMA, CHANGES_SCHEMA] : [CHECKPOINTS_SCHEMA, QUARANTINE_SCHEMA]);
         const stored = await readCheckpoint(tx, name);
         const current = stored && stored.version === projection.version;
         if (stored && !current) {
@@ -338,13 +341,18 @@ export class ProjectionRunner implements Runner {
     const fold = async (tx: ReadModelTransaction, apply: (event: RecordedEvent) => Promise<void>) => {
       const current = (await readCheckpoint(tx, name))?.position ?? 0;
       let last = current;
+      const applied: RecordedEvent[] = [];
       for (const event of events) {
         if (event.position <= current) continue;
         if (event.position > b.until) break;
-        if (!handles || handles.has(event.type)) await apply(event);
+        if (!handles || handles.has(event.type)) {
+          await apply(event);
+          applied.push(event);
+        }
         last = event.position;
       }
       if (last !== current) await tx.run(WRITE_CHECKPOINT, name, last, projection.version);
+      if (applied.length) await this.options.changes?.record(tx, name, applied);
       return last;
     };
     const lock = { lock: lockOf(projection) };

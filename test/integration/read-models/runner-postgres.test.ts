@@ -4,6 +4,7 @@ import { PostgresEventLog } from '../../../src/adapters/postgres/event-log';
 import { PostgresReadModelStore } from '../../../src/adapters/postgres/read-models';
 import { digestProjection } from '../../../src/runtime/digest';
 import { FollowingRunner } from '../../../src/runtime/following-runner';
+import { ChangeRecorder } from '../../../src/runtime/change-log';
 import { ProjectionRunner, type AppliedBatch } from '../../../src/runtime/projection-runner';
 import { hintedAppendNotifications } from '../../../src/store/append-notifications';
 import { PG_DATABASE, PG_HOST, PG_PORT, reachablePgUser } from '../../support/postgres';
@@ -82,7 +83,7 @@ if (USER !== null) {
       const openStore = () => PostgresReadModelStore.open({ connection: schemas.connection, schema: modelSchema });
       const [apiLog, foldLog, apiStore, foldStore] = await Promise.all([openLog(), openLog(), openStore(), openStore()]);
       const notices = hintedAppendNotifications;
-      const folding = new ProjectionRunner(foldLog, { readmodels: foldStore, analytics: foldStore }, [totals], { notifications: notices(foldLog) });
+      const folding = new ProjectionRunner(foldLog, { readmodels: foldStore, analytics: foldStore }, [totals], { notifications: notices(foldLog), changes: new ChangeRecorder() });
       await folding.ready;
       folding.start();
       const following = new FollowingRunner(apiLog, { readmodels: apiStore, analytics: apiStore }, [totals], { notifications: notices(apiLog), pollIntervalMs: 60_000 });
