@@ -8,7 +8,10 @@
 // side's latencies are pooled over its slices. Each round's ratios are what counts. Targets per
 // round: requests per second >= 1.0x the bare route's, p99 <= 1.25x the bare route's p99. Prints
 // every round; never fails.
-// Usage: npm run bench -- decide [seconds=10] [persons=5000] [connections=50] [rounds=5] [slices=5]
+// With `--store postgres`, a second service on fresh PostgreSQL schemas (log and read models), seeded
+// identically, is measured in each round too, in the same slices; per round its req/s against the
+// SQLite service's counts, target >= 0.9x (flags are served from memory on both).
+// Usage: npm run bench -- decide [seconds=10] [persons=5000] [connections=50] [rounds=5] [slices=5] [--store postgres]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -17,13 +20,16 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { experimentNodeFlags, npmStartArgs } from './_node-args';
+import { postgresService, type BenchCredentials, type PostgresService } from './_postgres-service';
 import { report } from './_report';
+import { storeArgs } from './_store-arg';
 
-const SECONDS = Number(process.argv[2] ?? 10);
-const PERSONS = Number(process.argv[3] ?? 5000);
-const CONNECTIONS = Number(process.argv[4] ?? 50);
-const ROUNDS = Number(process.argv[5] ?? 5);
-const SLICES = Number(process.argv[6] ?? 5);
+const { withPostgres, args } = storeArgs();
+const SECONDS = Number(args[0] ?? 10);
+const PERSONS = Number(args[1] ?? 5000);
+const CONNECTIONS = Number(args[2] ?? 50);
+const ROUNDS = Number(args[3] ?? 5);
+const SLICES = Number(args[4] ?? 5);
 const WARMUP_SECONDS = 5;
 /**
  * After seeding, before measuring: the checkpointer copies the seeded WALs back, and V8's memory
@@ -32,6 +38,7 @@ const WARMUP_SECONDS = 5;
 const SETTLE_SECONDS = 10;
 const TARGET_RPS_RATIO = 1.0;
 const TARGET_P99_RATIO = 1.25;
+const TARGET_POSTGRES_RPS_RATIO = 0.9;
 const GROUPS = 500;
 const ROLE = 'DECIDE_BENCH_ROLE';
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -113,7 +120,7 @@ const plans = ['free', 'pro', 'enterprise', 'startup'];
 const countries = ['GB', 'US', 'DE', 'FR', 'IN', 'BR'];
 
 /** Groups and persons through /batch/, the flags through the API; returns a typical answer's body. */
-async function seed(url: string, credentials: { project_api_key: string; personal_api_key: string; project_id: number }) {
+async function seed(url: string, credentials: BenchCredentials) {
   const token = credentials.project_api_key;
   const batch = async (events: Record<string, unknown>[]) => {
     const res = await fetch(`${url}/batch/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: token, batch: events }) });
@@ -220,11 +227,11 @@ class Side {
   cpuMs = 0;
   failed = 0;
 
-  constructor(readonly target: { label: string; url: string; pid: number }) {}
+  constructor(readonly target: { label: string; url: string; pid: number; token: string }) {}
 
-  async slice(token: string, seconds: number) {
+  async slice(seconds: number) {
     const before = cpuMs(this.target.pid);
-    const run = load(this.target.url, token, seconds);
+    const run = load(this.target.url, this.target.token, seconds);
     run.on('response', (_client, _status, _bytes, ms) => this.latencies.push(ms));
     const result = await run;
     this.cpuMs += cpuMs(this.target.pid) - before;
@@ -245,66 +252,92 @@ class Side {
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'bench-decide-'));
   const children: Child[] = [];
+  let postgres: PostgresService | null = null;
   try {
     const nodeFlags = npmStartArgs().filter((arg) => arg.startsWith('--'));
     console.log(`service: node ${[...experimentNodeFlags(), ...npmStartArgs()].join(' ')} (default settings); setting up ${PERSONS.toLocaleString()} persons, 50 flags ...`);
     const service = await spawnChild('service', [...experimentNodeFlags(), ...npmStartArgs()], { DATA_DIR: join(dir, 'data'), PORT: '0', HOST: '127.0.0.1', PRINT_CREDENTIALS: 'false' }, /listening at (http:\/\/[^"\s]+)/);
     children.push(service);
     const serviceUrl = service.match[1];
-    const credentials = JSON.parse(readFileSync(join(dir, 'data', 'credentials.json'), 'utf8'));
+    const credentials = JSON.parse(readFileSync(join(dir, 'data', 'credentials.json'), 'utf8')) as BenchCredentials;
     const body = await seed(serviceUrl, credentials);
     writeFileSync(join(dir, 'body.json'), body);
+    const onPostgres: { label: string; url: string; pid: number; token: string }[] = [];
+    if (withPostgres) {
+      console.log('the same on fresh PostgreSQL schemas ...');
+      postgres = await postgresService('bench_decide', join(dir, 'pg-bootstrap'));
+      const pgService = await spawnChild('postgres', [...experimentNodeFlags(), ...npmStartArgs()], { ...postgres.env, DATA_DIR: join(dir, 'pg-data'), PORT: '0', HOST: '127.0.0.1', PRINT_CREDENTIALS: 'false' }, /listening at (http:\/\/[^"\s]+)/);
+      children.push(pgService);
+      await seed(pgService.match[1], postgres.credentials);
+      onPostgres.push({ label: 'postgres', url: pgService.match[1], pid: pgService.child.pid!, token: postgres.credentials.project_api_key });
+    }
     const baseline = await spawnChild('bare', [...nodeFlags, ...experimentNodeFlags(), '--import', 'tsx', fileURLToPath(import.meta.url)], { [ROLE]: 'baseline', BENCH_BODY_FILE: join(dir, 'body.json') }, /^READY (\d+)/);
     children.push(baseline);
     const baselineUrl = `http://127.0.0.1:${baseline.match[1]}`;
     console.log(`typical answer ${Buffer.byteLength(body)} bytes; ${CONNECTIONS} connections, ${SECONDS} s per side and round in ${SLICES} slices, ${ROUNDS} rounds`);
 
     const targets = [
-      { label: 'service', url: serviceUrl, pid: service.child.pid! },
-      { label: 'bare', url: baselineUrl, pid: baseline.child.pid! },
+      { label: 'service', url: serviceUrl, pid: service.child.pid!, token: credentials.project_api_key },
+      ...onPostgres,
+      { label: 'bare', url: baselineUrl, pid: baseline.child.pid!, token: credentials.project_api_key },
     ];
     await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
     // Warm-up: JIT, statement and definition caches.
-    for (const t of targets) await load(t.url, credentials.project_api_key, WARMUP_SECONDS);
+    for (const t of targets) await load(t.url, t.token, WARMUP_SECONDS);
     const rows: Record<string, string | number>[] = [];
     const verdicts: string[] = [];
+    let postgresMet = 0;
     let invalid = false;
     const ms = (v: number) => Number(v.toFixed(2));
     for (let round = 1; round <= ROUNDS; round++) {
-      const [service, bare] = targets.map((t) => new Side(t));
-      const order = round % 2 ? [service, bare] : [bare, service];
+      const sides = targets.map((t) => new Side(t));
+      const [service, bare] = [sides[0], sides[sides.length - 1]];
+      const pg = sides.length > 2 ? sides[1] : null;
+      const order = round % 2 ? sides : [...sides].reverse();
       for (let slice = 0; slice < SLICES; slice++)
-        for (const side of slice % 2 ? [...order].reverse() : order) await side.slice(credentials.project_api_key, SECONDS / SLICES);
-      invalid ||= service.failed + bare.failed > 0;
+        for (const side of slice % 2 ? [...order].reverse() : order) await side.slice(SECONDS / SLICES);
+      invalid ||= sides.some((side) => side.failed > 0);
       const rps = service.rps / bare.rps;
+      const pgRps = pg ? pg.rps / service.rps : 0;
       const [s99, b99] = [service.percentile(0.99), bare.percentile(0.99)];
       const p99 = s99 / b99;
       const pass = rps >= TARGET_RPS_RATIO && p99 <= TARGET_P99_RATIO;
       rows.push({
         round,
         'service req/s': Math.round(service.rps),
+        ...(pg ? { 'postgres req/s': Math.round(pg.rps) } : {}),
         'bare req/s': Math.round(bare.rps),
         'req/s ratio': rps,
+        ...(pg ? { 'postgres/service req/s': pgRps } : {}),
         'service p50': ms(service.percentile(0.5)),
         'service p99': ms(s99),
+        ...(pg ? { 'postgres p50': ms(pg.percentile(0.5)), 'postgres p99': ms(pg.percentile(0.99)) } : {}),
         'bare p50': ms(bare.percentile(0.5)),
         'bare p99': ms(b99),
         'p99 ratio': p99,
         // CPU per request: unlike the wall-clock figures, barely moved by what else the machine runs.
         'service CPU us/req': Math.round((service.cpuMs * 1000) / service.latencies.length),
+        ...(pg ? { 'postgres CPU us/req': Math.round((pg.cpuMs * 1000) / pg.latencies.length) } : {}),
         'bare CPU us/req': Math.round((bare.cpuMs * 1000) / bare.latencies.length),
         result: pass ? 'PASS' : 'FAIL',
       });
       verdicts.push(`round ${round}: req/s ${rps.toFixed(2)}x bare (target >= ${TARGET_RPS_RATIO.toFixed(2)}), p99 ${ms(s99)} / ${ms(b99)} ms = ${p99.toFixed(2)}x bare (target <= ${TARGET_P99_RATIO}): ${pass ? 'PASS' : 'FAIL'}`);
+      if (pg) {
+        const met = pgRps >= TARGET_POSTGRES_RPS_RATIO;
+        postgresMet += met ? 1 : 0;
+        verdicts.push(`round ${round}: PostgreSQL ${Math.round(pg.rps)} req/s (p99 ${ms(pg.percentile(0.99))} ms) = ${pgRps.toFixed(2)}x SQLite's ${Math.round(service.rps)} (target >= ${TARGET_POSTGRES_RPS_RATIO}): ${met ? 'MET' : 'NOT MET'}`);
+      }
     }
-    report(`decide: POST /flags/?v=2, service vs bare fastify (${CONNECTIONS} connections, ${SECONDS} s each per round in ${SLICES} alternating slices, latencies in ms, ${new Date().toISOString()})`, rows);
+    report(`decide: POST /flags/?v=2, service vs ${postgres ? 'service on PostgreSQL vs ' : ''}bare fastify (${CONNECTIONS} connections, ${SECONDS} s each per round in ${SLICES} alternating slices, latencies in ms, ${new Date().toISOString()})`, rows);
     console.log('');
     for (const v of verdicts) console.log(v);
     const passed = rows.filter((r) => r.result === 'PASS').length;
     console.log(`${passed} of ${ROUNDS} rounds met both targets`);
+    if (postgres) console.log(`${postgresMet} of ${ROUNDS} rounds met the PostgreSQL target`);
     if (invalid) console.log('WARNING: some requests failed; the figures are not valid');
   } finally {
     for (const c of children.reverse()) await c.stop();
+    await postgres?.drop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

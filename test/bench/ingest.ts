@@ -4,7 +4,9 @@
 // of the same rows into the same table as the ceiling, measured in the same run.
 // A warm-up of WARMUP requests (other events, not counted) runs first and is folded before timing:
 // the figures are a running service's, not a cold start's (JIT, statement caches, page cache).
-//   npm run bench -- ingest [requests=200] [clients=8]
+// With `--store postgres`, the same workload then runs against a service on fresh PostgreSQL schemas
+// (log and read models), and one table gives both stores' figures side by side.
+//   npm run bench -- ingest [requests=200] [clients=8] [--store postgres]
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -17,10 +19,13 @@ import { MODEL_BACKSTOP_CHECKPOINT_PAGES } from '../../src/app/open-runtime';
 import { openSqlite } from '../../src/store/sqlite/open';
 import { benchBatches } from './_ingest-events';
 import { experimentNodeFlags, npmStartArgs } from './_node-args';
+import { postgresService } from './_postgres-service';
 import { report, timed } from './_report';
+import { storeArgs } from './_store-arg';
 
-const REQUESTS = Number(process.argv[2] ?? 200);
-const CLIENTS = Number(process.argv[3] ?? 8);
+const { withPostgres, args } = storeArgs();
+const REQUESTS = Number(args[0] ?? 200);
+const CLIENTS = Number(args[1] ?? 8);
 const PER_REQUEST = 1000;
 const WARMUP = 20;
 const total = REQUESTS * PER_REQUEST;
@@ -50,71 +55,108 @@ const rawRate = (() => {
   return total / seconds;
 })();
 
-// Started as `npm start` starts it (its node flags: a larger young generation, since every request
-// allocates a few MB that die with it), plus the experiment flags (CPU profiles: one per thread).
-const server = spawn(process.execPath, [...experimentNodeFlags(), ...npmStartArgs()], {
-  env: { ...process.env, DATA_DIR: join(dir, 'data'), PORT: '0', LOG_LEVEL: 'info', PRINT_CREDENTIALS: 'false' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const url = await new Promise<string>((resolve) => {
-  let out = '';
-  server.stdout!.on('data', (c: Buffer) => {
-    out += c.toString();
-    const m = /listening at (http:\/\/[^"\s]+)/.exec(out);
-    if (m) resolve(m[1]);
+interface Measured {
+  accepted: number;
+  acceptedSeconds: number;
+  e2e: number;
+  e2eSeconds: number;
+  p50: number;
+  p99: number;
+}
+
+/**
+ * Starts the service (environment `env`), warms it up, times the workload until the analytics
+ * table holds it, and stops the service. `projectToken` is read once the service listens.
+ */
+async function measure(env: Record<string, string>, projectToken: () => string): Promise<Measured> {
+  // Started as `npm start` starts it (its node flags: a larger young generation, since every request
+  // allocates a few MB that die with it), plus the experiment flags (CPU profiles: one per thread).
+  const server = spawn(process.execPath, [...experimentNodeFlags(), ...npmStartArgs()], {
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', PRINT_CREDENTIALS: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-});
-const token = JSON.parse(readFileSync(join(dir, 'data', 'credentials.json'), 'utf8')).project_api_key as string;
-const bodies = batches.map((b) => gzipSync(JSON.stringify({ api_key: token, batch: b, sent_at: new Date().toISOString() })));
-const health = async () => (await (await fetch(`${url}/_health`)).json()) as { log_head: number; projections: Record<string, number> };
-const post = async (body: Buffer) => {
-  const res = await fetch(`${url}/batch/`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
-  if (res.status !== 200) throw new Error(`batch answered ${res.status}: ${await res.text()}`);
-  await res.arrayBuffer();
-};
-// A request is a few log records, not one per event: folded once the fold reaches the log's head.
-const folded = async () => {
-  const head = (await health()).log_head;
-  while ((await health()).projections.ingestion < head) await new Promise((r) => setTimeout(r, 20));
-};
+  const exited = new Promise((r) => server.once('exit', r));
+  const url = await new Promise<string>((resolve) => {
+    let out = '';
+    server.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /listening at (http:\/\/[^"\s]+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+  });
+  const token = projectToken();
+  const bodies = batches.map((b) => gzipSync(JSON.stringify({ api_key: token, batch: b, sent_at: new Date().toISOString() })));
+  const health = async () => (await (await fetch(`${url}/_health`)).json()) as { log_head: number; projections: Record<string, number> };
+  const post = async (body: Buffer) => {
+    const res = await fetch(`${url}/batch/`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    if (res.status !== 200) throw new Error(`batch answered ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer();
+  };
+  // A request is a few log records, not one per event: folded once the fold reaches the log's head.
+  const folded = async () => {
+    const head = (await health()).log_head;
+    while ((await health()).projections.ingestion < head) await new Promise((r) => setTimeout(r, 20));
+  };
 
-for (const batch of warmupBatches) await post(gzipSync(JSON.stringify({ api_key: token, batch, sent_at: new Date().toISOString() })));
-await folded();
+  for (const batch of warmupBatches) await post(gzipSync(JSON.stringify({ api_key: token, batch, sent_at: new Date().toISOString() })));
+  await folded();
 
-const latencies: number[] = [];
-let next = 0;
-const start = performance.now();
-await Promise.all(
-  Array.from({ length: CLIENTS }, async () => {
-    while (next < bodies.length) {
-      const body = bodies[next++];
-      const t = performance.now();
-      await post(body);
-      latencies.push(performance.now() - t);
-    }
-  }),
-);
-const acceptedSeconds = (performance.now() - start) / 1000;
-await folded();
-const e2eSeconds = (performance.now() - start) / 1000;
-server.kill('SIGTERM');
+  const latencies: number[] = [];
+  let next = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (next < bodies.length) {
+        const body = bodies[next++];
+        const t = performance.now();
+        await post(body);
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const acceptedSeconds = (performance.now() - start) / 1000;
+  await folded();
+  const e2eSeconds = (performance.now() - start) / 1000;
+  server.kill('SIGTERM');
+  await exited;
 
-latencies.sort((a, b) => a - b);
-const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
-const accepted = total / acceptedSeconds;
-const e2e = total / e2eSeconds;
-report(`ingest: ${REQUESTS} x ${PER_REQUEST}-event gzipped /batch/ (~${avgBytes} B/event), ${CLIENTS} clients, after ${WARMUP} warm-up requests`, [
-  { measure: 'raw SQLite insert of the same rows (ceiling)', 'events/s': Math.round(rawRate) },
-  { measure: 'accepted (answered {"status":1})', 'events/s': Math.round(accepted), 'ratio to raw': accepted / rawRate, seconds: acceptedSeconds },
-  { measure: 'end-to-end (analytics table holds all)', 'events/s': Math.round(e2e), 'ratio to raw': e2e / rawRate, seconds: e2eSeconds },
-  { measure: 'request latency p50 (ms)', 'events/s': Math.round(pct(50)) },
-  { measure: 'request latency p99 (ms)', 'events/s': Math.round(pct(99)) },
-]);
-console.log(`\naccepted ${Math.round(accepted)}/s (target >= 50,000): ${accepted >= 50_000 ? 'MET' : 'NOT MET'}`);
-console.log(`end-to-end ${Math.round(e2e)}/s (target >= 25,000): ${e2e >= 25_000 ? 'MET' : 'NOT MET'}`);
-await new Promise((r) => server.once('exit', r));
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
+  return { accepted: total / acceptedSeconds, acceptedSeconds, e2e: total / e2eSeconds, e2eSeconds, p50: pct(50), p99: pct(99) };
+}
+
+const expected = total + WARMUP * PER_REQUEST;
+const sqlite = await measure({ DATA_DIR: join(dir, 'data') }, () => JSON.parse(readFileSync(join(dir, 'data', 'credentials.json'), 'utf8')).project_api_key as string);
 const models = openSqlite(join(dir, 'data', 'readmodels.sqlite'), { readonly: true });
 const stored = (models.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
 models.close();
-if (stored !== total + WARMUP * PER_REQUEST) throw new Error(`the analytics table holds ${stored} events, expected ${total + WARMUP * PER_REQUEST}`);
+
+let postgres: Measured | null = null;
+let postgresStored = 0;
+if (withPostgres) {
+  const service = await postgresService('bench_ingest', join(dir, 'pg-bootstrap'));
+  try {
+    postgres = await measure({ ...service.env, DATA_DIR: join(dir, 'pg-data') }, () => service.credentials.project_api_key);
+    postgresStored = await service.storedEvents();
+  } finally {
+    await service.drop();
+  }
+}
+
+// One store: the columns as they always were; both: each figure column once per store.
+const stores = [{ label: 'SQLite', m: sqlite }, ...(postgres ? [{ label: 'PostgreSQL', m: postgres }] : [])];
+const cells = (of: typeof stores, figures: (m: Measured) => Record<string, number>) =>
+  Object.fromEntries(of.flatMap(({ label, m }) => Object.entries(figures(m)).map(([k, v]) => [stores.length > 1 ? `${label} ${k}` : k, v])));
+report(`ingest: ${REQUESTS} x ${PER_REQUEST}-event gzipped /batch/ (~${avgBytes} B/event), ${CLIENTS} clients, after ${WARMUP} warm-up requests${postgres ? ', SQLite and PostgreSQL stores' : ''}`, [
+  { measure: 'raw SQLite insert of the same rows (ceiling)', ...cells(stores.slice(0, 1), () => ({ 'events/s': Math.round(rawRate) })) },
+  { measure: 'accepted (answered {"status":1})', ...cells(stores, (m) => ({ 'events/s': Math.round(m.accepted), 'ratio to raw': m.accepted / rawRate, seconds: m.acceptedSeconds })) },
+  { measure: 'end-to-end (analytics table holds all)', ...cells(stores, (m) => ({ 'events/s': Math.round(m.e2e), 'ratio to raw': m.e2e / rawRate, seconds: m.e2eSeconds })) },
+  { measure: 'request latency p50 (ms)', ...cells(stores, (m) => ({ 'events/s': Math.round(m.p50) })) },
+  { measure: 'request latency p99 (ms)', ...cells(stores, (m) => ({ 'events/s': Math.round(m.p99) })) },
+]);
+if (postgres) console.log(`\nend-to-end on PostgreSQL ${Math.round(postgres.e2e)}/s (target >= 15,000): ${postgres.e2e >= 15_000 ? 'MET' : 'NOT MET'}`);
+console.log(`${postgres ? '' : '\n'}accepted ${Math.round(sqlite.accepted)}/s (target >= 50,000): ${sqlite.accepted >= 50_000 ? 'MET' : 'NOT MET'}`);
+console.log(`end-to-end ${Math.round(sqlite.e2e)}/s (target >= 25,000): ${sqlite.e2e >= 25_000 ? 'MET' : 'NOT MET'}`);
+if (stored !== expected) throw new Error(`the analytics table holds ${stored} events, expected ${expected}`);
+if (postgres && postgresStored !== expected) throw new Error(`the PostgreSQL analytics table holds ${postgresStored} events, expected ${expected}`);
 rmSync(dir, { recursive: true, force: true });

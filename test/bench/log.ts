@@ -10,11 +10,10 @@ import { SqliteEventLog } from '../../src/store/sqlite/event-log';
 import { openSqlite } from '../../src/store/sqlite/open';
 import { postgresLogRows } from './_log-postgres';
 import { report, timed, timedAsync } from './_report';
+import { storeArgs } from './_store-arg';
 
 // `--store postgres` adds the PostgreSQL adapter's figures after the SQLite ones (same workload).
-const storeAt = process.argv.indexOf('--store');
-const withPostgres = storeAt > 0 && process.argv[storeAt + 1] === 'postgres';
-const args = process.argv.slice(2).filter((_, i) => storeAt < 0 || (i + 2 !== storeAt && i + 2 !== storeAt + 1));
+const { withPostgres, args } = storeArgs();
 const dir = mkdtempSync(join(tmpdir(), 'bench-log-'));
 const BATCHES = Number(args[0] ?? 200);
 const SINGLE = Number(args[1] ?? 20_000);
