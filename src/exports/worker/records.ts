@@ -130,3 +130,24 @@ export function hogqlRecordMapper(columns: readonly CompiledColumn[]): (r: unkno
     };
   };
 }
+
+/** A hogql query's rows as records, in batches of `batchSize`; `check` runs before each batch is handed on. */
+export async function* hogqlBatches(
+  rows: Iterable<unknown[]> | AsyncIterable<unknown[]>,
+  columns: readonly CompiledColumn[],
+  batchSize: number,
+  check: () => void,
+): AsyncGenerator<ExportRecord[]> {
+  const map = hogqlRecordMapper(columns);
+  let batch: ExportRecord[] = [];
+  for await (const row of rows) {
+    batch.push(map(row));
+    if (batch.length >= batchSize) {
+      check();
+      yield batch;
+      batch = [];
+    }
+  }
+  check();
+  if (batch.length > 0) yield batch;
+}

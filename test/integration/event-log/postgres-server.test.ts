@@ -8,6 +8,7 @@ import { openRuntimeOn } from '../../../src/app';
 import { parseEventLog } from '../../../src/config/event-log';
 import { capturedInLog } from '../../support/captured';
 import { kill9, repoRoot, runTs } from '../../support/child';
+import { eventually } from '../../support/eventually';
 import { json, type Json } from '../../support/json';
 import { PG_DATABASE, PG_HOST, PG_PORT, reachablePgUser } from '../../support/postgres';
 import { pgSchemas } from '../../support/postgres-schema';
@@ -42,15 +43,6 @@ async function startServer(dataDir: string, eventLog: string) {
   return { ...server, url, credentials, api, stop };
 }
 
-/** Polls a condition the server reaches on its own (projections catching up in its worker thread). */
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 function cliOn(dataDir: string, eventLog: string, args: string[]) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {

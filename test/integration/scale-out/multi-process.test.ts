@@ -4,6 +4,7 @@ import pg from 'pg';
 import { PostHog } from 'posthog-node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { kill9, repoRoot, runBuilt } from '../../support/child';
+import { eventually } from '../../support/eventually';
 import { json } from '../../support/json';
 import { PG_DATABASE, PG_HOST, PG_PORT, reachablePgUser } from '../../support/postgres';
 import { pgSchemas } from '../../support/postgres-schema';
@@ -27,14 +28,6 @@ interface Credentials {
   personal_api_key: string;
 }
 
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 if (USER !== null) {
   const schemas = pgSchemas(USER, 'scaleout_test');

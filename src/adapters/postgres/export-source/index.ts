@@ -2,7 +2,7 @@ import type { BatchExportRow, RunRow } from '../../../../projections/exports';
 import type { SqlSession } from '../../../../projections/sql';
 import type { ExportRecord } from '../../../exports/destinations';
 import type { ExportSource, RunRows } from '../../../exports/worker/export-source';
-import { hogqlRecordMapper, PERSON_ID, recordFromRow } from '../../../exports/worker/records';
+import { hogqlBatches, PERSON_ID, recordFromRow } from '../../../exports/worker/records';
 import type { ReadModelStore } from '../../../store/read-models';
 import { sourceQuery, type SourceQuery } from './source-query';
 
@@ -64,18 +64,7 @@ async function heldSnapshot(store: ReadModelStore): Promise<{ session: SqlSessio
 
 async function* batches(session: SqlSession, query: SourceQuery, batchSize: number, check: () => void): AsyncGenerator<ExportRecord[]> {
   if (query.kind === 'hogql') {
-    const map = hogqlRecordMapper(query.columns);
-    let batch: ExportRecord[] = [];
-    for await (const row of session.stream(query.sql, ...query.params)) {
-      batch.push(map(row));
-      if (batch.length >= batchSize) {
-        check();
-        yield batch;
-        batch = [];
-      }
-    }
-    check();
-    if (batch.length > 0) yield batch;
+    yield* hogqlBatches(session.stream(query.sql, ...query.params), query.columns, batchSize, check);
     return;
   }
   const persons = new Map<string, string | null>();

@@ -4,7 +4,7 @@ import type { ExportSource, RunRows } from '../../../exports/worker/export-sourc
 import { openSqlite, type SqliteDatabase } from '../../../store/sqlite/open';
 import { encodedInParallel } from './parallel-lines';
 import { PersonProperties } from './person-cache';
-import { hogqlRecordMapper, PERSON_ID, recordFromRow } from '../../../exports/worker/records';
+import { hogqlBatches, PERSON_ID, recordFromRow } from '../../../exports/worker/records';
 import { keysetBefore, keysetOf, sourceQuery, type SourceQuery } from './source-query';
 
 const bind = (q: SourceQuery) => (q.kind === 'hogql' && Object.keys(q.named).length > 0 ? [...q.params, q.named] : q.params);
@@ -61,19 +61,7 @@ export function sqliteExportSource(readModelsPath: string, options: SqliteSource
 async function* batches(db: SqliteDatabase, query: SourceQuery, persons: PersonProperties, batchSize: number, check: () => void): AsyncGenerator<ExportRecord[]> {
   const lookup = (personId: string | null) => persons.get(personId);
   if (query.kind === 'hogql') {
-    const map = hogqlRecordMapper(query.columns);
-    const rows = db.prepare(query.sql).raw(true).iterate(...bind(query)) as IterableIterator<unknown[]>;
-    let batch: ExportRecord[] = [];
-    for (const row of rows) {
-      batch.push(map(row));
-      if (batch.length >= batchSize) {
-        check();
-        yield batch;
-        batch = [];
-      }
-    }
-    check();
-    if (batch.length > 0) yield batch;
+    yield* hogqlBatches(db.prepare(query.sql).raw(true).iterate(...bind(query)) as IterableIterator<unknown[]>, query.columns, batchSize, check);
     return;
   }
   const page = db.prepare(query.pageSql).raw(true);
