@@ -134,7 +134,14 @@ export function openRuntime(options: RuntimeOptions) {
     const follower = new FollowingRunner(log, readModels, projections, { notifications: opened.notifications, onWaitingForFold: options.onWaitingForFold });
     const folding = options.folding;
     const changes = new ChangeRecorder();
-    const fold = () => new ProjectionRunner(log, readModels, projections, { onError: options.onProjectionError, notifications: opened.notifications, changes });
+    // In a worker thread as for SQLite (the fold's CPU off the thread answering requests), else in this one.
+    const fold = () =>
+      options.projectionsInWorker
+        ? new RemoteProjectionRunner(projections, log, {
+            entry: new URL('./projection-worker.ts', import.meta.url),
+            data: { log: opened.spec, readModels: shared!.spec, recordChanges: true, nice: options.projectionsNice } satisfies ProjectionWorkerData,
+          })
+        : new ProjectionRunner(log, readModels, projections, { onError: options.onProjectionError, notifications: opened.notifications, changes });
     const leased = folding && new LeasedRunner(follower, fold, folding.leases, folding.events);
     runner = leased || follower;
     ready = runner.ready;
@@ -145,7 +152,7 @@ export function openRuntime(options: RuntimeOptions) {
   } else if (options.projectionsInWorker) {
     const data: ProjectionWorkerData = {
       log: opened.spec,
-      stores: { readmodels: modelFiles.readmodels, analytics: modelFiles.analytics },
+      readModels: { kind: 'sqlite', files: { readmodels: modelFiles.readmodels, analytics: modelFiles.analytics } },
       durability: options.durability,
       nice: options.projectionsNice,
       backstopCheckpointPages: MODEL_BACKSTOP_CHECKPOINT_PAGES,

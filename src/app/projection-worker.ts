@@ -9,12 +9,18 @@ import { openSqlite, type Durability, type SqliteDatabase } from '../store/sqlit
 import { niceThisThread } from '../threads';
 import { SqliteReadModelStore } from '../adapters/sqlite/read-models';
 import { openLogFromSpec, type EventLogSpec } from './event-log';
+import { ChangeRecorder } from '../runtime/change-log';
+import type { ReadModelStore } from '../store/read-models';
+
+/** Where the read models are: this process's SQLite files, or the deployment's PostgreSQL schema. */
+export type ReadModelsSpec = { kind: 'sqlite'; files: Record<StoreName, string> } | { kind: 'postgres'; url: string; schema: string };
 
 /** The data the main thread passes (see open-runtime.ts). */
 export interface ProjectionWorkerData {
   log: EventLogSpec;
-  /** The read-model store files. */
-  stores: Record<StoreName, string>;
+  readModels: ReadModelsSpec;
+  /** Record what each batch changed for the processes that follow shared read models (see change-log.ts). */
+  recordChanges?: boolean;
   durability?: Durability;
   /** CPU niceness of this thread (0: unchanged). */
   nice?: number;
@@ -27,18 +33,35 @@ if (parentPort) {
   const config = workerData as ProjectionWorkerData;
   niceThisThread(config.nice ?? 0);
   const opened = await openLogFromSpec(config.log);
-  const open = (file: string) => openSqlite(file, { durability: config.durability, autoCheckpointPages: config.backstopCheckpointPages });
-  const stores: Record<StoreName, SqliteDatabase> = { readmodels: open(config.stores.readmodels), analytics: open(config.stores.analytics) };
   const log = new ContractedEventLog(opened.log, contracts);
+  const models = await openReadModels(config);
   serveProjections(parentPort, {
     log,
     notifications: opened.notifications,
-    stores: { readmodels: new SqliteReadModelStore(stores.readmodels), analytics: new SqliteReadModelStore(stores.analytics) },
+    stores: models.stores,
     projections: allProjections,
+    changes: config.recordChanges ? new ChangeRecorder() : undefined,
     async close() {
       await log.close();
-      stores.readmodels.close();
-      stores.analytics.close();
+      await models.close();
     },
   });
+}
+
+async function openReadModels(config: ProjectionWorkerData): Promise<{ stores: Record<StoreName, ReadModelStore>; close(): Promise<void> }> {
+  const spec = config.readModels;
+  if (spec.kind === 'postgres') {
+    const { PostgresReadModelStore } = await import('../adapters/postgres/read-models');
+    const store = await PostgresReadModelStore.open({ connection: spec.url, schema: spec.schema });
+    return { stores: { readmodels: store, analytics: store }, close: () => store.close() };
+  }
+  const open = (file: string) => openSqlite(file, { durability: config.durability, autoCheckpointPages: config.backstopCheckpointPages });
+  const dbs: Record<StoreName, SqliteDatabase> = { readmodels: open(spec.files.readmodels), analytics: open(spec.files.analytics) };
+  return {
+    stores: { readmodels: new SqliteReadModelStore(dbs.readmodels), analytics: new SqliteReadModelStore(dbs.analytics) },
+    async close() {
+      dbs.readmodels.close();
+      dbs.analytics.close();
+    },
+  };
 }

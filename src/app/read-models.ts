@@ -4,10 +4,13 @@ import { redactedUrl } from '../config/event-log';
 import type { ReadModelsChoice } from '../config/read-models';
 import type { ReadModelStore } from '../store/read-models';
 import type { ExportSource } from '../exports/worker/export-source';
+import type { ReadModelsSpec } from './projection-worker';
 
 /** Read models every process of a deployment shares: both store names on one PostgreSQL schema. */
 export interface SharedReadModels {
   stores: Record<StoreName, ReadModelStore>;
+  /** How another thread opens its own handle on them. */
+  spec: Extract<ReadModelsSpec, { kind: 'postgres' }>;
   /** The export worker's reads of the events table, on the same store. */
   exportSource: ExportSource;
   close(): Promise<void>;
@@ -21,7 +24,7 @@ export async function openSharedReadModels(choice: Extract<ReadModelsChoice, { k
   const { postgresExportSource } = await import('../adapters/postgres/export-source');
   try {
     const store = await PostgresReadModelStore.open({ connection: choice.url, schema: choice.schema });
-    return { stores: { readmodels: store, analytics: store }, exportSource: postgresExportSource(store), close: () => store.close() };
+    return { stores: { readmodels: store, analytics: store }, spec: { kind: 'postgres', url: choice.url, schema: choice.schema }, exportSource: postgresExportSource(store), close: () => store.close() };
   } catch (err) {
     // At start-up, a server out of reach is the operator's to fix: one line (exit 2), no stack.
     if (isUnreachable(err)) throw new ConfigError(`READ_MODELS ${redactedUrl(choice.url)}: cannot reach PostgreSQL (${(err as Error).message})`);

@@ -2,7 +2,10 @@ import { Subject, type Subscription } from 'rxjs';
 import type { Leases } from '../store/leases';
 import type { FollowingRunner } from './following-runner';
 import { runWhileLeased, type LeasedRole, type LeasedRoleEvents } from './leased-role';
-import type { AppliedBatch, ProjectionRunner, Runner } from './projection-runner';
+import type { AppliedBatch, Runner } from './projection-runner';
+
+/** A runner that folds: in this thread, or in a worker thread (which `close` ends). */
+export type FoldingRunner = Runner & { close?(): Promise<void> };
 import type { QuarantineSummary } from './quarantine';
 
 /** The lease the folding process of a deployment holds. */
@@ -17,7 +20,7 @@ export const PROJECTIONS_LEASE = 'projections';
 export class LeasedRunner implements Runner {
   readonly applied$ = new Subject<AppliedBatch>();
   readonly ready: Promise<void>;
-  private folding: ProjectionRunner | null = null;
+  private folding: FoldingRunner | null = null;
   private role: LeasedRole | null = null;
   private followed: Subscription | null = null;
   /** Read-your-writes waits parked on the fold, moved to the follower should the fold stop first. */
@@ -25,7 +28,7 @@ export class LeasedRunner implements Runner {
 
   constructor(
     private readonly follower: FollowingRunner,
-    private readonly fold: () => ProjectionRunner,
+    private readonly fold: () => FoldingRunner,
     private readonly leases: Leases,
     private readonly events: LeasedRoleEvents = {},
   ) {
@@ -71,6 +74,7 @@ export class LeasedRunner implements Runner {
           stop: async () => {
             this.folding = null;
             runner.stop();
+            await runner.close?.();
             forwarded.unsubscribe();
             this.follow();
             for (const handover of this.handovers) handover();

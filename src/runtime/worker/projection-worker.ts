@@ -7,6 +7,7 @@ import type { AppendNotifications } from '../../store/append-notifications';
 import type { EventLog } from '../../store/event-log';
 import type { ReadModelStore } from '../../store/read-models';
 import { ProjectionRunner } from '../projection-runner';
+import type { ChangeRecorder } from '../change-log';
 import type { FromWorker, ToWorker } from './messages';
 
 export interface ProjectionThread {
@@ -16,6 +17,8 @@ export interface ProjectionThread {
   notifications: AppendNotifications;
   stores: Record<StoreName, ReadModelStore>;
   projections: readonly ReadModelProjection[];
+  /** On shared read models: records what each batch changed for the processes that follow. */
+  changes?: ChangeRecorder;
   /** Closes the log handle and the stores. */
   close(): Promise<void>;
 }
@@ -23,7 +26,7 @@ export interface ProjectionThread {
 /** Runs every projection and reports progress to the main thread until it says stop. */
 export function serveProjections(port: MessagePort, thread: ProjectionThread): void {
   const send = (m: FromWorker) => port.postMessage(m);
-  const runner = new ProjectionRunner(thread.log, thread.stores, thread.projections, { notifications: thread.notifications });
+  const runner = new ProjectionRunner(thread.log, thread.stores, thread.projections, { notifications: thread.notifications, changes: thread.changes });
 
   const progress = () =>
     send({ type: 'progress', checkpoints: runner.checkpoints(), failures: runner.failures(), quarantines: runner.quarantines() });
