@@ -170,15 +170,15 @@ export class FollowingRunner implements Runner {
   private async announce(projection: ReadModelProjection, from: number, to: number): Promise<void> {
     const handles = projection.handles ? new Set(projection.handles) : null;
     const seen = new Map<string, AppliedEvent>();
-    let position = from + 1;
-    while (position <= to) {
-      const batch = await this.log.readAll({ fromPosition: position, toPosition: to, maxCount: CHANGES_PAGE });
+    let after = from;
+    while (after < to) {
+      const batch = await this.log.readAll({ afterPosition: after, toPosition: to, maxCount: CHANGES_PAGE });
       if (!batch.length) break;
       for (const e of batch) {
         if (handles && !handles.has(e.type)) continue;
         seen.set(`${e.type}:${e.metadata.projectId}`, { type: e.type, position: e.position, streamId: e.streamId, metadata: { projectId: e.metadata.projectId } });
       }
-      position = batch[batch.length - 1].position + 1;
+      after = batch[batch.length - 1].position;
     }
     if (seen.size) this.applied$.next({ projection: projection.name, events: [...seen.values()] });
   }

@@ -4,17 +4,12 @@ import type { Position } from '@eventstore/db-client';
  * Port positions over `$all` commit positions.
  *
  * A `$all` commit position is the byte offset of an event's record in the server's transaction
- * log: increasing in commit order, never dense. The port's positions are numbers today, and the
- * runtime resumes by reading from `last + 1` (see EventLog in src/store/event-log.ts). The server
- * cannot start a read at an arbitrary offset: `c + 1` points into the middle of the record at `c`
- * and the server answers "invalid position" (or, on old versions, reads garbage). So the port
- * position of the event at commit `c` is `2c + 2`, and reading from a port position `x` means:
- *   x even: from the record at commit (x - 2) / 2, inclusive (a position this adapter handed out);
- *   x odd:  after the record at commit (x - 3) / 2 (`p + 1` for a position `p` handed out);
- *   x <= 1: from the start of the log.
- * Order and comparisons are those of the commit positions; `+ 2` keeps every event above 0 (the
- * empty log's head). A later step makes the port's positions opaque bigints, and this encoding
- * goes away with it.
+ * log: increasing in commit order, never dense. The server cannot start a read at an arbitrary
+ * offset (`c + 1` points into the middle of the record at `c`, and the server answers "invalid
+ * position"), so the port reads after a position (see EventLog in src/store/event-log.ts): from the
+ * record of the event at that position, dropping it. The port position of the event at commit `c`
+ * is still `2c + 2` (from when readers resumed at `last + 1`); order and comparisons are those of
+ * the commit positions.
  *
  * Every event written by appendToStream is its own implicit transaction member with commit ==
  * prepare position; events of a legacy explicit transaction share one commit position and cannot
@@ -55,16 +50,16 @@ export function toEventPosition(portPosition: number): Position {
   return { commit, prepare: commit };
 }
 
-/** Where a forward read of `$all` starts for the port's inclusive `fromPosition`. */
-export type ReadStart = { from: 'start' } | { from: Position; skipFirstIfAt: boolean };
+/**
+ * Where a forward read of `$all` starts for the port's exclusive `afterPosition`: the start of the
+ * log, or the record of the event at that position, which the server reads inclusively, so it
+ * comes back first and is dropped.
+ */
+export type ReadStart = { from: 'start' } | { after: Position };
 
-export function readStartOf(fromPosition: number | undefined): ReadStart {
-  if (fromPosition === undefined || fromPosition <= 1) return { from: 'start' };
-  if (!Number.isSafeInteger(fromPosition)) throw new PositionRangeError(`fromPosition ${fromPosition} is not a safe integer`);
-  // Odd: what follows the event at x - 1. The server reads forward inclusively, so that event
-  // comes back first and is dropped.
-  if (fromPosition % 2 === 1) return { from: toEventPosition(fromPosition - 1), skipFirstIfAt: true };
-  return { from: toEventPosition(fromPosition), skipFirstIfAt: false };
+export function readStartOf(afterPosition: number | undefined): ReadStart {
+  if (afterPosition === undefined || afterPosition <= 0) return { from: 'start' };
+  return { after: toEventPosition(afterPosition) };
 }
 
 export const samePosition = (a: Position, b: Position): boolean => a.commit === b.commit && a.prepare === b.prepare;

@@ -24,7 +24,7 @@ eventLogContract('KurrentDB adapter over a stand-in server, one log among others
 });
 
 describe('KurrentDB adapter over a stand-in server: pages and positions', () => {
-  it('reads past many pages of system records, and resumes from p + 1 on each event without ever sending a mid-record offset', async () => {
+  it('reads past many pages of system records, and resumes after the position of each event without ever sending a mid-record offset', async () => {
     const server = new KurrentStandIn();
     const log = EventStoreEventLog.over(server.client());
     const ctx = { context: { actor: { type: 'system' as const } } };
@@ -32,13 +32,13 @@ describe('KurrentDB adapter over a stand-in server: pages and positions', () => 
     for (let i = 0; i < 1200; i++) await log.append(`s-${i % 7}`, [{ type: 'Tested', data: { i } }], ctx);
     const all = await log.readAll();
     expect(all.map((e) => (e.data as { i: number }).i)).toEqual(Array.from({ length: 1200 }, (_, i) => i));
-    let position = 1;
+    let after = 0;
     const resumed: number[] = [];
     for (;;) {
-      const batch = await log.readAll({ fromPosition: position, maxCount: 173 });
+      const batch = await log.readAll({ afterPosition: after, maxCount: 173 });
       if (batch.length === 0) break;
       resumed.push(...batch.map((e) => e.position));
-      position = batch.at(-1)!.position + 1;
+      after = batch.at(-1)!.position;
     }
     expect(resumed).toEqual(all.map((e) => e.position));
     expect(await log.head()).toBe(all.at(-1)!.position);

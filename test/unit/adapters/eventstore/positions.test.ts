@@ -47,21 +47,17 @@ describe('KurrentDB positions ↔ port positions', () => {
     for (const p of [0, 1, 3, 2471, -2, 2.5, Number.MAX_SAFE_INTEGER + 1]) expect(() => toEventPosition(p), String(p)).toThrow(PositionRangeError);
   });
 
-  it('reads from an event position inclusively, from `p + 1` after the event at p, and from the start below 2', () => {
+  it('reads after an event position from its own record (the adapter drops it), and from the start after 0', () => {
     expect(readStartOf(undefined)).toEqual({ from: 'start' });
     expect(readStartOf(0)).toEqual({ from: 'start' });
-    expect(readStartOf(1)).toEqual({ from: 'start' });
-    expect(readStartOf(2470)).toEqual({ from: at(1234n), skipFirstIfAt: false });
-    // p + 1 never reaches the server as an offset into the middle of the record at p.
-    expect(readStartOf(2471)).toEqual({ from: at(1234n), skipFirstIfAt: true });
+    expect(readStartOf(2470)).toEqual({ after: at(1234n) });
     fc.assert(
-      fc.property(fc.bigInt({ min: 0n, max: MAX_COMMIT_POSITION - 1n }), (c) => {
-        const p = toPortPosition(at(c));
-        expect(readStartOf(p)).toEqual({ from: at(c), skipFirstIfAt: false });
-        expect(readStartOf(p + 1)).toEqual({ from: at(c), skipFirstIfAt: true });
+      fc.property(fc.bigInt({ min: 0n, max: MAX_COMMIT_POSITION }), (c) => {
+        expect(readStartOf(toPortPosition(at(c)))).toEqual({ after: at(c) });
       }),
     );
-    expect(() => readStartOf(Number.MAX_SAFE_INTEGER + 2)).toThrow(PositionRangeError);
+    // Never an offset into the middle of a record.
+    for (const p of [1, 2471, Number.MAX_SAFE_INTEGER + 2]) expect(() => readStartOf(p), String(p)).toThrow(PositionRangeError);
   });
 
   it("takes an append's last event from the answer's commit position and its first from the prepare (transaction) position", () => {
