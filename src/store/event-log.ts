@@ -25,7 +25,7 @@ export interface AppendResult {
 }
 
 export interface ReadAllOptions {
-  /** Exclusive: events after this position (the last one the reader saw); absent: from the beginning. */
+  /** Exclusive: events after this position (the last one the reader saw); absent or 0 (below every position): from the beginning. */
   afterPosition?: number;
   /** Inclusive upper bound. */
   toPosition?: number;

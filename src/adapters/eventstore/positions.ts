@@ -4,20 +4,21 @@ import type { Position } from '@eventstore/db-client';
  * Port positions over `$all` commit positions.
  *
  * A `$all` commit position is the byte offset of an event's record in the server's transaction
- * log: increasing in commit order, never dense. The server cannot start a read at an arbitrary
- * offset (`c + 1` points into the middle of the record at `c`, and the server answers "invalid
- * position"), so the port reads after a position (see EventLog in src/store/event-log.ts): from the
- * record of the event at that position, dropping it. The port position of the event at commit `c`
- * is still `2c + 2` (from when readers resumed at `last + 1`); order and comparisons are those of
- * the commit positions.
+ * log: increasing in commit order, never dense. The port position of an event is its commit
+ * position, as a number while that is a safe integer (2^53 - 1 bytes of log, about 9 PB). The server
+ * cannot start a read at an arbitrary offset (`c + 1` points into the middle of the record at `c`,
+ * and the server answers "invalid position"), and it need not: the port reads after a position it
+ * handed out (see EventLog in src/store/event-log.ts), which here is a read from that event's own
+ * record, dropping it. The log begins with the server's epoch record at 0, so every event is above
+ * 0, the port's "before everything".
  *
  * Every event written by appendToStream is its own implicit transaction member with commit ==
  * prepare position; events of a legacy explicit transaction share one commit position and cannot
  * be told apart by it, so they are refused rather than given equal positions.
  */
 
-/** Above this commit position, `2c + 2` passes Number.MAX_SAFE_INTEGER. */
-export const MAX_COMMIT_POSITION = (BigInt(Number.MAX_SAFE_INTEGER) - 2n) / 2n;
+/** The highest commit position a port position (a number) holds exactly. */
+export const MAX_COMMIT_POSITION = BigInt(Number.MAX_SAFE_INTEGER);
 
 export class PositionRangeError extends Error {
   constructor(message: string) {
@@ -33,20 +34,19 @@ export function toPortPosition(position: Position): number {
       `$all event at commit ${position.commit} / prepare ${position.prepare} belongs to an explicit transaction: its commit position is not its own, so the event log port cannot order it`,
     );
   }
-  if (position.commit < 0n || position.commit > MAX_COMMIT_POSITION) {
+  if (position.commit <= 0n) throw new PositionRangeError(`$all commit position ${position.commit} is not above 0, where the event log port's positions start`);
+  if (position.commit > MAX_COMMIT_POSITION) {
     throw new PositionRangeError(
-      `$all commit position ${position.commit} is past what the event log port's number positions can hold (commit positions up to ${MAX_COMMIT_POSITION}); positions become bigints in a later step`,
+      `$all commit position ${position.commit} is past what the event log port's number positions can hold (commit positions up to ${MAX_COMMIT_POSITION})`,
     );
   }
-  return Number(position.commit) * 2 + 2;
+  return Number(position.commit);
 }
 
 /** The `$all` position of the event at a port position this adapter handed out. */
 export function toEventPosition(portPosition: number): Position {
-  if (!Number.isSafeInteger(portPosition) || portPosition < 2 || portPosition % 2 !== 0) {
-    throw new PositionRangeError(`${portPosition} is not the position of an event of this log`);
-  }
-  const commit = BigInt((portPosition - 2) / 2);
+  if (!Number.isSafeInteger(portPosition) || portPosition <= 0) throw new PositionRangeError(`${portPosition} is not the position of an event of this log`);
+  const commit = BigInt(portPosition);
   return { commit, prepare: commit };
 }
 
