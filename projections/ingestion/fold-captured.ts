@@ -1,4 +1,4 @@
-import { MAX_EVENTS_PER_RECORD, type CapturedEventData, type RecordedEvent } from '../../streams';
+import type { CapturedEventData, RecordedEvent } from '../../streams';
 import type { SqlSession } from '../sql';
 import type { FoldContext } from './context';
 import { warn } from './context';
@@ -20,13 +20,6 @@ export function projectIdOf(recorded: RecordedEvent): number | null {
   const match = /^ingest-(\d+)$/.exec(recorded.streamId);
   return match ? Number(match[1]) : null;
 }
-
-/**
- * An event's place in the log: its record's position, then its index in that record (an
- * EventsCaptured carries many). Safe integers up to positions of ~9e11. Stored in persons.seq (the
- * event that created the person) and, doubled, in person_distinct_ids.seq.
- */
-export const ordinalOf = (position: number, index: number) => position * MAX_EVENTS_PER_RECORD + index;
 
 const NO_GROUPS: GroupColumns = [null, null, null, null, null];
 
@@ -148,7 +141,7 @@ function contextOf(
     db,
     cache,
     personIds: reads?.personIds,
-    ordinal: ordinalOf(recorded.position, index),
+    ordinal: { position: recorded.position, index },
     projectId,
     uuid: data.uuid,
     event: data.event,

@@ -24,7 +24,8 @@ export function createIngestionProjection(): ReadModelProjection {
     // 4: portable tables: persons.seq (listing order, was the rowid), events keyed by (project_id, uuid),
     //    warning ids assigned by the fold.
     // 5: the time indexes end with uuid (the exports' keyset on every engine).
-    version: 5,
+    // 6: persons and distinct ids ordered by (seq_position, seq_index), never a product of a position.
+    version: 6,
     store: 'readmodels',
     handles: ['EventCaptured', 'EventsCaptured', 'IngestionWarningRaised'],
     tables: INGESTION_TABLES,

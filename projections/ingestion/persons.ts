@@ -1,4 +1,5 @@
 import type { SqlSession } from '../sql';
+import type { Ordinal } from './context';
 import { rememberPerson, type PersonCache } from './person-cache';
 import type { Properties } from './properties';
 import type { Person } from './person';
@@ -87,8 +88,11 @@ const asStored = (person: Person, propertiesJson: string): Person => ({
   version: person.version,
 });
 
-/** Listing order of distinct ids: by the ordinal of the event that added them, then their slot in it. */
-export const distinctIdSeq = (ordinal: number, slot: 0 | 1) => ordinal * 2 + slot;
+/**
+ * Listing order of distinct ids: by the ordinal of the event that added them, then their slot in it
+ * (one event may add two); only the index, bounded by the events a record holds, is doubled.
+ */
+export const distinctIdSeq = (ordinal: Ordinal, slot: 0 | 1): Ordinal => ({ position: ordinal.position, index: ordinal.index * 2 + slot });
 
 /**
  * Inserts a person and its distinct ids (the first is the id its uuid was derived from), added by the
@@ -99,31 +103,33 @@ export async function insertPerson(
   store: PersonStore,
   person: Person,
   distinctIds: readonly [string] | readonly [string, string],
-  ordinal: number,
+  ordinal: Ordinal,
 ): Promise<void> {
   const propertiesJson = JSON.stringify(person.properties);
   await store.db.run(
-    'INSERT INTO persons (uuid, project_id, properties, created_at, is_identified, version, seq) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO persons (uuid, project_id, properties, created_at, is_identified, version, seq_position, seq_index) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     person.uuid,
     person.projectId,
     propertiesJson,
     person.createdAt,
     person.isIdentified ? 1 : 0,
     person.version,
-    ordinal,
+    ordinal.position,
+    ordinal.index,
   );
   rememberPerson(store.cache, asStored(person, propertiesJson));
   await addDistinctId(store, person.projectId, distinctIds[0], person.uuid, distinctIdSeq(ordinal, 0));
   if (distinctIds.length === 2) await addDistinctId(store, person.projectId, distinctIds[1], person.uuid, distinctIdSeq(ordinal, 1));
 }
 
-export async function addDistinctId(store: PersonStore, projectId: number, distinctId: string, personId: string, seq: number): Promise<void> {
+export async function addDistinctId(store: PersonStore, projectId: number, distinctId: string, personId: string, seq: Ordinal): Promise<void> {
   await store.db.run(
-    'INSERT INTO person_distinct_ids (project_id, distinct_id, person_id, seq) VALUES (?, ?, ?, ?)',
+    'INSERT INTO person_distinct_ids (project_id, distinct_id, person_id, seq_position, seq_index) VALUES (?, ?, ?, ?, ?)',
     projectId,
     distinctId,
     personId,
-    seq,
+    seq.position,
+    seq.index,
   );
   store.personIds?.set(distinctId, personId);
 }

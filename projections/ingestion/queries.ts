@@ -64,7 +64,7 @@ const eventApi = ({ properties, historical_migration, ...r }: EventDbRow): Event
 /** Read side of the ingestion projection: persons, groups, analytics events and warnings. */
 export function ingestionQueries(db: SqlSession) {
   const { dialect } = db;
-  const DISTINCT_IDS = `(SELECT ${dialect.jsonArrayAgg('distinct_id', 'seq')} FROM person_distinct_ids
+  const DISTINCT_IDS = `(SELECT ${dialect.jsonArrayAgg('distinct_id', 'seq_position, seq_index')} FROM person_distinct_ids
     WHERE person_id = p.uuid) AS distinct_ids`;
   const PERSON = `p.uuid, p.properties, p.created_at, p.is_identified, p.version, ${DISTINCT_IDS}`;
   return {
@@ -82,7 +82,7 @@ export function ingestionQueries(db: SqlSession) {
       }
       const { n: count } = (await db.get<{ n: number }>('SELECT count(*) AS n FROM persons WHERE project_id = ?', projectId))!;
       const rows = await db.all<PersonRow>(
-        `SELECT ${PERSON} FROM persons p WHERE p.project_id = ? ORDER BY p.seq DESC LIMIT ? OFFSET ?`,
+        `SELECT ${PERSON} FROM persons p WHERE p.project_id = ? ORDER BY p.seq_position DESC, p.seq_index DESC LIMIT ? OFFSET ?`,
         projectId,
         options.limit,
         offset,

@@ -2,11 +2,13 @@ import type { TableSchema } from '../sql';
 
 /*
  * Index budget: every index costs on each ingested event, so only the ones a read path needs.
- * - persons (project_id, seq): the persons list, newest first. `seq` is the ordinal of the event that
- *   created the person (one event creates at most one), so it is the insertion order.
+ * - persons (project_id, seq_position, seq_index): the persons list, newest first. The two are the
+ *   ordinal of the event that created the person (one event creates at most one: see Ordinal), so
+ *   they are the insertion order.
  * - person_distinct_ids: clustered on (project_id, distinct_id), so the per-event lookup is one b-tree
- *   search; person_id for merges and for listing a person's ids. `seq` (log position * 2 + slot, as
- *   one event may add two ids) keeps the order ids were added in, which is the order they are listed.
+ *   search; person_id for merges and for listing a person's ids. (seq_position, seq_index) (the
+ *   event's ordinal, its index doubled plus a slot, as one event may add two ids) keeps the order ids
+ *   were added in, which is the order they are listed.
  * - events: the key (project_id, uuid) doubles as the dedup check; then name+time (experiments),
  *   time (backfills, events list), received_at (scheduled exports): all three grow at their tail, so
  *   a batch dirties few pages. (project_id, distinct_id) is the one index written at random places
@@ -27,16 +29,17 @@ export const PERSONS: TableSchema = {
     created_at: 'text',
     is_identified: 'integer',
     version: 'integer',
-    seq: 'integer',
+    seq_position: 'integer',
+    seq_index: 'integer',
   },
   primaryKey: ['uuid'],
-  indexes: { persons_by_project: ['project_id', 'seq'] },
+  indexes: { persons_by_project: ['project_id', 'seq_position', 'seq_index'] },
   orderBy: 'uuid',
 };
 
 export const PERSON_DISTINCT_IDS: TableSchema = {
   name: 'person_distinct_ids',
-  columns: { project_id: 'integer', distinct_id: 'text', person_id: 'text', seq: 'integer' },
+  columns: { project_id: 'integer', distinct_id: 'text', person_id: 'text', seq_position: 'integer', seq_index: 'integer' },
   primaryKey: ['project_id', 'distinct_id'],
   indexes: { person_distinct_ids_by_person: ['person_id'] },
   clustered: true,

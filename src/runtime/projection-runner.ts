@@ -176,14 +176,13 @@ export class ProjectionRunner implements Runner {
     const head = options.toPosition ?? (await this.log.head());
     for (const b of this.bound) b.until = options.until?.[b.projection.name] ?? head;
     try {
-      let from = this.resumeFrom();
-      while (from !== null && from <= head) {
-        const batch = await this.log.readAll({ fromPosition: from, toPosition: head, maxCount: this.batchSize, maxBytes: BATCH_BYTES });
+      let after = this.resumeAfter();
+      while (after !== null && after < head) {
+        const batch = await this.log.readAll({ afterPosition: after, toPosition: head, maxCount: this.batchSize, maxBytes: BATCH_BYTES });
         if (batch.length === 0) break;
         await this.process(batch);
-        const last = batch[batch.length - 1].position;
-        from = last + 1;
-        options.onProgress?.(last, head);
+        after = batch[batch.length - 1].position;
+        options.onProgress?.(after, head);
         await yieldToLoop();
       }
     } finally {
@@ -199,10 +198,10 @@ export class ProjectionRunner implements Runner {
     });
   }
 
-  /** Where the next read starts: past the lowest checkpoint of a projection still running (null: none is). */
-  private resumeFrom(): number | null {
+  /** Where the next read starts: after the lowest checkpoint of a projection still running (null: none is). */
+  private resumeAfter(): number | null {
     const running = this.bound.filter((b) => !b.failure);
-    return running.length ? Math.min(...running.map((b) => b.checkpoint)) + 1 : null;
+    return running.length ? Math.min(...running.map((b) => b.checkpoint)) : null;
   }
 
   /**
@@ -234,11 +233,11 @@ export class ProjectionRunner implements Runner {
     };
     while (this.following) {
       dirty = false;
-      const from = this.resumeFrom();
-      if (from === null) break;
+      const after = this.resumeAfter();
+      if (after === null) break;
       let batch: RecordedEvent[] = [];
       try {
-        batch = await this.log.readAll({ fromPosition: from, maxCount: this.batchSize, maxBytes: BATCH_BYTES });
+        batch = await this.log.readAll({ afterPosition: after, maxCount: this.batchSize, maxBytes: BATCH_BYTES });
       } catch {
         // The log is unreachable for now (its adapter reports that to /_health): try again at the next poll.
       }

@@ -25,8 +25,8 @@ export interface AppendResult {
 }
 
 export interface ReadAllOptions {
-  /** Inclusive; positions start at 1 (the first event may have a higher one). */
-  fromPosition?: number;
+  /** Exclusive: events after this position (the last one the reader saw); absent or 0 (below every position): from the beginning. */
+  afterPosition?: number;
   /** Inclusive upper bound. */
   toPosition?: number;
   maxCount?: number;
@@ -38,7 +38,8 @@ export interface ReadAllOptions {
 }
 
 export interface SubscribeOptions {
-  fromPosition?: number;
+  /** As ReadAllOptions.afterPosition. */
+  afterPosition?: number;
   batchSize?: number;
   /** Per emitted batch, as ReadAllOptions.maxBytes. */
   maxBytes?: number;
@@ -47,10 +48,10 @@ export interface SubscribeOptions {
 /**
  * The event log port: the only source of truth. Adapters: SQLite (embedded), PostgreSQL and
  * EventStoreDB (scale-out).
- * Positions are global integers from 1, strictly increasing in commit order, but not dense: compare
- * them, never count with them. A reader that has seen `p` never later finds an event below `p`, and
- * reading from `p + 1` is reading what follows `p` (how the runtime resumes today). Revisions are
- * per stream, dense, and start at 0.
+ * Positions are opaque: numbers above 0, strictly increasing in commit order, with gaps of any size
+ * (a KurrentDB position is a byte offset). Compare them, never compute one: a reader resumes with
+ * `afterPosition` = the last position it saw, and never later finds an event at or below it.
+ * Revisions are per stream, dense, and start at 0.
  */
 export interface EventLog {
   append(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult>;

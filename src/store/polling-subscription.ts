@@ -21,8 +21,8 @@ export interface SubscriptionSource {
 export function subscribeBatches(source: SubscriptionSource, options: SubscribeOptions = {}): Observable<RecordedEvent[]> {
   const batchSize = options.batchSize ?? 1000;
   return new Observable<RecordedEvent[]>((subscriber) => {
-    // The port's promise: reading from `last + 1` reads what follows `last`.
-    let position = options.fromPosition ?? 1;
+    // The port's promise: reading after `last` reads what follows `last`.
+    let after = options.afterPosition;
     let closed = false;
     let dirty = true;
     let wake: (() => void) | null = null;
@@ -47,7 +47,7 @@ export function subscribeBatches(source: SubscriptionSource, options: SubscribeO
         dirty = false;
         let batch: RecordedEvent[];
         try {
-          batch = await source.readAll({ fromPosition: position, maxCount: batchSize, maxBytes: options.maxBytes });
+          batch = await source.readAll({ afterPosition: after, maxCount: batchSize, maxBytes: options.maxBytes });
         } catch (err) {
           // The server is out of reach: wait for the next poll and read from the same position,
           // so a projection resumes after an outage instead of stopping for good.
@@ -57,7 +57,7 @@ export function subscribeBatches(source: SubscriptionSource, options: SubscribeO
         }
         if (closed) break;
         if (batch.length > 0) {
-          position = batch[batch.length - 1].position + 1;
+          after = batch[batch.length - 1].position;
           subscriber.next(batch);
           await yieldToLoop();
         } else if (!dirty) {

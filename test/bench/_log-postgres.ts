@@ -58,12 +58,12 @@ export async function postgresLogRows(
       const log = await open(batched);
       const { result: n, seconds } = await timedAsync(async () => {
         let count = 0;
-        let position = 1;
+        let after = 0;
         for (;;) {
-          const batch = await log.readAll({ fromPosition: position, maxCount: 2000, maxBytes });
+          const batch = await log.readAll({ afterPosition: after, maxCount: 2000, maxBytes });
           if (!batch.length) break;
           count += batch.length;
-          position = batch[batch.length - 1].position + 1;
+          after = batch[batch.length - 1].position;
         }
         return count;
       });

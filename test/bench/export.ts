@@ -43,7 +43,7 @@ console.log(`inserting ${ROWS.toLocaleString()} events into the analytics table.
   const db = openSqlite(runtime.stores!.readmodels.name);
   const users = 20_000;
   const personIds = Array.from({ length: users }, () => randomUUID());
-  const person = db.prepare('INSERT INTO persons (uuid, project_id, properties, created_at, is_identified, version, seq) VALUES (?, ?, ?, ?, 1, 1, ?)');
+  const person = db.prepare('INSERT INTO persons (uuid, project_id, properties, created_at, is_identified, version, seq_position, seq_index) VALUES (?, ?, ?, ?, 1, 1, ?, 0)');
   db.transaction(() => personIds.forEach((id, u) => person.run(id, projectId, JSON.stringify({ email: `user${u}@example.com`, plan: u % 3 ? 'pro' : 'free' }), '2024-01-01T00:00:00.000Z', u)))();
   const insert = db.prepare(
     `INSERT INTO events (uuid, project_id, event, distinct_id, person_id, timestamp, received_at, properties, elements_chain, historical_migration)

@@ -18,7 +18,7 @@ import {
 /*
  * An in-memory stand-in for a KurrentDB server's streams and `$all`, behind the client methods the
  * adapter calls. No KurrentDB server can be installed here: this exercises the adapter's own logic
- * (paging, filtering, the `p + 1` resume, the live wake-up, conflicts) by the whole log contract.
+ * (paging, filtering, the resume after a position, the live wake-up, conflicts) by the whole log contract.
  * It follows the server's documented behaviour, and is strict where the adapter could go wrong:
  *  - `$all` positions are byte offsets of records of varying size, not dense, and every record
  *    here has commit == prepare (an appendToStream write); an append's answer has the last
@@ -56,8 +56,10 @@ export class KurrentStandIn {
   private next = 0n;
   private appendsMade = 0;
 
-  constructor(private readonly options: { backwardsInclusive?: boolean } = {}) {
+  /** `olderBytes`: where the log resumes after its epoch record, as on a server whose log has grown far. */
+  constructor(private readonly options: { backwardsInclusive?: boolean; olderBytes?: bigint } = {}) {
     this.write('$epochs', '$epoch', { n: 0 });
+    this.next += options.olderBytes ?? 0n;
     this.write('$$$settings', '$metadata', {});
   }
 

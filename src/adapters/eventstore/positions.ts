@@ -4,25 +4,21 @@ import type { Position } from '@eventstore/db-client';
  * Port positions over `$all` commit positions.
  *
  * A `$all` commit position is the byte offset of an event's record in the server's transaction
- * log: increasing in commit order, never dense. The port's positions are numbers today, and the
- * runtime resumes by reading from `last + 1` (see EventLog in src/store/event-log.ts). The server
- * cannot start a read at an arbitrary offset: `c + 1` points into the middle of the record at `c`
- * and the server answers "invalid position" (or, on old versions, reads garbage). So the port
- * position of the event at commit `c` is `2c + 2`, and reading from a port position `x` means:
- *   x even: from the record at commit (x - 2) / 2, inclusive (a position this adapter handed out);
- *   x odd:  after the record at commit (x - 3) / 2 (`p + 1` for a position `p` handed out);
- *   x <= 1: from the start of the log.
- * Order and comparisons are those of the commit positions; `+ 2` keeps every event above 0 (the
- * empty log's head). A later step makes the port's positions opaque bigints, and this encoding
- * goes away with it.
+ * log: increasing in commit order, never dense. The port position of an event is its commit
+ * position, as a number while that is a safe integer (2^53 - 1 bytes of log, about 9 PB). The server
+ * cannot start a read at an arbitrary offset (`c + 1` points into the middle of the record at `c`,
+ * and the server answers "invalid position"), and it need not: the port reads after a position it
+ * handed out (see EventLog in src/store/event-log.ts), which here is a read from that event's own
+ * record, dropping it. The log begins with the server's epoch record at 0, so every event is above
+ * 0, the port's "before everything".
  *
  * Every event written by appendToStream is its own implicit transaction member with commit ==
  * prepare position; events of a legacy explicit transaction share one commit position and cannot
  * be told apart by it, so they are refused rather than given equal positions.
  */
 
-/** Above this commit position, `2c + 2` passes Number.MAX_SAFE_INTEGER. */
-export const MAX_COMMIT_POSITION = (BigInt(Number.MAX_SAFE_INTEGER) - 2n) / 2n;
+/** The highest commit position a port position (a number) holds exactly. */
+export const MAX_COMMIT_POSITION = BigInt(Number.MAX_SAFE_INTEGER);
 
 export class PositionRangeError extends Error {
   constructor(message: string) {
@@ -38,33 +34,32 @@ export function toPortPosition(position: Position): number {
       `$all event at commit ${position.commit} / prepare ${position.prepare} belongs to an explicit transaction: its commit position is not its own, so the event log port cannot order it`,
     );
   }
-  if (position.commit < 0n || position.commit > MAX_COMMIT_POSITION) {
+  if (position.commit <= 0n) throw new PositionRangeError(`$all commit position ${position.commit} is not above 0, where the event log port's positions start`);
+  if (position.commit > MAX_COMMIT_POSITION) {
     throw new PositionRangeError(
-      `$all commit position ${position.commit} is past what the event log port's number positions can hold (commit positions up to ${MAX_COMMIT_POSITION}); positions become bigints in a later step`,
+      `$all commit position ${position.commit} is past what the event log port's number positions can hold (commit positions up to ${MAX_COMMIT_POSITION})`,
     );
   }
-  return Number(position.commit) * 2 + 2;
+  return Number(position.commit);
 }
 
 /** The `$all` position of the event at a port position this adapter handed out. */
 export function toEventPosition(portPosition: number): Position {
-  if (!Number.isSafeInteger(portPosition) || portPosition < 2 || portPosition % 2 !== 0) {
-    throw new PositionRangeError(`${portPosition} is not the position of an event of this log`);
-  }
-  const commit = BigInt((portPosition - 2) / 2);
+  if (!Number.isSafeInteger(portPosition) || portPosition <= 0) throw new PositionRangeError(`${portPosition} is not the position of an event of this log`);
+  const commit = BigInt(portPosition);
   return { commit, prepare: commit };
 }
 
-/** Where a forward read of `$all` starts for the port's inclusive `fromPosition`. */
-export type ReadStart = { from: 'start' } | { from: Position; skipFirstIfAt: boolean };
+/**
+ * Where a forward read of `$all` starts for the port's exclusive `afterPosition`: the start of the
+ * log, or the record of the event at that position, which the server reads inclusively, so it
+ * comes back first and is dropped.
+ */
+export type ReadStart = { from: 'start' } | { after: Position };
 
-export function readStartOf(fromPosition: number | undefined): ReadStart {
-  if (fromPosition === undefined || fromPosition <= 1) return { from: 'start' };
-  if (!Number.isSafeInteger(fromPosition)) throw new PositionRangeError(`fromPosition ${fromPosition} is not a safe integer`);
-  // Odd: what follows the event at x - 1. The server reads forward inclusively, so that event
-  // comes back first and is dropped.
-  if (fromPosition % 2 === 1) return { from: toEventPosition(fromPosition - 1), skipFirstIfAt: true };
-  return { from: toEventPosition(fromPosition), skipFirstIfAt: false };
+export function readStartOf(afterPosition: number | undefined): ReadStart {
+  if (afterPosition === undefined || afterPosition <= 0) return { from: 'start' };
+  return { after: toEventPosition(afterPosition) };
 }
 
 export const samePosition = (a: Position, b: Position): boolean => a.commit === b.commit && a.prepare === b.prepare;

@@ -58,9 +58,9 @@ export class LogReads {
     const maxCount = options.maxCount ?? 1_000_000;
     const out: RecordedEvent[] = [];
     if (maxCount <= 0) return out;
-    const start = readStartOf(options.fromPosition);
-    let from: ReadPosition = start.from === 'start' ? START : start.from;
-    let skip: Position | null = start.from !== 'start' && start.skipFirstIfAt ? start.from : null;
+    const start = readStartOf(options.afterPosition);
+    let from: ReadPosition = 'after' in start ? start.after : START;
+    let skip: Position | null = 'after' in start ? start.after : null;
     let bytes = 0;
     for (;;) {
       // A forward read includes the event at its start position: `skip` is the one already seen.

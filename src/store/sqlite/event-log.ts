@@ -116,18 +116,18 @@ export class SqliteEventLog implements EventLog {
         .raw(true),
       readAll: this.db
         .prepare<[number, number, number], RawRow>(
-          `SELECT ${COLUMNS} FROM events WHERE position >= ? AND position <= ? ORDER BY position LIMIT ?`,
+          `SELECT ${COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`,
         )
         .raw(true),
       // octet_length is read from the record header: the data itself is not loaded to size it.
       bytesOf: this.db.prepare<[number, number, number], { bytes: number | null }>(
-        `SELECT sum(b) AS bytes FROM (SELECT octet_length(data) AS b FROM events WHERE position >= ? AND position <= ? ORDER BY position LIMIT ?)`,
+        `SELECT sum(b) AS bytes FROM (SELECT octet_length(data) AS b FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?)`,
       ),
       rowsWithin: this.db
         .prepare<[number, number, number, number], { n: number }>(
           `SELECT count(*) AS n FROM (
              SELECT sum(octet_length(data)) OVER (ORDER BY position ROWS UNBOUNDED PRECEDING) AS bytes
-             FROM events WHERE position >= ? AND position <= ? ORDER BY position LIMIT ?)
+             FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?)
            WHERE bytes <= ?`,
         ),
       head: this.db.prepare<[], { head: number | null }>('SELECT max(position) AS head FROM events'),
@@ -196,14 +196,14 @@ export class SqliteEventLog implements EventLog {
   }
 
   readAllSync(options: ReadAllOptions = {}): RecordedEvent[] {
-    const from = options.fromPosition ?? 1;
+    const after = options.afterPosition ?? 0;
     const to = options.toPosition ?? Number.MAX_SAFE_INTEGER;
     let count = options.maxCount ?? 1_000_000;
     // Usually the whole count fits; only then is the cut found row by row.
-    if (options.maxBytes !== undefined && (this.stmt.bytesOf.get(from, to, count)!.bytes ?? 0) > options.maxBytes) {
-      count = Math.max(1, this.stmt.rowsWithin.get(from, to, count, options.maxBytes)!.n);
+    if (options.maxBytes !== undefined && (this.stmt.bytesOf.get(after, to, count)!.bytes ?? 0) > options.maxBytes) {
+      count = Math.max(1, this.stmt.rowsWithin.get(after, to, count, options.maxBytes)!.n);
     }
-    return this.stmt.readAll.all(from, to, count).map(toRecorded);
+    return this.stmt.readAll.all(after, to, count).map(toRecorded);
   }
 
   async head() {
@@ -213,7 +213,7 @@ export class SqliteEventLog implements EventLog {
   subscribeBatches(options: SubscribeOptions = {}): Observable<RecordedEvent[]> {
     const batchSize = options.batchSize ?? 1000;
     return new Observable<RecordedEvent[]>((subscriber) => {
-      let position = options.fromPosition ?? 1;
+      let after = options.afterPosition;
       let closed = false;
       let dirty = true;
       let wake: (() => void) | null = null;
@@ -237,9 +237,9 @@ export class SqliteEventLog implements EventLog {
       (async () => {
         while (!closed) {
           dirty = false;
-          const batch = this.readAllSync({ fromPosition: position, maxCount: batchSize, maxBytes: options.maxBytes });
+          const batch = this.readAllSync({ afterPosition: after, maxCount: batchSize, maxBytes: options.maxBytes });
           if (batch.length > 0) {
-            position = batch[batch.length - 1].position + 1;
+            after = batch[batch.length - 1].position;
             subscriber.next(batch);
             await yieldToLoop();
           } else if (!dirty) {

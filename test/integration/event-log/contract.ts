@@ -32,9 +32,9 @@ export function eventLogContract(name: string, open: () => Promise<{ log: EventL
         ['s-1', 2],
         ['s-2', 0],
       ]);
-      // Positions are integers from 1, increasing in commit order; density is not promised.
+      // Positions are integers above 0, increasing in commit order; density is not promised.
       const positions = all.map((e) => e.position);
-      expect(positions.every((p) => Number.isInteger(p) && p >= 1)).toBe(true);
+      expect(positions.every((p) => Number.isInteger(p) && p > 0)).toBe(true);
       expect(positions).toEqual([...positions].sort((a, b) => a - b));
       expect(new Set(positions).size).toBe(4);
       expect([r1.firstPosition, r1.lastPosition, r2.firstPosition, r2.lastPosition]).toEqual([positions[0], positions[2], positions[3], positions[3]]);
@@ -110,11 +110,23 @@ export function eventLogContract(name: string, open: () => Promise<{ log: EventL
       expect((await log.readStream('odd', { fromRevision: 2 })).map((e) => e.revision)).toEqual([2, 3, 4]);
       expect((await log.readStream('odd', { fromRevision: 1, maxCount: 2 })).map((e) => e.revision)).toEqual([1, 2]);
       const p = (await log.readAll()).map((e) => e.position);
-      expect((await log.readAll({ fromPosition: p[3], maxCount: 3 })).map((e) => e.position)).toEqual(p.slice(3, 6));
-      expect((await log.readAll({ fromPosition: p[7], toPosition: p[8] })).map((e) => e.position)).toEqual([p[7], p[8]]);
-      // Resuming from `last + 1` reads exactly the events after `last` (how the runtime resumes today).
-      expect((await log.readAll({ fromPosition: p[4] + 1 })).map((e) => e.position)).toEqual(p.slice(5));
-      expect(await log.readAll({ fromPosition: p[9] + 1 })).toEqual([]);
+      // Reads are after the position a reader saw last: positions are compared, never computed.
+      expect((await log.readAll({ afterPosition: p[2], maxCount: 3 })).map((e) => e.position)).toEqual(p.slice(3, 6));
+      expect((await log.readAll({ afterPosition: p[6], toPosition: p[8] })).map((e) => e.position)).toEqual([p[7], p[8]]);
+      expect((await log.readAll({ afterPosition: p[4] })).map((e) => e.position)).toEqual(p.slice(5));
+      expect(await log.readAll({ afterPosition: p[9] })).toEqual([]);
+      // 0 is below every position: the start, as no position at all.
+      expect((await log.readAll({ afterPosition: 0, maxCount: 2 })).map((e) => e.position)).toEqual(p.slice(0, 2));
+      expect((await log.readAll({ maxCount: 2 })).map((e) => e.position)).toEqual(p.slice(0, 2));
+      // Page by page from the last position seen, as the runtime resumes.
+      const paged: number[] = [];
+      for (let after = 0; ; ) {
+        const page = await log.readAll({ afterPosition: after, maxCount: 3 });
+        if (page.length === 0) break;
+        paged.push(...page.map((e) => e.position));
+        after = page[page.length - 1].position;
+      }
+      expect(paged).toEqual(p);
       await log.close();
     });
 
@@ -124,21 +136,21 @@ export function eventLogContract(name: string, open: () => Promise<{ log: EventL
       const big = (n: number, size: number) => ({ type: 'Tested', data: { n, pad: 'x'.repeat(size) } });
       for (let i = 1; i <= 10; i++) await log.append('sized', [big(i, 10_000)], { context: ctx });
       await log.append('sized', [big(11, 50_000)], { context: ctx });
-      // p[k - 1] is the position of the k-th event.
+      // p[k] is the position of the k-th event; p[0] = 0, below every position.
       const p = [0, ...(await log.readAll()).map((e) => e.position)];
       const positions = async (o: Parameters<EventLog['readAll']>[0]) => (await log.readAll(o)).map((e) => e.position);
-      expect(await positions({ fromPosition: p[1], maxBytes: 35_000 })).toEqual([p[1], p[2], p[3]]);
-      expect(await positions({ fromPosition: p[4], maxCount: 2, maxBytes: 35_000 })).toEqual([p[4], p[5]]);
-      expect(await positions({ fromPosition: p[9], maxBytes: 1_000_000 })).toEqual([p[9], p[10], p[11]]);
+      expect(await positions({ afterPosition: p[0], maxBytes: 35_000 })).toEqual([p[1], p[2], p[3]]);
+      expect(await positions({ afterPosition: p[3], maxCount: 2, maxBytes: 35_000 })).toEqual([p[4], p[5]]);
+      expect(await positions({ afterPosition: p[8], maxBytes: 1_000_000 })).toEqual([p[9], p[10], p[11]]);
       // An event larger than the bound still comes back alone, so a reader always advances.
-      expect(await positions({ fromPosition: p[11], maxBytes: 100 })).toEqual([p[11]]);
-      expect(await positions({ fromPosition: p[1], maxBytes: 1 })).toEqual([p[1]]);
-      expect(await positions({ fromPosition: p[10], toPosition: p[10], maxBytes: 1 })).toEqual([p[10]]);
-      expect(await positions({ fromPosition: p[1], toPosition: p[2], maxBytes: 1_000_000 })).toEqual([p[1], p[2]]);
-      expect(await positions({ fromPosition: p[3], toPosition: p[3] - 1, maxBytes: 1 })).toEqual([]);
-      expect(await positions({ fromPosition: p[11] + 1, maxBytes: 1 })).toEqual([]);
+      expect(await positions({ afterPosition: p[10], maxBytes: 100 })).toEqual([p[11]]);
+      expect(await positions({ afterPosition: p[0], maxBytes: 1 })).toEqual([p[1]]);
+      expect(await positions({ afterPosition: p[9], toPosition: p[10], maxBytes: 1 })).toEqual([p[10]]);
+      expect(await positions({ afterPosition: p[0], toPosition: p[2], maxBytes: 1_000_000 })).toEqual([p[1], p[2]]);
+      expect(await positions({ afterPosition: p[3], toPosition: p[3], maxBytes: 1 })).toEqual([]);
+      expect(await positions({ afterPosition: p[11], maxBytes: 1 })).toEqual([]);
 
-      const batches = await firstValueFrom(log.subscribeBatches({ fromPosition: p[1], batchSize: 100, maxBytes: 25_000 }).pipe(take(6), toArray()));
+      const batches = await firstValueFrom(log.subscribeBatches({ afterPosition: p[0], batchSize: 100, maxBytes: 25_000 }).pipe(take(6), toArray()));
       expect(batches.map((b) => b.map((e) => e.position))).toEqual([[1, 2], [3, 4], [5, 6], [7, 8], [9, 10], [11]].map((b) => b.map((k) => p[k])));
       await log.close();
     });
@@ -146,8 +158,8 @@ export function eventLogContract(name: string, open: () => Promise<{ log: EventL
     it('subscribes: catch-up first, then live, in order, without gaps or repeats', async () => {
       const { log } = await open();
       for (let i = 1; i <= 25; i++) await log.append('a', [ev(i)], { context: ctx });
-      const from11 = (await log.readAll())[10].position;
-      const received = firstValueFrom(log.subscribe({ fromPosition: from11, batchSize: 4 }).pipe(take(30), toArray()));
+      const after10 = (await log.readAll())[9].position;
+      const received = firstValueFrom(log.subscribe({ afterPosition: after10, batchSize: 4 }).pipe(take(30), toArray()));
       for (let i = 26; i <= 40; i++) await log.append('b', [ev(i)], { context: ctx });
       const got = await received;
       expect(got.map((e) => (e.data as { n: number }).n)).toEqual(Array.from({ length: 30 }, (_, i) => i + 11));
@@ -157,7 +169,7 @@ export function eventLogContract(name: string, open: () => Promise<{ log: EventL
 
     it('delivers live events appended after a quiet period', async () => {
       const { log } = await open();
-      const received = firstValueFrom(log.subscribe({ fromPosition: 1 }).pipe(take(3), toArray()));
+      const received = firstValueFrom(log.subscribe({}).pipe(take(3), toArray()));
       await new Promise((r) => setTimeout(r, 150));
       await log.append('late', [ev(1), ev(2), ev(3)], { context: ctx });
       expect((await received).map((e) => e.revision)).toEqual([0, 1, 2]);
@@ -168,7 +180,7 @@ export function eventLogContract(name: string, open: () => Promise<{ log: EventL
       const { log, reopen } = await open();
       if (!reopen) return;
       const other = await reopen();
-      const received = firstValueFrom(log.subscribe({ fromPosition: 1 }).pipe(take(2), toArray()));
+      const received = firstValueFrom(log.subscribe({}).pipe(take(2), toArray()));
       await other.append('x', [ev(1)], { expectedRevision: 'no_stream', context: ctx });
       await expect(log.append('x', [ev(2)], { expectedRevision: 'no_stream', context: ctx })).rejects.toBeInstanceOf(
         WrongExpectedRevisionError,

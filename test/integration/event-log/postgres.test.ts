@@ -47,7 +47,7 @@ if (USER !== null) {
       let lastPosition = Infinity;
       let caughtUp = () => undefined as void;
       const subscription = new Promise<void>((resolve, reject) => {
-        const sub = follower.subscribe({ fromPosition: 1, batchSize: 50 }).subscribe({
+        const sub = follower.subscribe({ batchSize: 50 }).subscribe({
           next: (e) => {
             subscribed.push({ position: e.position, key: `${e.streamId}/${e.revision}` });
             caughtUp();
@@ -66,7 +66,7 @@ if (USER !== null) {
       const polling = (async () => {
         let last = 0;
         while (writing || polled.length < total) {
-          const batch = await reader.readAll({ fromPosition: last + 1, maxCount: 37 });
+          const batch = await reader.readAll({ afterPosition: last, maxCount: 37 });
           for (const e of batch) polled.push({ position: e.position, key: `${e.streamId}/${e.revision}` });
           if (batch.length) last = batch[batch.length - 1].position;
           if (!writing && batch.length === 0) break;

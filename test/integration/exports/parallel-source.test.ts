@@ -54,7 +54,7 @@ const insertSql = `INSERT INTO events (uuid, project_id, event, distinct_id, per
  */
 function fill(db: SqliteDatabase, count: number): void {
   const insert = db.prepare(insertSql);
-  const person = db.prepare('INSERT INTO persons (uuid, project_id, properties, created_at, is_identified, version, seq) VALUES (?, 1, ?, ?, 1, 1, ?)');
+  const person = db.prepare('INSERT INTO persons (uuid, project_id, properties, created_at, is_identified, version, seq_position, seq_index) VALUES (?, 1, ?, ?, 1, 1, ?, 0)');
   db.transaction(() => {
     for (let p = 0; p < 40; p++) person.run(`p-${p}`, JSON.stringify({ email: `u${p}@example.com`, name: p % 3 ? 'Zoë "Z"' : 'plain' }), HOUR, p);
     for (let i = 0; i < count; i++) {
@@ -204,7 +204,7 @@ describe('timeSlices', () => {
 describe('lineFromRow (fields JSON-encoded by SQLite)', () => {
   const dir = tempDir('line-rows-');
   const db = openReadModels(dir);
-  db.prepare(`INSERT INTO persons (uuid, project_id, properties, created_at, is_identified, version, seq) VALUES ('p', 1, '{"a":"é\\n"}', ?, 1, 1, 0)`).run(HOUR);
+  db.prepare(`INSERT INTO persons (uuid, project_id, properties, created_at, is_identified, version, seq_position, seq_index) VALUES ('p', 1, '{"a":"é\\n"}', ?, 1, 1, 0, 0)`).run(HOUR);
   const insert = db.prepare(insertSql);
   const standard = db.prepare(`SELECT e.uuid, e.event, e.properties, e.distinct_id, e.project_id, e.timestamp, e.received_at, e.person_id, e.elements_chain FROM events e WHERE uuid = ?`).raw(true);
   const lines = db.prepare(`SELECT ${LINE_COLUMNS}, e.received_at, e.uuid FROM events e WHERE uuid = ?`).raw(true);

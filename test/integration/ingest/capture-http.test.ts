@@ -160,7 +160,7 @@ describe('ingestion over HTTP: paths and body forms', () => {
     const before = await s.runtime.log.head();
     const res = await post('/batch/', body, { 'content-encoding': 'gzip' });
     expect(res.status).toBe(200);
-    const records = await s.runtime.log.readAll({ fromPosition: before + 1, maxCount: n + 10 });
+    const records = await s.runtime.log.readAll({ afterPosition: before, maxCount: n + 10 });
     // One atomic append of records holding at most MAX_EVENTS_PER_RECORD events each.
     expect(records).toHaveLength(n / MAX_EVENTS_PER_RECORD);
     expect(records.every((r) => r.type === 'EventsCaptured')).toBe(true);

@@ -46,13 +46,13 @@ describe('ingestion projection: determinism', () => {
       expect(rowsOf(batched.db, table.name), table.name).toEqual(rowsOf(one.db, table.name));
     }
     // Persons and distinct ids carry a sequence that depends on where the log put them; their order does not.
-    const persons = (db: SqlStore) => (rowsOf(db, 'persons') as { seq: number }[]).map(({ seq: _seq, ...row }) => row);
+    const persons = (db: SqlStore) => (rowsOf(db, 'persons') as { seq_position: number; seq_index: number }[]).map(({ seq_position: _position, seq_index: _index, ...row }) => row);
     expect(persons(batched.db)).toEqual(persons(one.db));
-    const listed = (db: SqlStore) => db.prepare('SELECT uuid FROM persons ORDER BY project_id, seq').all();
+    const listed = (db: SqlStore) => db.prepare('SELECT uuid FROM persons ORDER BY project_id, seq_position, seq_index').all();
     expect(listed(batched.db)).toEqual(listed(one.db));
     const order = (db: SqlStore) =>
       db.prepare(`SELECT project_id, person_id, group_concat(distinct_id, ' ') AS ids
-                  FROM (SELECT * FROM person_distinct_ids ORDER BY seq) GROUP BY project_id, person_id ORDER BY project_id, person_id`).all();
+                  FROM (SELECT * FROM person_distinct_ids ORDER BY seq_position, seq_index) GROUP BY project_id, person_id ORDER BY project_id, person_id`).all();
     expect(order(batched.db)).toEqual(order(one.db));
     // Sanity: some person really holds several ids, so their order was compared.
     expect((order(one.db) as { ids: string }[]).some((r) => r.ids.includes(' '))).toBe(true);

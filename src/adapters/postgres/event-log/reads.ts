@@ -46,24 +46,24 @@ export class LogReads {
     private readonly pool: pg.Pool,
     names: LogNames,
   ) {
-    // A page is the first $3 rows from $1 by the primary key, bounded above afterwards: with the
+    // A page is the first $3 rows after $1 by the primary key, bounded above afterwards: with the
     // upper bound inside, a table whose statistics are stale (fresh, or just bulk-loaded) gets a
     // bitmap scan of the whole range plus a sort on every page, and a catch-up turns quadratic.
-    const page = (cols: string) => `SELECT ${cols} FROM ${names.events} WHERE position >= $1 ORDER BY position LIMIT $3`;
+    const page = (cols: string) => `SELECT ${cols} FROM ${names.events} WHERE position > $1 ORDER BY position LIMIT $3`;
     this.sql = {
       readStream: `SELECT ${COLUMNS} FROM ${names.events} WHERE stream_id = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
       readAll: `SELECT ${COLUMNS} FROM (${page(COLUMNS)}) page WHERE position <= $2 ORDER BY position`,
       // The bytes are data's UTF-8 length, as SQLite's octet_length; PostgreSQL takes it from the
       // value's header, without detoasting. The cut is the last row whose running total fits, or
-      // the first row alone: a reader always advances. [$1, cut] holds at most $3 rows, so any plan
+      // the first row alone: a reader always advances. ($1, cut] holds at most $3 rows, so any plan
       // for the outer query is cheap. One statement, so one snapshot.
       readAllBounded: `
         SELECT ${COLUMNS} FROM ${names.events}
-        WHERE position >= $1 AND position <= least($2::bigint, coalesce(
+        WHERE position > $1 AND position <= least($2::bigint, coalesce(
           (SELECT max(position) FROM (
              ${page('position, sum(octet_length(data)) OVER (ORDER BY position ROWS UNBOUNDED PRECEDING) AS bytes')}) sized
            WHERE bytes <= $4),
-          (SELECT min(position) FROM ${names.events} WHERE position >= $1)))
+          (SELECT min(position) FROM ${names.events} WHERE position > $1)))
         ORDER BY position LIMIT $3`,
       // Appends are serialised and visible before the next one takes positions (see schema.ts),
       // so the highest visible position has no gap below it.
@@ -81,13 +81,13 @@ export class LogReads {
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    const from = options.fromPosition ?? 1;
+    const after = options.afterPosition ?? 0;
     const to = options.toPosition ?? NO_UPPER_BOUND;
     const count = options.maxCount ?? 1_000_000;
     const result = await this.pool.query<RawRow>(
       options.maxBytes === undefined
-        ? { text: this.sql.readAll, values: [from, to, count], rowMode: 'array' }
-        : { text: this.sql.readAllBounded, values: [from, to, count, options.maxBytes], rowMode: 'array' },
+        ? { text: this.sql.readAll, values: [after, to, count], rowMode: 'array' }
+        : { text: this.sql.readAllBounded, values: [after, to, count, options.maxBytes], rowMode: 'array' },
     );
     return result.rows.map(toRecorded);
   }
