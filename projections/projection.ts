@@ -1,9 +1,8 @@
 import type { RecordedEvent } from '../streams';
-import type { SqlSession, TableSchema } from './sql';
+import type { SqlSession, SqlValue, TableSchema } from './sql';
 
-export type { SqlDialect, SqlRow, SqlSession, TableSchema, ColumnType } from './sql';
+export type { SqlDialect, SqlRow, SqlSession, SqlValue, TableSchema, ColumnType } from './sql';
 
-export type SqlValue = string | number | bigint | Buffer | null;
 
 export interface SqlStatement {
   run(...params: SqlValue[]): { changes: number };

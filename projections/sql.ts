@@ -1,4 +1,5 @@
-import type { SqlValue } from './projection';
+/** A value bound to a statement's parameter. */
+export type SqlValue = string | number | bigint | Buffer | null;
 
 /** A row as an adapter returns it: column name to value (integers and counts as numbers, 0/1 for booleans). */
 export type SqlRow = Record<string, unknown>;

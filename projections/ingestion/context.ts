@@ -1,16 +1,7 @@
 import type { SqlSession } from '../sql';
+import type { Ordinal } from './ordinal';
 import type { PersonStore } from './persons';
 import type { Properties, PropertyUpdates } from './properties';
-
-/**
- * An event's place in the log: its record's position, then its index in that record (an
- * EventsCaptured carries many). Stored as two columns and compared in that order: a log position
- * is opaque (a KurrentDB one is a byte offset), so it is never combined with the index into one number.
- */
-export interface Ordinal {
-  position: number;
-  index: number;
-}
 
 /** What every step of the fold knows about the event being folded (and where its persons are cached). */
 export interface FoldContext extends PersonStore {

@@ -1,5 +1,5 @@
 import type { SqlSession } from '../sql';
-import type { Ordinal } from './context';
+import type { Ordinal } from './ordinal';
 import { rememberPerson, type PersonCache } from './person-cache';
 import type { Properties } from './properties';
 import type { Person } from './person';

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../../streams';
 import type { SqlSession, TableSchema } from '../../projections/sql';
-import type { AppliedEvent } from './projection-runner';
+import type { AppliedEvent } from './applied';
 
 /**
  * What each committed batch of a projection changed, one row per (event type, stream, project):

@@ -17,6 +17,7 @@ import {
   type QuarantineSummary,
 } from './quarantine';
 import { isStorageFault } from './storage-fault';
+import type { AppliedBatch } from './applied';
 import { CHANGES_SCHEMA, type ChangeRecorder } from './change-log';
 
 interface Bound {
@@ -37,17 +38,7 @@ interface Waiter {
   reject: (err: Error) => void;
 }
 
-/** What a committed batch touched: enough for caches to invalidate (a remote runner sends stubs). */
-export interface AppliedEvent {
-  type: string;
-  position: number;
-  streamId: string;
-  metadata: { projectId: number | null };
-}
-export interface AppliedBatch {
-  projection: string;
-  events: readonly AppliedEvent[];
-}
+export type { AppliedBatch, AppliedEvent } from './applied';
 
 /** What the rest of the runtime needs to know of a projection: its name, store and tables. */
 export type ProjectionInfo = Pick<ReadModelProjection, 'name' | 'store' | 'tables'>;
