@@ -11,10 +11,10 @@ const event = (position: number, type: string, streamId: string, projectId: numb
   type,
   streamId,
   revision: 0,
-  id: `e-${position}`,
+  schemaVersion: 1,
   data: {},
-  metadata: { projectId, actor: { type: 'system' }, recordedAt: '2026-01-01T00:00:00.000Z' },
-} as unknown as RecordedEvent);
+  metadata: { eventId: `e-${position}`, recordedAt: '2026-01-01T00:00:00.000Z', projectId, actor: { type: 'system' }, causationId: null, correlationId: null },
+});
 
 async function store() {
   const s = new SqliteReadModelStore(openSqlite(join(tempDir('changes-'), 'rm.sqlite')));
