@@ -1,7 +1,7 @@
 import type { ReadModelProjection, StoreName } from '../../projections';
 import { sqliteTableDdl } from '../adapters/sqlite/read-models';
 import { CHECKPOINTS_SCHEMA } from '../runtime/projection-runner';
-import type { SqliteDatabase } from '../store/sqlite/open';
+import type { SqliteDatabase } from '../adapters/sqlite/open';
 
 /**
  * Creates every projection's tables on the embedded stores at once, before the runner binds them

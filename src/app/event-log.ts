@@ -4,8 +4,8 @@ import { ConfigError } from '../config';
 import { redactedUrl, type EventLogChoice } from '../config/event-log';
 import { hintedAppendNotifications, inProcessAppendNotifications, type AppendNotifications } from '../store/append-notifications';
 import type { EventLog } from '../store/event-log';
-import { SqliteEventLog } from '../store/sqlite/event-log';
-import type { Durability } from '../store/sqlite/open';
+import { SqliteEventLog } from '../adapters/sqlite/event-log';
+import type { Durability } from '../adapters/sqlite/open';
 import type { StorageMonitor } from '../store/storage-fault';
 
 /** What another thread needs to open its own handle on the same log (plain data: it crosses postMessage). */

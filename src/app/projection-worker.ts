@@ -5,7 +5,7 @@ import { contracts } from '../../streams';
 import { allProjections, type StoreName } from '../../projections';
 import { serveProjections } from '../runtime/worker/projection-worker';
 import { ContractedEventLog } from '../store/contracted-log';
-import { openSqlite, type Durability, type SqliteDatabase } from '../store/sqlite/open';
+import { openSqlite, type Durability, type SqliteDatabase } from '../adapters/sqlite/open';
 import { niceThisThread } from '../threads';
 import { SqliteReadModelStore } from '../adapters/sqlite/read-models';
 import { openLogFromSpec, type EventLogSpec } from './event-log';

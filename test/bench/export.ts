@@ -17,7 +17,7 @@ import pg from 'pg';
 import { bootstrap } from '../../src/access';
 import { openRuntime } from '../../src/app';
 import { exportPolicy } from '../../src/exports';
-import { openSqlite } from '../../src/store/sqlite/open';
+import { openSqlite } from '../../src/adapters/sqlite/open';
 import { report, timedAsync } from './_report';
 import { reachablePgUser } from '../support/postgres';
 import { CreateExportBody } from '../../src/http/schema/batch-exports';

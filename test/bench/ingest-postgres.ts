@@ -18,7 +18,7 @@ import { IngestPipeline } from '../../src/ingest/pipeline';
 import { ProjectionRunner } from '../../src/runtime/projection-runner';
 import { hintedAppendNotifications } from '../../src/store/append-notifications';
 import type { ReadModelStore } from '../../src/store/read-models';
-import { openSqlite } from '../../src/store/sqlite/open';
+import { openSqlite } from '../../src/adapters/sqlite/open';
 import { reachablePgUser } from '../support/postgres';
 import { pgSchemas } from '../support/postgres-schema';
 import { benchBatches } from './_ingest-events';

@@ -16,7 +16,7 @@ import { gzipSync } from 'node:zlib';
 import { INGESTION_TABLES } from '../../projections/ingestion/schema';
 import { sqliteTableDdl } from '../../src/adapters/sqlite/read-models';
 import { MODEL_BACKSTOP_CHECKPOINT_PAGES } from '../../src/app/open-runtime';
-import { openSqlite } from '../../src/store/sqlite/open';
+import { openSqlite } from '../../src/adapters/sqlite/open';
 import { benchBatches } from './_ingest-events';
 import { experimentNodeFlags, npmStartArgs } from './_node-args';
 import { postgresService } from './_postgres-service';

@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startCheckpointer } from '../../../src/store/sqlite/checkpointer';
-import { SqliteEventLog } from '../../../src/store/sqlite/event-log';
+import { startCheckpointer } from '../../../src/adapters/sqlite/checkpointer';
+import { SqliteEventLog } from '../../../src/adapters/sqlite/event-log';
 import { tempDir } from '../../support/temp-dir';
 
 const dir = tempDir('log-checkpoint-');

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { SqliteEventLog } from '../../../src/store/sqlite/event-log';
+import { SqliteEventLog } from '../../../src/adapters/sqlite/event-log';
 import { tempDir } from '../../support/temp-dir';
 import { eventLogContract } from './contract';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { SqliteReadModelStore } from '../../../src/adapters/sqlite/read-models';
 import { sqliteExportSource } from '../../../src/adapters/sqlite/export-source';
-import { openSqlite } from '../../../src/store/sqlite/open';
+import { openSqlite } from '../../../src/adapters/sqlite/open';
 import { tempDir } from '../../support/temp-dir';
 import type { EngineUnderTest } from './contract';
 

@@ -14,7 +14,7 @@ import { encodedInParallel, sliceCount, timeSlices } from '../../../src/adapters
 import { readerPool } from '../../../src/adapters/sqlite/export-source/reader-pool';
 import { recordFromRow } from '../../../src/exports/worker/records';
 import { sourceQuery } from '../../../src/adapters/sqlite/export-source/source-query';
-import { openSqlite, type SqliteDatabase } from '../../../src/store/sqlite/open';
+import { openSqlite, type SqliteDatabase } from '../../../src/adapters/sqlite/open';
 import { tempDir } from '../../support/temp-dir';
 
 const HOUR = '2024-01-15T10:00:00.000Z';

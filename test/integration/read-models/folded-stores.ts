@@ -9,7 +9,7 @@ import { digestProjection } from '../../../src/runtime/digest';
 import { ProjectionRunner } from '../../../src/runtime/projection-runner';
 import type { EventLog } from '../../../src/store/event-log';
 import type { ReadModelStore } from '../../../src/store/read-models';
-import { openSqlite } from '../../../src/store/sqlite/open';
+import { openSqlite } from '../../../src/adapters/sqlite/open';
 import { PG_DATABASE, PG_HOST, PG_PORT, reachablePgUser } from '../../support/postgres';
 import { pgSchemas } from '../../support/postgres-schema';
 import { tempDir } from '../../support/temp-dir';

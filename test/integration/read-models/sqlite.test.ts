@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { SqliteReadModelStore } from '../../../src/adapters/sqlite/read-models';
-import { openSqlite } from '../../../src/store/sqlite/open';
+import { openSqlite } from '../../../src/adapters/sqlite/open';
 import { tempDir } from '../../support/temp-dir';
 import { readModelContract } from './contract';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { SqliteEventLog } from '../../../src/store/sqlite/event-log';
+import { SqliteEventLog } from '../../../src/adapters/sqlite/event-log';
 import { kill9, runTs } from '../../support/child';
 import { tempDir } from '../../support/temp-dir';
 

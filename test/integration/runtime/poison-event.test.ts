@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { verify } from '../../../src/app/replay';
 import { openRuntime } from '../../../src/app';
-import { SqliteEventLog } from '../../../src/store/sqlite/event-log';
+import { SqliteEventLog } from '../../../src/adapters/sqlite/event-log';
 import { storeFiles } from '../../../src/runtime/store-files';
 import { kill9, runTs } from '../../support/child';
 import { cli } from '../../support/cli';

@@ -5,8 +5,8 @@ import { SqliteReadModelStore, sqliteSession } from '../../../src/adapters/sqlit
 import { ingestionProjection, ingestionQueries } from '../../../projections/ingestion';
 import { digestProjection } from '../../../src/runtime/digest';
 import { ProjectionRunner } from '../../../src/runtime/projection-runner';
-import { SqliteEventLog } from '../../../src/store/sqlite/event-log';
-import { openSqlite } from '../../../src/store/sqlite/open';
+import { SqliteEventLog } from '../../../src/adapters/sqlite/event-log';
+import { openSqlite } from '../../../src/adapters/sqlite/open';
 import { tempDir } from '../../support/temp-dir';
 
 type Data = { marker?: boolean; items?: string[]; fault?: boolean };

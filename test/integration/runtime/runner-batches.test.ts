@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { ReadModelProjection } from '../../../projections/projection';
 import { SqliteReadModelStore } from '../../../src/adapters/sqlite/read-models';
 import { ProjectionRunner } from '../../../src/runtime/projection-runner';
-import { SqliteEventLog } from '../../../src/store/sqlite/event-log';
-import { openSqlite } from '../../../src/store/sqlite/open';
+import { SqliteEventLog } from '../../../src/adapters/sqlite/event-log';
+import { openSqlite } from '../../../src/adapters/sqlite/open';
 import { tempDir } from '../../support/temp-dir';
 
 const counting: ReadModelProjection = {

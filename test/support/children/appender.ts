@@ -1,5 +1,5 @@
 // Appends batches forever, printing each acknowledged position: the parent kills it with SIGKILL.
-import { SqliteEventLog } from '../../../src/store/sqlite/event-log';
+import { SqliteEventLog } from '../../../src/adapters/sqlite/event-log';
 
 const [path, durability] = process.argv.slice(2);
 const log = new SqliteEventLog(path, { durability: durability === 'strict' ? 'strict' : 'normal' });

@@ -1,6 +1,6 @@
 // Runs a projection that records every event it applies, slowly, so the parent can SIGKILL it midway.
-import { SqliteEventLog } from '../../../src/store/sqlite/event-log';
-import { openSqlite } from '../../../src/store/sqlite/open';
+import { SqliteEventLog } from '../../../src/adapters/sqlite/event-log';
+import { openSqlite } from '../../../src/adapters/sqlite/open';
 import { ProjectionRunner } from '../../../src/runtime/projection-runner';
 import type { ReadModelProjection } from '../../../projections/projection';
 import { SqliteReadModelStore } from '../../../src/adapters/sqlite/read-models';

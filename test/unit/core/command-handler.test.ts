@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { handleCommand, ConcurrencyConflictError } from '../../../src/runtime/command-handler';
 import type { Decider } from '../../../src/runtime/decider';
-import { SqliteEventLog } from '../../../src/store/sqlite/event-log';
+import { SqliteEventLog } from '../../../src/adapters/sqlite/event-log';
 import { validationError } from '../../../src/errors';
 import { tempDir } from '../../support/temp-dir';
 import { spec } from '../../support/decider-spec';

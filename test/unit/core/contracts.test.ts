@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { join } from 'node:path';
 import { ContractRegistry, EventSchemaError, contracts, defineEvent } from '../../../streams';
 import { ContractedEventLog } from '../../../src/store/contracted-log';
-import { SqliteEventLog } from '../../../src/store/sqlite/event-log';
+import { SqliteEventLog } from '../../../src/adapters/sqlite/event-log';
 import { tempDir } from '../../support/temp-dir';
 
 const dir = tempDir('contracts-');

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { RecordedEvent } from '../../../streams';
 import { SqliteReadModelStore } from '../../../src/adapters/sqlite/read-models';
 import { CHANGES_SCHEMA, ChangeRecorder, RETENTION_MS, readChanges } from '../../../src/runtime/change-log';
-import { openSqlite } from '../../../src/store/sqlite/open';
+import { openSqlite } from '../../../src/adapters/sqlite/open';
 import { tempDir } from '../../support/temp-dir';
 
 const event = (position: number, type: string, streamId: string, projectId: number | null): RecordedEvent => ({

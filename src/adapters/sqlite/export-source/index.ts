@@ -1,7 +1,7 @@
 import type { BatchExportRow, RunRow } from '../../../../projections/exports';
 import type { ExportRecord } from '../../../exports/destinations';
 import type { ExportSource, RunRows } from '../../../exports/worker/export-source';
-import { openSqlite, type SqliteDatabase } from '../../../store/sqlite/open';
+import { openSqlite, type SqliteDatabase } from '../open';
 import { encodedInParallel } from './parallel-lines';
 import { PersonProperties } from './person-cache';
 import { hogqlBatches, PERSON_ID, recordFromRow } from '../../../exports/worker/records';

@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { SqliteDatabase } from '../../../store/sqlite/open';
+import type { SqliteDatabase } from '../open';
 
 /** Entries kept per run; beyond this the cache starts over (memory stays bounded on huge runs). */
 const MAX_ENTRIES = 100_000;

@@ -3,7 +3,7 @@
 // serves run after run (see ReaderPool); each run opens its own connections.
 import type { Statement } from 'better-sqlite3';
 import { parentPort } from 'node:worker_threads';
-import { openSqlite } from '../../../store/sqlite/open';
+import { openSqlite } from '../open';
 import { keysetBefore, keysetOf, lineFromRow } from './line-rows';
 import { PersonProperties } from './person-cache';
 import type { FromReader, ReaderSetup, SliceOrder, ToReader } from './reader-messages';

@@ -1,5 +1,5 @@
 import type { SqlStatement, SqlStore } from '../../../../projections/projection';
-import type { SqliteDatabase } from '../../../store/sqlite/open';
+import type { SqliteDatabase } from '../open';
 
 /**
  * The embedded store's synchronous SQL (the reads not on the read-model port yet), with each

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { SqlValue } from '../../../../projections/projection';
 import type { SqlSession, TableSchema } from '../../../../projections/sql';
-import type { SqliteDatabase } from '../../../store/sqlite/open';
+import type { SqliteDatabase } from '../open';
 import { sqliteDialect } from './dialect';
 
 type Statement = Database.Statement<unknown[]>;

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { TableSchema } from '../../../../projections/sql';
 import type { ReadModelStore, ReadModelTransaction, TransactionOptions } from '../../../store/read-models';
-import type { SqliteDatabase } from '../../../store/sqlite/open';
+import type { SqliteDatabase } from '../open';
 import { sqliteTableDdl } from './ddl';
 import { sqliteDialect } from './dialect';
 import { sqliteSession } from './session';

@@ -1,6 +1,6 @@
 import { accessSync, constants, statSync, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { storageFault, storageFaultOf, StorageUnavailableError, type StorageFault, type StorageMonitor } from '../storage-fault';
+import { storageFault, storageFaultOf, StorageUnavailableError, type StorageFault, type StorageMonitor } from '../../store/storage-fault';
 
 /** Below this many free bytes the disk counts as full for `/_health` (a write may still fit, but barely). */
 const FULL_BELOW_BYTES = 1024 * 1024;

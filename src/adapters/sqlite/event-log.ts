@@ -9,10 +9,10 @@ import {
   type EventLog,
   type ReadAllOptions,
   type SubscribeOptions,
-} from '../event-log';
+} from '../../store/event-log';
 import { openSqlite, type Durability, type SqliteDatabase } from './open';
 import { LogFileGuard } from './storage-guard';
-import type { StorageMonitor } from '../storage-fault';
+import type { StorageMonitor } from '../../store/storage-fault';
 
 export interface SqliteEventLogOptions {
   durability?: Durability;
