@@ -14,9 +14,9 @@ export interface SubscriptionSource {
 }
 
 /**
- * Catch-up then live for a log whose readers are woken by hints (LISTEN/NOTIFY, a server-side
- * subscription): reads from the last delivered position, and sleeps until a hint or the poll. The
- * adapters of shared logs differ only in their hint.
+ * Catch-up then live for every log adapter: reads after the last delivered position, and sleeps
+ * until a hint (an in-process append, LISTEN/NOTIFY, a server-side subscription) or the poll. The
+ * adapters differ only in their hint.
  */
 export function subscribeBatches(source: SubscriptionSource, options: SubscribeOptions = {}): Observable<RecordedEvent[]> {
   const batchSize = options.batchSize ?? 1000;

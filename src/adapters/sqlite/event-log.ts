@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { Observable, Subject, concatMap, from } from 'rxjs';
+import { Subject, concatMap, from, type Observable } from 'rxjs';
+import { subscribeBatches } from '../../store/polling-subscription';
 import type { Actor, NewEvent, RecordedEvent } from '../../../streams';
 import {
   checkExpectedRevision,
@@ -210,49 +210,21 @@ export class SqliteEventLog implements EventLog {
     return this.stmt.head.get()?.head ?? 0;
   }
 
-  subscribeBatches(options: SubscribeOptions = {}): Observable<RecordedEvent[]> {
-    const batchSize = options.batchSize ?? 1000;
-    return new Observable<RecordedEvent[]>((subscriber) => {
-      let after = options.afterPosition;
-      let closed = false;
-      let dirty = true;
-      let wake: (() => void) | null = null;
-      const notify = () => {
-        dirty = true;
-        const w = wake;
-        wake = null;
-        w?.();
-      };
-      const live = this.appended$.subscribe(notify);
-      // Other processes append to the same file; polling is how we hear about them.
-      const timer = setInterval(notify, this.pollIntervalMs);
-      timer.unref();
-      const close = () => {
-        closed = true;
-        live.unsubscribe();
-        clearInterval(timer);
-        notify();
-      };
-      this.closers.add(close);
-      (async () => {
-        while (!closed) {
-          dirty = false;
-          const batch = this.readAllSync({ afterPosition: after, maxCount: batchSize, maxBytes: options.maxBytes });
-          if (batch.length > 0) {
-            after = batch[batch.length - 1].position;
-            subscriber.next(batch);
-            await yieldToLoop();
-          } else if (!dirty) {
-            await new Promise<void>((resolve) => (wake = resolve));
-          }
-        }
-        subscriber.complete();
-      })().catch((err) => subscriber.error(err));
-      return () => {
-        this.closers.delete(close);
-        close();
-      };
-    });
+  subscribeBatches(options?: SubscribeOptions): Observable<RecordedEvent[]> {
+    return subscribeBatches(
+      {
+        readAll: (o) => this.readAll(o),
+        // Appends through this handle (or a notice from another thread) wake at once; other
+        // processes append to the same file, and the poll is how we hear about them.
+        onAppend: (wake) => {
+          const live = this.appended$.subscribe(wake);
+          return () => live.unsubscribe();
+        },
+        pollIntervalMs: this.pollIntervalMs,
+        closers: this.closers,
+      },
+      options,
+    );
   }
 
   subscribe(options: SubscribeOptions = {}): Observable<RecordedEvent> {
