@@ -9,11 +9,9 @@ import { openSqlite, type Durability, type SqliteDatabase } from '../adapters/sq
 import { niceThisThread } from '../threads';
 import { SqliteReadModelStore } from '../adapters/sqlite/read-models';
 import { openLogFromSpec, type EventLogSpec } from './event-log';
+import type { ReadModelsSpec } from './read-models';
 import { ChangeRecorder } from '../runtime/change-log';
 import type { ReadModelStore } from '../store/read-models';
-
-/** Where the read models are: this process's SQLite files, or the deployment's PostgreSQL schema. */
-export type ReadModelsSpec = { kind: 'sqlite'; files: Record<StoreName, string> } | { kind: 'postgres'; url: string; schema: string };
 
 /** The data the main thread passes (see open-runtime.ts). */
 export interface ProjectionWorkerData {

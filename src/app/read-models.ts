@@ -4,7 +4,9 @@ import { redactedUrl } from '../config/event-log';
 import type { ReadModelsChoice } from '../config/read-models';
 import type { ReadModelStore } from '../store/read-models';
 import type { ExportSource } from '../exports/worker/export-source';
-import type { ReadModelsSpec } from './projection-worker';
+
+/** What another thread needs to open its own handle on the read models (plain data: it crosses postMessage). */
+export type ReadModelsSpec = { kind: 'sqlite'; files: Record<StoreName, string> } | { kind: 'postgres'; url: string; schema: string };
 
 /** Read models every process of a deployment shares: both store names on one PostgreSQL schema. */
 export interface SharedReadModels {

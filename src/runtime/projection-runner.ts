@@ -331,18 +331,20 @@ export class ProjectionRunner implements Runner {
     const fold = async (tx: ReadModelTransaction, apply: (event: RecordedEvent) => Promise<void>) => {
       const current = (await readCheckpoint(tx, name))?.position ?? 0;
       let last = current;
-      const applied: RecordedEvent[] = [];
+      // Collected only for the change log (shared read models): the embedded fold skips the work.
+      const changes = this.options.changes;
+      const applied: RecordedEvent[] | null = changes ? [] : null;
       for (const event of events) {
         if (event.position <= current) continue;
         if (event.position > b.until) break;
         if (!handles || handles.has(event.type)) {
           await apply(event);
-          applied.push(event);
+          applied?.push(event);
         }
         last = event.position;
       }
       if (last !== current) await tx.run(WRITE_CHECKPOINT, name, last, projection.version);
-      if (applied.length) await this.options.changes?.record(tx, name, applied);
+      if (changes && applied?.length) await changes.record(tx, name, applied);
       return last;
     };
     const lock = { lock: lockOf(projection) };
