@@ -1,4 +1,4 @@
-import { flagHash } from './hash';
+import { hashMemo } from './hash-memo';
 import { matchCohort, matchFilter, type PropertyReader } from './operators';
 import type { Subject } from './subject';
 import type { ConditionSet, PropertyFilter } from './types';
@@ -32,7 +32,7 @@ function filterMatches(filter: PropertyFilter, scope: SetScope): boolean {
 export function inRollout(flagKey: string, bucket: string, rolloutPercentage: number | null | undefined): boolean {
   const pct = rolloutPercentage ?? 100;
   if (pct >= 100) return true;
-  return flagHash(flagKey, bucket) <= pct / 100;
+  return hashMemo.hash(flagKey, bucket, false) <= pct / 100;
 }
 
 /** All of a set's filters must match; then its rollout decides. */

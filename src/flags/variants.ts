@@ -1,4 +1,4 @@
-import { flagHash } from './hash';
+import { hashMemo } from './hash-memo';
 import type { FlagFilters, Variant } from './types';
 
 /**
@@ -6,7 +6,7 @@ import type { FlagFilters, Variant } from './types';
  * percentages leave the hash uncovered (e.g. they sum to less than 100).
  */
 export function pickVariant(flagKey: string, bucket: string, variants: readonly Variant[]): string | null {
-  const x = flagHash(flagKey, bucket, 'variant');
+  const x = hashMemo.hash(flagKey, bucket, true);
   let lo = 0;
   for (const variant of variants) {
     const hi = lo + variant.rollout_percentage / 100;

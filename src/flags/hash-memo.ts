@@ -1,0 +1,74 @@
+import { flagHash } from './hash';
+
+/**
+ * `flagHash` remembered for the ids of recent requests. The hash is a pure function of (flag key,
+ * id, salt), and an SDK asks for the same person's flags again and again (each page load, each
+ * server-side capture with flags), so a person's buckets are hashed once rather than per request:
+ * hashing was the largest single cost of evaluating a 50-flag project. `flagHash` stays the
+ * reference; the tests compare the two.
+ *
+ * Bounded: ids longer than MAX_ID_LENGTH are hashed and not kept, flag keys get a slot each up to
+ * `maxKeys` (later keys are hashed every time), and ids live in two generations of at most
+ * `idsPerGeneration` each: when the young one fills up it becomes the old one and the old one is
+ * dropped, so a person asked for in either generation stays (a cheap approximation of LRU).
+ */
+const MAX_ID_LENGTH = 200;
+
+export class HashMemo {
+  readonly #slots = new Map<string, number>();
+  #young = new Map<string, Float64Array>();
+  #old = new Map<string, Float64Array>();
+
+  constructor(
+    readonly idsPerGeneration = 10_000,
+    readonly maxKeys = 4096,
+  ) {}
+
+  /** `flagHash(key, id)` (salt "") or `flagHash(key, id, "variant")`. */
+  hash(key: string, id: string, variant: boolean): number {
+    const slot = this.#slot(key);
+    if (slot < 0 || id.length > MAX_ID_LENGTH) return flagHash(key, id, variant ? 'variant' : '');
+    const index = 2 * slot + (variant ? 1 : 0);
+    let hashes = this.#hashesOf(id);
+    if (index >= hashes.length) {
+      const grown = new Float64Array(Math.max(2 * hashes.length, index + 2)).fill(NaN);
+      grown.set(hashes);
+      this.#young.set(id, (hashes = grown));
+    }
+    let value = hashes[index];
+    if (Number.isNaN(value)) value = hashes[index] = flagHash(key, id, variant ? 'variant' : '');
+    return value;
+  }
+
+  /** How many ids are kept (both generations). */
+  get size(): number {
+    return this.#young.size + this.#old.size;
+  }
+
+  #slot(key: string): number {
+    let slot = this.#slots.get(key);
+    if (slot === undefined) {
+      if (this.#slots.size >= this.maxKeys) return -1;
+      this.#slots.set(key, (slot = this.#slots.size));
+    }
+    return slot;
+  }
+
+  /** The id's row, made young: moved over from the old generation, or new (NaN: not hashed yet). */
+  #hashesOf(id: string): Float64Array {
+    let hashes = this.#young.get(id);
+    if (hashes !== undefined) return hashes;
+    hashes = this.#old.get(id);
+    if (hashes !== undefined) this.#old.delete(id);
+    else hashes = new Float64Array(Math.max(8, 2 * this.#slots.size)).fill(NaN);
+    if (this.#young.size >= this.idsPerGeneration) {
+      this.#old = this.#young;
+      this.#young = new Map();
+    }
+    this.#young.set(id, hashes);
+    return hashes;
+  }
+}
+
+/** The process's memo, shared by every project: the hash does not depend on the project. */
+export const hashMemo = new HashMemo();
