@@ -1,7 +1,7 @@
 import type { Config } from './config';
-import { bootstrap } from './access';
 import { buildApp } from './http';
 import { geoLookup, openRuntimeOn, writeCredentialsFile, type GeoLookup } from './app';
+import { bootstrapIfEmpty } from './app/first-start';
 import { resolveSecretKey } from './app/secret-key';
 import { logDestination } from './app/log-output';
 import { openLeases } from './app/leases';
@@ -62,13 +62,14 @@ export async function startServer(config: Config) {
   logReady(app);
   loaded = await geoLoaded;
   await startProjections(runtime, { catchUp: false });
-  if (!(await runtime.queries.access.firstOrganization())) {
-    if (runtime.sharedReadModels) {
-      // Several processes start together on a shared store: none of them creates an organization
-      // on its own, or each would create one. The operator does, once.
+  if (runtime.sharedReadModels) {
+    // Several processes start together on a shared store: none of them creates an organization
+    // on its own, or each would create one. The operator does, once.
+    if (!(await runtime.queries.access.firstOrganization()))
       app.log.warn('the shared store has no organization yet: create it once with `npm run cli -- bootstrap` (same EVENT_LOG, READ_MODELS and SECRET_KEY)');
-    } else {
-      const { credentials } = await bootstrap(runtime.access, runtime.queries.access, { type: 'system' });
+  } else {
+    const credentials = await bootstrapIfEmpty(runtime, config.EVENT_LOG.kind === 'sqlite' ? null : leases);
+    if (credentials) {
       const path = writeCredentialsFile(config.DATA_DIR, credentials);
       if (config.PRINT_CREDENTIALS) {
         process.stdout.write(
