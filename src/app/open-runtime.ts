@@ -201,7 +201,7 @@ export function openRuntime(options: RuntimeOptions) {
     const project = await queries.access.project(projectId);
     return project && { token: project.api_token, settings: JSON.parse(project.settings) };
   });
-  const sub = runner.applied$.subscribe(({ projection, events }) => {
+  const sub = runner.applied$.subscribe(({ projection, events, unknown }) => {
     // Cached flag definitions, person properties and remote configs are dropped when their projection moves.
     const caches =
       projection === 'feature_flags'
@@ -211,7 +211,9 @@ export function openRuntime(options: RuntimeOptions) {
           : projection === 'access'
             ? [remoteConfig]
             : [];
-    for (const cache of caches) for (const e of events) if (e.metadata.projectId !== null) cache.invalidate(e.metadata.projectId);
+    for (const cache of caches)
+      if (unknown) cache.invalidateAll();
+      else for (const e of events) if (e.metadata.projectId !== null) cache.invalidate(e.metadata.projectId);
   });
 
   const tokens = projectTokenCache(async (token) => (await queries.access.projectByToken(token))?.id);

@@ -30,6 +30,10 @@ export class RemoteConfigCache {
     this.entries.invalidate(projectId);
   }
 
+  invalidateAll(): void {
+    this.entries.clear();
+  }
+
   get(projectId: number): MaybePromise<Entry | undefined> {
     return this.entries.get(projectId);
   }

@@ -8,4 +8,9 @@ export interface AppliedEvent {
 export interface AppliedBatch {
   projection: string;
   events: readonly AppliedEvent[];
+  /**
+   * What moved is not known (a following process was cut off from the store for longer than the
+   * change rows are kept): every cache of the projection's data, in every project, is stale.
+   */
+  unknown?: true;
 }

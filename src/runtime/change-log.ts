@@ -7,7 +7,8 @@ import type { AppliedEvent } from './applied';
  * written by the folding process of a deployment on shared read models, in the batch's own
  * transaction, so that the processes following the store tell their caches what moved by reading
  * these few rows instead of reading the log's events again. Not part of any digest: rows older than
- * RETENTION_MS are pruned, and a follower further behind than that misses them (see FollowingRunner).
+ * RETENTION_MS are pruned; a follower cut off for longer than FOLLOWER_CUT_OFF_MS announces that what
+ * moved is unknown instead (see FollowingRunner).
  */
 export const CHANGES_SCHEMA: TableSchema = {
   name: 'projection_changes',
@@ -19,6 +20,11 @@ export const CHANGES_SCHEMA: TableSchema = {
 
 /** How long change rows are kept: a follower reads them every few hundred milliseconds. */
 export const RETENTION_MS = 10 * 60_000;
+/**
+ * A follower whose previous complete read began longer ago than this may have missed pruned rows
+ * (half the retention: room for clocks that run at slightly different rates).
+ */
+export const FOLLOWER_CUT_OFF_MS = RETENTION_MS / 2;
 /** Pruning runs at most this often per projection (in a batch's transaction). */
 const PRUNE_EVERY_MS = 60_000;
 

@@ -5,7 +5,7 @@ import type { EventLog } from '../store/event-log';
 import type { ReadModelStore } from '../store/read-models';
 import type { AppliedBatch, Runner } from './projection-runner';
 import type { QuarantineSummary } from './quarantine';
-import { readChanges } from './change-log';
+import { FOLLOWER_CUT_OFF_MS, readChanges } from './change-log';
 
 export interface FollowingOptions {
   notifications?: AppendNotifications;
@@ -15,6 +15,8 @@ export interface FollowingOptions {
   waitingPollMs?: number;
   /** Told once while `ready` waits for a folding process to create the read models. */
   onWaitingForFold?: () => void;
+  /** A monotonic clock in ms (tests move it). */
+  now?: () => number;
 }
 
 /** How often `ready` looks for the read models a folding process creates. */
@@ -42,6 +44,9 @@ export class FollowingRunner implements Runner {
   private timer: NodeJS.Timeout | null = null;
   private refreshing: Promise<void> | null = null;
   private again = false;
+  private readonly now: () => number;
+  /** When the last step that read the store and announced everything began. */
+  private completeAt: number;
 
   constructor(
     private readonly log: EventLog,
@@ -49,6 +54,8 @@ export class FollowingRunner implements Runner {
     readonly projections: readonly ReadModelProjection[],
     private readonly options: FollowingOptions = {},
   ) {
+    this.now = options.now ?? (() => performance.now());
+    this.completeAt = this.now();
     this.ready = this.bound();
   }
 
@@ -59,9 +66,11 @@ export class FollowingRunner implements Runner {
   private async bound(): Promise<void> {
     let told = false;
     for (;;) {
+      const startedAt = this.now();
       const checkpoints = await this.read().catch(() => null);
       if (checkpoints && this.projections.every((p) => p.name in checkpoints)) {
         this.current = checkpoints;
+        this.completeAt = startedAt;
         return;
       }
       if (!told) this.options.onWaitingForFold?.();
@@ -139,17 +148,28 @@ export class FollowingRunner implements Runner {
     this.timer.unref();
   }
 
+  /**
+   * Reads the checkpoints and announces what each projection applied since the last step. A
+   * projection's checkpoint moves here only once its changes were announced, so a read of the
+   * change rows that fails is tried again, not skipped. After a cut-off longer than the change rows
+   * are surely kept, a projection that moved is announced as `unknown`: caches drop everything.
+   */
   private async step(): Promise<void> {
+    const startedAt = this.now();
     const next = await this.read();
-    const before = this.current;
-    this.current = next;
-    if (this.applied$.observed) {
-      for (const projection of this.projections) {
-        const from = before[projection.name] ?? 0;
-        const to = next[projection.name] ?? 0;
-        if (to > from) await this.announce(projection, from, to);
+    const cutOff = startedAt - this.completeAt > FOLLOWER_CUT_OFF_MS;
+    for (const projection of this.projections) {
+      const from = this.current[projection.name] ?? 0;
+      const to = next[projection.name] ?? 0;
+      if (to > from && this.applied$.observed) {
+        if (cutOff) this.applied$.next({ projection: projection.name, events: [], unknown: true });
+        else await this.announce(projection, from, to);
       }
+      // A projection not bound at this version (an upgrade under way) has no checkpoint to serve.
+      if (projection.name in next) this.current[projection.name] = to;
+      else delete this.current[projection.name];
     }
+    this.completeAt = startedAt;
     for (const waiter of this.waiters) if (this.settle(waiter)) this.waiters.delete(waiter);
   }
 

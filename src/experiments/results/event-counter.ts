@@ -18,10 +18,13 @@ const projectOf = (e: AppliedBatch['events'][number]): number | null => {
 export class ProjectEventCounter {
   private readonly counts = new Map<number, number>();
   private readonly subscription: Subscription;
+  /** Moves when what changed is not known: then every project's number moves. */
+  private everyProject = 0;
 
   constructor(applied$: Observable<AppliedBatch>) {
-    this.subscription = applied$.subscribe(({ projection, events }) => {
+    this.subscription = applied$.subscribe(({ projection, events, unknown }) => {
       if (projection !== 'ingestion') return;
+      if (unknown) this.everyProject++;
       for (const e of events) {
         const projectId = projectOf(e);
         if (projectId !== null) this.counts.set(projectId, (this.counts.get(projectId) ?? 0) + 1);
@@ -30,7 +33,7 @@ export class ProjectEventCounter {
   }
 
   version(projectId: number): number {
-    return this.counts.get(projectId) ?? 0;
+    return (this.counts.get(projectId) ?? 0) + this.everyProject;
   }
 
   close(): void {

@@ -32,6 +32,13 @@ export class ProjectCache<V extends NonNullable<unknown> | null> {
     this.byProject.delete(projectId);
   }
 
+  /** Drops every project's values and loads in flight (what changed is not known). */
+  invalidateAll(): void {
+    this.loading.clear();
+    this.byProject.clear();
+    this.size = 0;
+  }
+
   private loadShared(projectId: number, key: string): Promise<V> {
     let inFlight = this.loading.get(projectId);
     const pending = inFlight?.get(key);

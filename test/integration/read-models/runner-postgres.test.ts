@@ -4,7 +4,7 @@ import { PostgresEventLog } from '../../../src/adapters/postgres/event-log';
 import { PostgresReadModelStore } from '../../../src/adapters/postgres/read-models';
 import { digestProjection } from '../../../src/runtime/digest';
 import { FollowingRunner } from '../../../src/runtime/following-runner';
-import { ChangeRecorder } from '../../../src/runtime/change-log';
+import { ChangeRecorder, FOLLOWER_CUT_OFF_MS } from '../../../src/runtime/change-log';
 import { ProjectionRunner, type AppliedBatch } from '../../../src/runtime/projection-runner';
 import { hintedAppendNotifications } from '../../../src/store/append-notifications';
 import { PG_DATABASE, PG_HOST, PG_PORT, reachablePgUser } from '../../support/postgres';
@@ -99,6 +99,45 @@ if (USER !== null) {
       expect(following.checkpoints()).toEqual({ totals: lastPosition });
       await new Promise((r) => setTimeout(r, 100));
       expect(applied).toEqual([{ projection: 'totals', events: [expect.objectContaining({ type: 'Added', metadata: { projectId: 42 } })] }]);
+
+      following.stop();
+      folding.stop();
+      await Promise.all([apiLog.close(), foldLog.close(), apiStore.close(), foldStore.close()]);
+    });
+
+    it('after a cut-off longer than change rows are surely kept, says that what moved is unknown instead of reading them', async () => {
+      const logSchema = schemas.fresh();
+      const modelSchema = schemas.fresh();
+      const openLog = () => PostgresEventLog.open({ connection: schemas.connection, schema: logSchema, pollIntervalMs: 60_000 });
+      const openStore = () => PostgresReadModelStore.open({ connection: schemas.connection, schema: modelSchema });
+      const [apiLog, foldLog, apiStore, foldStore] = await Promise.all([openLog(), openLog(), openStore(), openStore()]);
+      const folding = new ProjectionRunner(foldLog, { readmodels: foldStore, analytics: foldStore }, [totals], { notifications: hintedAppendNotifications(foldLog), changes: new ChangeRecorder() });
+      await folding.ready;
+      folding.start();
+      let clock = 0;
+      const following = new FollowingRunner(apiLog, { readmodels: apiStore, analytics: apiStore }, [totals], { notifications: hintedAppendNotifications(apiLog), pollIntervalMs: 60_000, now: () => clock });
+      await following.ready;
+      const applied: AppliedBatch[] = [];
+      following.applied$.subscribe((b) => applied.push(b));
+      following.start();
+      const add = async (stream: string) => (await apiLog.append(stream, [{ type: 'Added', data: { n: 1 } }], { context: { actor: { type: 'system' }, projectId: 7 } })).lastPosition;
+
+      /** The folding process commits `stream`'s event while this one reads nothing for `ms`. */
+      const whileCutOff = async (ms: number, stream: string) => {
+        following.stop();
+        const position = await add(stream);
+        await folding.waitFor(position);
+        clock += ms;
+        following.start();
+        await following.waitFor(position, ['totals']);
+      };
+      await following.waitFor(await add('s-1'), ['totals']);
+      await whileCutOff(FOLLOWER_CUT_OFF_MS - 1, 's-2'); // the change rows are surely there: read
+      await whileCutOff(FOLLOWER_CUT_OFF_MS + 1, 's-3');
+      await following.waitFor(await add('s-4'), ['totals']); // back in step: rows again
+      await new Promise((r) => setTimeout(r, 100));
+      const seen = applied.map((b) => (b.unknown ? 'unknown' : b.events.map((e) => e.streamId).join(',')));
+      expect(seen).toEqual(['s-1', 's-2', 'unknown', 's-4']);
 
       following.stop();
       folding.stop();

@@ -96,4 +96,24 @@ describe('ProjectCache', () => {
     expect(cache.get(2, 'c')).toBe('c');
     expect(cache.get(2, 'd')).toBe('d');
   });
+
+  it('invalidateAll drops every project and the loads in flight, whose answers are then not kept', async () => {
+    let version = 1;
+    const gate = gatedLoads((projectId, key) => `${projectId}/${key}@${version}`);
+    const cache = new ProjectCache(gate.load);
+    const held = [cache.get(1, 'a'), cache.get(2, 'b')];
+    gate.releaseAll();
+    await Promise.all(held);
+    const inFlight = cache.get(3, 'c');
+    version = 2;
+    cache.invalidateAll();
+    gate.releaseAll();
+    expect(await inFlight).toBe('3/c@1');
+    for (const [project, key] of [[1, 'a'], [2, 'b'], [3, 'c']] as const) {
+      const again = cache.get(project, key);
+      expect(again).toBeInstanceOf(Promise);
+      gate.releaseAll();
+      expect(await again).toBe(`${project}/${key}@2`);
+    }
+  });
 });
