@@ -8,9 +8,10 @@ import { flagHash } from './hash';
  * reference; the tests compare the two.
  *
  * Bounded: ids longer than MAX_ID_LENGTH are hashed and not kept, flag keys get a slot each up to
- * `maxKeys` (later keys are hashed every time), and ids live in two generations of at most
- * `idsPerGeneration` each: when the young one fills up it becomes the old one and the old one is
- * dropped, so a person asked for in either generation stays (a cheap approximation of LRU).
+ * `maxKeys` (later keys are hashed every time), and ids live in two generations of rows holding at
+ * most `cellsPerGeneration` hashes each (8 bytes a hash: 8 MB by default, 10,000 persons of a
+ * 50-flag project): when the young one fills up it becomes the old one and the old one is dropped,
+ * so a person asked for in either generation stays (a cheap approximation of LRU).
  */
 const MAX_ID_LENGTH = 200;
 
@@ -18,9 +19,11 @@ export class HashMemo {
   readonly #slots = new Map<string, number>();
   #young = new Map<string, Float64Array>();
   #old = new Map<string, Float64Array>();
+  /** Hashes the young generation's rows can hold. */
+  #youngCells = 0;
 
   constructor(
-    readonly idsPerGeneration = 10_000,
+    readonly cellsPerGeneration = 1_000_000,
     readonly maxKeys = 4096,
   ) {}
 
@@ -33,6 +36,7 @@ export class HashMemo {
     if (index >= hashes.length) {
       const grown = new Float64Array(Math.max(2 * hashes.length, index + 2)).fill(NaN);
       grown.set(hashes);
+      this.#youngCells += grown.length - hashes.length;
       this.#young.set(id, (hashes = grown));
     }
     let value = hashes[index];
@@ -61,11 +65,13 @@ export class HashMemo {
     hashes = this.#old.get(id);
     if (hashes !== undefined) this.#old.delete(id);
     else hashes = new Float64Array(Math.max(8, 2 * this.#slots.size)).fill(NaN);
-    if (this.#young.size >= this.idsPerGeneration) {
+    if (this.#youngCells >= this.cellsPerGeneration) {
       this.#old = this.#young;
       this.#young = new Map();
+      this.#youngCells = 0;
     }
     this.#young.set(id, hashes);
+    this.#youngCells += hashes.length;
     return hashes;
   }
 }
