@@ -46,6 +46,12 @@ export interface ReadModelProjection {
   readonly tables: readonly TableSchema[];
   apply(event: RecordedEvent, db: SqlSession): Promise<void>;
   /**
+   * Applies events in order exactly as `apply` on each in turn would, but may keep the storage
+   * busy with one event's writes while it folds the next (everything is written once it resolves).
+   * Used for a batch's first attempt; the retry that isolates a failing event uses `apply`.
+   */
+  applyAll?(events: readonly RecordedEvent[], db: SqlSession): Promise<void>;
+  /**
    * How many independent parts an event holds (e.g. the captured events of an EventsCaptured
    * record), when applying it is the same as applying each part in turn with `applyPart`. When
    * `apply` throws, the runner applies the parts one by one and quarantines only those that throw.

@@ -2,8 +2,8 @@ import type { CapturedEventData, EventsCapturedData, RecordedEvent } from '../..
 import type { ReadModelProjection } from '../projection';
 import type { SqlSession } from '../sql';
 import { FOLD_WARNING_SOURCE, recordWarning } from './context';
-import { foldCaptured, projectIdOf, readRecord } from './fold-captured';
-import { insertEvents } from './events-table';
+import { foldCaptured, projectIdOf, readRecord, type RecordReads } from './fold-captured';
+import { insertEvents, type EventRow } from './events-table';
 import { INGESTION, QUARANTINE_WARNING } from './names';
 import { PersonCaches } from './person-cache';
 import { INGESTION_TABLES } from './schema';
@@ -17,6 +17,21 @@ type WarningData = { type: string; source: string; details: Record<string, unkno
  */
 export function createIngestionProjection(): ReadModelProjection {
   const caches = new PersonCaches();
+  /** What an EventsCaptured record's events share, read for the whole record; null: fold them one by one. */
+  const readsOf = (recorded: RecordedEvent, db: SqlSession): Promise<RecordReads | null> | null => {
+    const { events } = recorded.data as EventsCapturedData;
+    const projectId = projectIdOf(recorded);
+    return projectId !== null && events.length > 1 ? readRecord(db, caches.of(db), projectId, events) : null;
+  };
+  /** The record's events in order; with `reads`, their rows are left in `reads.rows` for the caller to insert. */
+  const foldRecord = async (recorded: RecordedEvent, db: SqlSession, reads: RecordReads | null) => {
+    const { events } = recorded.data as EventsCapturedData;
+    const cache = caches.of(db);
+    for (let i = 0; i < events.length; i++) {
+      const pending = foldCaptured(recorded, events[i], i, db, cache, reads);
+      if (pending) await pending;
+    }
+  };
   return {
     name: INGESTION,
     // 2: distinct ids ordered by event ordinal (position and index in an EventsCaptured record).
@@ -31,14 +46,8 @@ export function createIngestionProjection(): ReadModelProjection {
     tables: INGESTION_TABLES,
     async apply(recorded: RecordedEvent, db: SqlSession) {
       if (recorded.type === 'EventsCaptured') {
-        const { events } = recorded.data as EventsCapturedData;
-        const cache = caches.of(db);
-        const projectId = projectIdOf(recorded);
-        const reads = projectId !== null && events.length > 1 ? await readRecord(db, cache, projectId, events) : null;
-        for (let i = 0; i < events.length; i++) {
-          const pending = foldCaptured(recorded, events[i], i, db, cache, reads);
-          if (pending) await pending;
-        }
+        const reads = await readsOf(recorded, db);
+        await foldRecord(recorded, db, reads);
         if (reads) await insertEvents(db, reads.rows);
         return;
       }
@@ -52,6 +61,35 @@ export function createIngestionProjection(): ReadModelProjection {
         const data = recorded.data as WarningData;
         await recordWarning(db, projectId, data.type, data.source, data.details ?? {}, recorded.metadata.recordedAt);
       }
+    },
+    /**
+     * As `apply` on each in turn, with the storage kept busy: a record's event rows are inserted
+     * while the next record is folded. That next record's reads (its uuids already stored, the
+     * persons of its distinct ids) are made before the insert is sent, so they cannot see those
+     * rows: the uuids the rows carry are added to what the reads found, which is all the insert
+     * would have changed for them (nothing else in the fold reads the events table).
+     */
+    async applyAll(records: readonly RecordedEvent[], db: SqlSession) {
+      /** The previous record's rows, not inserted yet. */
+      let held: EventRow[] = [];
+      for (const recorded of records) {
+        const reads = recorded.type === 'EventsCaptured' ? await readsOf(recorded, db) : null;
+        if (!reads) {
+          await insertEvents(db, held);
+          held = [];
+          await this.apply(recorded, db);
+          continue;
+        }
+        const projectId = projectIdOf(recorded);
+        for (const row of held) if (row.projectId === projectId) reads.folded.add(row.uuid);
+        const inserting = insertEvents(db, held);
+        // Awaited below; a fold that throws first must not leave its rejection unhandled.
+        inserting.catch(() => undefined);
+        await foldRecord(recorded, db, reads);
+        await inserting;
+        held = reads.rows;
+      }
+      await insertEvents(db, held);
     },
     // One captured event that cannot be folded must not cost the others of its record.
     parts(recorded: RecordedEvent) {

@@ -328,28 +328,37 @@ export class ProjectionRunner implements Runner {
   private async applyTx(b: Bound, events: RecordedEvent[]): Promise<number> {
     const { projection, store, handles } = b;
     const name = projection.name;
-    const fold = async (tx: ReadModelTransaction, apply: (event: RecordedEvent) => Promise<void>) => {
-      const current = (await readCheckpoint(tx, name))?.position ?? 0;
+    /** The batch's events the projection applies, in order; and the position the checkpoint moves to. */
+    const select = (current: number) => {
+      const chosen: RecordedEvent[] = [];
       let last = current;
-      // Collected only for the change log (shared read models): the embedded fold skips the work.
-      const changes = this.options.changes;
-      const applied: RecordedEvent[] | null = changes ? [] : null;
       for (const event of events) {
         if (event.position <= current) continue;
         if (event.position > b.until) break;
-        if (!handles || handles.has(event.type)) {
-          await apply(event);
-          applied?.push(event);
-        }
+        if (!handles || handles.has(event.type)) chosen.push(event);
         last = event.position;
       }
+      return { chosen, last };
+    };
+    const fold = async (tx: ReadModelTransaction, applyAll: (chosen: RecordedEvent[]) => Promise<void>) => {
+      const current = (await readCheckpoint(tx, name))?.position ?? 0;
+      const { chosen, last } = select(current);
+      if (chosen.length) await applyAll(chosen);
       if (last !== current) await tx.run(WRITE_CHECKPOINT, name, last, projection.version);
-      if (changes && applied?.length) await changes.record(tx, name, applied);
+      // Shared read models: what this batch applied, for the processes that follow the store.
+      if (this.options.changes && chosen.length) await this.options.changes.record(tx, name, chosen);
       return last;
+    };
+    const inTurn = async (chosen: RecordedEvent[], apply: (event: RecordedEvent) => Promise<void>) => {
+      for (const event of chosen) await apply(event);
     };
     const lock = { lock: lockOf(projection) };
     try {
-      return await store.transaction((tx) => fold(tx, (event) => projection.apply(event, tx)), lock);
+      // A projection that can overlap its storage's work on one event with the fold of the next
+      // does so here; the savepoint path below applies event by event.
+      const applyAll = (tx: ReadModelTransaction) => (chosen: RecordedEvent[]) =>
+        projection.applyAll ? projection.applyAll(chosen, tx) : inTurn(chosen, (event) => projection.apply(event, tx));
+      return await store.transaction((tx) => fold(tx, applyAll(tx)), lock);
     } catch (err) {
       projection.rolledBack?.();
       if (isStorageFault(err)) throw err;
@@ -376,16 +385,18 @@ export class ProjectionRunner implements Runner {
     try {
       last = await store.transaction(
         (tx) =>
-          fold(tx, async (event) => {
-            const err = await attempt(tx, () => projection.apply(event, tx));
-            if (err === null) return;
-            const parts = projection.applyPart ? (projection.parts?.(event) ?? 0) : 0;
-            if (parts === 0) return quarantine(tx, event, null, err);
-            for (let i = 0; i < parts; i++) {
-              const partErr = await attempt(tx, () => projection.applyPart!(event, i, tx));
-              if (partErr !== null) await quarantine(tx, event, i, partErr);
-            }
-          }),
+          fold(tx, (chosen) =>
+            inTurn(chosen, async (event) => {
+              const err = await attempt(tx, () => projection.apply(event, tx));
+              if (err === null) return;
+              const parts = projection.applyPart ? (projection.parts?.(event) ?? 0) : 0;
+              if (parts === 0) return quarantine(tx, event, null, err);
+              for (let i = 0; i < parts; i++) {
+                const partErr = await attempt(tx, () => projection.applyPart!(event, i, tx));
+                if (partErr !== null) await quarantine(tx, event, i, partErr);
+              }
+            }),
+          ),
         lock,
       );
     } catch (err) {
