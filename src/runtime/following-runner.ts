@@ -41,6 +41,7 @@ export class FollowingRunner implements Runner {
   private current: Record<string, number> = {};
   private readonly waiters = new Set<Waiter>();
   private subscription: Subscription | null = null;
+  private started = false;
   private timer: NodeJS.Timeout | null = null;
   private refreshing: Promise<void> | null = null;
   private again = false;
@@ -93,12 +94,14 @@ export class FollowingRunner implements Runner {
   }
 
   start(): void {
-    if (this.subscription) return;
+    if (this.started) return;
+    this.started = true;
     this.subscription = this.options.notifications?.moved$.subscribe(() => this.refresh()) ?? null;
     this.schedule();
   }
 
   stop(): void {
+    this.started = false;
     this.subscription?.unsubscribe();
     this.subscription = null;
     if (this.timer) clearTimeout(this.timer);
@@ -141,7 +144,8 @@ export class FollowingRunner implements Runner {
   }
 
   private schedule(): void {
-    if (!this.subscription && !this.waiters.size) return;
+    // Started, it polls too (a backstop to notices, the only way without them); stopped, only for waiters.
+    if (!this.started && !this.waiters.size) return;
     if (this.timer) clearTimeout(this.timer);
     const ms = this.waiters.size ? (this.options.waitingPollMs ?? 20) : (this.options.pollIntervalMs ?? 500);
     this.timer = setTimeout(() => this.refresh(), ms);

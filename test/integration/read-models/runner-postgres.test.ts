@@ -143,5 +143,31 @@ if (USER !== null) {
       folding.stop();
       await Promise.all([apiLog.close(), foldLog.close(), apiStore.close(), foldStore.close()]);
     });
+
+    it('polls the shared checkpoints once started, also without append notices', async () => {
+      const logSchema = schemas.fresh();
+      const modelSchema = schemas.fresh();
+      const openLog = () => PostgresEventLog.open({ connection: schemas.connection, schema: logSchema, pollIntervalMs: 60_000 });
+      const openStore = () => PostgresReadModelStore.open({ connection: schemas.connection, schema: modelSchema });
+      const [apiLog, foldLog, apiStore, foldStore] = await Promise.all([openLog(), openLog(), openStore(), openStore()]);
+      const folding = new ProjectionRunner(foldLog, { readmodels: foldStore, analytics: foldStore }, [totals], { notifications: hintedAppendNotifications(foldLog), changes: new ChangeRecorder() });
+      await folding.ready;
+      folding.start();
+      const following = new FollowingRunner(apiLog, { readmodels: apiStore, analytics: apiStore }, [totals], { pollIntervalMs: 50 });
+      await following.ready;
+      const applied: AppliedBatch[] = [];
+      following.applied$.subscribe((b) => applied.push(b));
+      following.start();
+      const { lastPosition } = await foldLog.append('s-9', [{ type: 'Added', data: { n: 1 } }], { context: { actor: { type: 'system' }, projectId: 3 } });
+      await folding.waitFor(lastPosition);
+      // Nothing waits on the follower and no notice reaches it: only its poll can find the batch.
+      const deadline = Date.now() + 5000;
+      while (!applied.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(applied.map((b) => b.events.map((e) => e.streamId))).toEqual([['s-9']]);
+
+      following.stop();
+      folding.stop();
+      await Promise.all([apiLog.close(), foldLog.close(), apiStore.close(), foldStore.close()]);
+    });
   });
 }
