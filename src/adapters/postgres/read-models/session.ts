@@ -127,8 +127,8 @@ export async function* streamRows(on: Queryable, sql: string, params: SqlValue[]
   await on.query({ text: `DECLARE ${cursor} NO SCROLL CURSOR FOR ${numberPlaceholders(sql)}`, values: values(params) });
   try {
     for (;;) {
-      const page = await on.query({ text: `FETCH ${STREAM_PAGE} FROM ${cursor}`, rowMode: 'array' } as pg.QueryConfig);
-      for (const row of page.rows as unknown as unknown[][]) yield row;
+      const page = await on.query<unknown[]>({ text: `FETCH ${STREAM_PAGE} FROM ${cursor}`, rowMode: 'array' } as pg.QueryConfig);
+      for (const row of page.rows) yield row;
       if (page.rows.length < STREAM_PAGE) break;
     }
   } finally {
