@@ -40,7 +40,8 @@ export function createIngestionProjection(): ReadModelProjection {
     //    warning ids assigned by the fold.
     // 5: the time indexes end with uuid (the exports' keyset on every engine).
     // 6: persons and distinct ids ordered by (seq_position, seq_index), never a product of a position.
-    version: 6,
+    // 7: the time indexes no longer end with uuid (exports sort each run of equal times instead).
+    version: 7,
     store: 'readmodels',
     handles: ['EventCaptured', 'EventsCaptured', 'IngestionWarningRaised'],
     tables: INGESTION_TABLES,

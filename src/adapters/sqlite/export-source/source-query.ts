@@ -92,7 +92,7 @@ export function sourceQuery(exp: BatchExportRow, window: RunWindow): SourceQuery
   }
   const countSql = `SELECT count(*) AS n FROM (${eventsAsExported(timeColumn, extra, false)})`;
   if (exp.hogql_query === null) {
-    // The time index ends with uuid, so (time, uuid) order is the index order: no sort. The
+    // Read in the time index's order; SQLite sorts only each run of equal times by uuid. The
     // keyset alone bounds each page from below (it starts before (start, any uuid)): with
     // `time >= start` beside it, SQLite began every page's index scan at the interval start.
     const page = (columns: string) =>
