@@ -76,36 +76,11 @@ if (USER !== null) {
   });
 
   describe('a process that folds nothing follows the shared store', () => {
-    it('answers read-your-writes from the shared checkpoints and tells its caches what the folding process applied', async () => {
-      const logSchema = schemas.fresh();
-      const modelSchema = schemas.fresh();
-      const openLog = () => PostgresEventLog.open({ connection: schemas.connection, schema: logSchema, pollIntervalMs: 60_000 });
-      const openStore = () => PostgresReadModelStore.open({ connection: schemas.connection, schema: modelSchema });
-      const [apiLog, foldLog, apiStore, foldStore] = await Promise.all([openLog(), openLog(), openStore(), openStore()]);
-      const notices = hintedAppendNotifications;
-      const folding = new ProjectionRunner(foldLog, { readmodels: foldStore, analytics: foldStore }, [totals], { notifications: notices(foldLog), changes: new ChangeRecorder() });
-      await folding.ready;
-      folding.start();
-      const following = new FollowingRunner(apiLog, { readmodels: apiStore, analytics: apiStore }, [totals], { notifications: notices(apiLog), pollIntervalMs: 60_000 });
-      await following.ready;
-      const applied: AppliedBatch[] = [];
-      following.applied$.subscribe((b) => applied.push(b));
-      following.start();
-
-      // The API process appends, then answers once the shared read models include the write.
-      const { lastPosition } = await apiLog.append('s-1', [{ type: 'Added', data: { n: 5 } }], { context: { actor: { type: 'system' }, projectId: 42 } });
-      await following.waitFor(lastPosition, ['totals']);
-      expect(await apiStore.session.get('SELECT total FROM totals WHERE stream = ?', 's-1')).toEqual({ total: 5 });
-      expect(following.checkpoints()).toEqual({ totals: lastPosition });
-      await new Promise((r) => setTimeout(r, 100));
-      expect(applied).toEqual([{ projection: 'totals', events: [expect.objectContaining({ type: 'Added', metadata: { projectId: 42 } })] }]);
-
-      following.stop();
-      folding.stop();
-      await Promise.all([apiLog.close(), foldLog.close(), apiStore.close(), foldStore.close()]);
-    });
-
-    it('after a cut-off longer than change rows are surely kept, says that what moved is unknown instead of reading them', async () => {
+    /**
+     * A folding runner and, on connections of its own, a started follower whose applied batches are
+     * collected, on fresh log and read-model schemas. `notices`: whether append notices reach it.
+     */
+    async function foldingAndFollowing(follow: { notices: boolean; pollIntervalMs: number; now?: () => number }) {
       const logSchema = schemas.fresh();
       const modelSchema = schemas.fresh();
       const openLog = () => PostgresEventLog.open({ connection: schemas.connection, schema: logSchema, pollIntervalMs: 60_000 });
@@ -114,14 +89,39 @@ if (USER !== null) {
       const folding = new ProjectionRunner(foldLog, { readmodels: foldStore, analytics: foldStore }, [totals], { notifications: hintedAppendNotifications(foldLog), changes: new ChangeRecorder() });
       await folding.ready;
       folding.start();
-      let clock = 0;
-      const following = new FollowingRunner(apiLog, { readmodels: apiStore, analytics: apiStore }, [totals], { notifications: hintedAppendNotifications(apiLog), pollIntervalMs: 60_000, now: () => clock });
+      const following = new FollowingRunner(apiLog, { readmodels: apiStore, analytics: apiStore }, [totals], {
+        notifications: follow.notices ? hintedAppendNotifications(apiLog) : undefined,
+        pollIntervalMs: follow.pollIntervalMs,
+        now: follow.now,
+      });
       await following.ready;
       const applied: AppliedBatch[] = [];
       following.applied$.subscribe((b) => applied.push(b));
       following.start();
-      const add = async (stream: string) => (await apiLog.append(stream, [{ type: 'Added', data: { n: 1 } }], { context: { actor: { type: 'system' }, projectId: 7 } })).lastPosition;
+      const close = async () => {
+        following.stop();
+        folding.stop();
+        await Promise.all([apiLog.close(), foldLog.close(), apiStore.close(), foldStore.close()]);
+      };
+      return { apiLog, foldLog, apiStore, folding, following, applied, close };
+    }
 
+    it('answers read-your-writes from the shared checkpoints and tells its caches what the folding process applied', async () => {
+      const { apiLog, apiStore, following, applied, close } = await foldingAndFollowing({ notices: true, pollIntervalMs: 60_000 });
+      // The API process appends, then answers once the shared read models include the write.
+      const { lastPosition } = await apiLog.append('s-1', [{ type: 'Added', data: { n: 5 } }], { context: { actor: { type: 'system' }, projectId: 42 } });
+      await following.waitFor(lastPosition, ['totals']);
+      expect(await apiStore.session.get('SELECT total FROM totals WHERE stream = ?', 's-1')).toEqual({ total: 5 });
+      expect(following.checkpoints()).toEqual({ totals: lastPosition });
+      await new Promise((r) => setTimeout(r, 100));
+      expect(applied).toEqual([{ projection: 'totals', events: [expect.objectContaining({ type: 'Added', metadata: { projectId: 42 } })] }]);
+      await close();
+    });
+
+    it('after a cut-off longer than change rows are surely kept, says that what moved is unknown instead of reading them', async () => {
+      let clock = 0;
+      const { apiLog, folding, following, applied, close } = await foldingAndFollowing({ notices: true, pollIntervalMs: 60_000, now: () => clock });
+      const add = async (stream: string) => (await apiLog.append(stream, [{ type: 'Added', data: { n: 1 } }], { context: { actor: { type: 'system' }, projectId: 7 } })).lastPosition;
       /** The folding process commits `stream`'s event while this one reads nothing for `ms`. */
       const whileCutOff = async (ms: number, stream: string) => {
         following.stop();
@@ -138,36 +138,18 @@ if (USER !== null) {
       await new Promise((r) => setTimeout(r, 100));
       const seen = applied.map((b) => (b.unknown ? 'unknown' : b.events.map((e) => e.streamId).join(',')));
       expect(seen).toEqual(['s-1', 's-2', 'unknown', 's-4']);
-
-      following.stop();
-      folding.stop();
-      await Promise.all([apiLog.close(), foldLog.close(), apiStore.close(), foldStore.close()]);
+      await close();
     });
 
     it('polls the shared checkpoints once started, also without append notices', async () => {
-      const logSchema = schemas.fresh();
-      const modelSchema = schemas.fresh();
-      const openLog = () => PostgresEventLog.open({ connection: schemas.connection, schema: logSchema, pollIntervalMs: 60_000 });
-      const openStore = () => PostgresReadModelStore.open({ connection: schemas.connection, schema: modelSchema });
-      const [apiLog, foldLog, apiStore, foldStore] = await Promise.all([openLog(), openLog(), openStore(), openStore()]);
-      const folding = new ProjectionRunner(foldLog, { readmodels: foldStore, analytics: foldStore }, [totals], { notifications: hintedAppendNotifications(foldLog), changes: new ChangeRecorder() });
-      await folding.ready;
-      folding.start();
-      const following = new FollowingRunner(apiLog, { readmodels: apiStore, analytics: apiStore }, [totals], { pollIntervalMs: 50 });
-      await following.ready;
-      const applied: AppliedBatch[] = [];
-      following.applied$.subscribe((b) => applied.push(b));
-      following.start();
+      const { foldLog, folding, applied, close } = await foldingAndFollowing({ notices: false, pollIntervalMs: 50 });
       const { lastPosition } = await foldLog.append('s-9', [{ type: 'Added', data: { n: 1 } }], { context: { actor: { type: 'system' }, projectId: 3 } });
       await folding.waitFor(lastPosition);
       // Nothing waits on the follower and no notice reaches it: only its poll can find the batch.
       const deadline = Date.now() + 5000;
       while (!applied.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       expect(applied.map((b) => b.events.map((e) => e.streamId))).toEqual([['s-9']]);
-
-      following.stop();
-      folding.stop();
-      await Promise.all([apiLog.close(), foldLog.close(), apiStore.close(), foldStore.close()]);
+      await close();
     });
   });
 }
