@@ -32,7 +32,7 @@ export class HashMemo {
     const slot = this.#slot(key);
     if (slot < 0 || id.length > MAX_ID_LENGTH) return flagHash(key, id, variant ? 'variant' : '');
     const index = 2 * slot + (variant ? 1 : 0);
-    let hashes = this.#hashesOf(id);
+    let hashes = this.#hashesOf(id, index + 2);
     if (index >= hashes.length) {
       const grown = new Float64Array(Math.max(2 * hashes.length, index + 2)).fill(NaN);
       grown.set(hashes);
@@ -58,13 +58,17 @@ export class HashMemo {
     return slot;
   }
 
-  /** The id's row, made young: moved over from the old generation, or new (NaN: not hashed yet). */
-  #hashesOf(id: string): Float64Array {
+  /**
+   * The id's row, made young: moved over from the old generation, or new (NaN: not hashed yet),
+   * sized for `length` hashes: rows grow with the slots an id uses, not with every key ever seen
+   * (a deployment's projects share the slots).
+   */
+  #hashesOf(id: string, length: number): Float64Array {
     let hashes = this.#young.get(id);
     if (hashes !== undefined) return hashes;
     hashes = this.#old.get(id);
     if (hashes !== undefined) this.#old.delete(id);
-    else hashes = new Float64Array(Math.max(8, 2 * this.#slots.size)).fill(NaN);
+    else hashes = new Float64Array(Math.max(8, length)).fill(NaN);
     if (this.#youngCells >= this.cellsPerGeneration) {
       this.#old = this.#young;
       this.#young = new Map();

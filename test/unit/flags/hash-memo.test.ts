@@ -46,6 +46,16 @@ describe('HashMemo', () => {
     for (const id of ['a', 'b', 'c', 'd', 'e', 'f']) expect(memo.hash('k', id, false)).toBe(flagHash('k', id));
   });
 
+  it('sizes a row for the slots its id uses, not for every key the memo has seen', () => {
+    const memo = new HashMemo(1000);
+    // Another project's 400 flags take slots 0..399.
+    for (let n = 0; n < 400; n++) memo.hash(`other-${n}`, 'someone', false);
+    // Persons asked only about the first of them: 8 hashes a row, so 50 fit in 1000 (not 800 a row).
+    for (let i = 0; i < 50; i++) memo.hash('other-0', `user-${i}`, false);
+    expect(memo.size).toBe(51);
+    for (let i = 0; i < 50; i++) expect(memo.hash('other-0', `user-${i}`, false)).toBe(flagHash('other-0', `user-${i}`));
+  });
+
   it('does not keep ids longer than 200 characters', () => {
     const memo = new HashMemo();
     const long = 'x'.repeat(201);
