@@ -84,7 +84,8 @@ export function sourceQuery(dialect: SqlDialect, exp: BatchExportRow, window: Ru
       kind: 'pages',
       countSql: `SELECT count(*) AS n FROM events e WHERE ${range}`,
       countParams: rangeParams,
-      // The keyset alone bounds each page from below, as on SQLite; (time, uuid) is the time index's order.
+      // The keyset alone bounds each page from below, as on SQLite; the time index gives the time order
+      // and PostgreSQL sorts each run of equal times by uuid (an incremental sort).
       pageSql: `SELECT ${STANDARD_COLUMNS}, e.${timeColumn} AS keyset_time, e.uuid AS keyset_uuid
         FROM events e WHERE e.project_id = ? AND e.${timeColumn} < ?${extra} AND (e.${timeColumn}, e.uuid) > (?, ?)
         ORDER BY e.${timeColumn}, e.uuid LIMIT ?`,
