@@ -29,8 +29,9 @@ export class HashMemo {
 
   /** `flagHash(key, id)` (salt "") or `flagHash(key, id, "variant")`. */
   hash(key: string, id: string, variant: boolean): number {
+    const salt = variant ? 'variant' : '';
     const slot = this.#slot(key);
-    if (slot < 0 || id.length > MAX_ID_LENGTH) return flagHash(key, id, variant ? 'variant' : '');
+    if (slot < 0 || id.length > MAX_ID_LENGTH) return flagHash(key, id, salt);
     const index = 2 * slot + (variant ? 1 : 0);
     let hashes = this.#hashesOf(id, index + 2);
     if (index >= hashes.length) {
@@ -40,7 +41,7 @@ export class HashMemo {
       this.#young.set(id, (hashes = grown));
     }
     let value = hashes[index];
-    if (Number.isNaN(value)) value = hashes[index] = flagHash(key, id, variant ? 'variant' : '');
+    if (Number.isNaN(value)) value = hashes[index] = flagHash(key, id, salt);
     return value;
   }
 

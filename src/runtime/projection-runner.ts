@@ -356,9 +356,11 @@ export class ProjectionRunner implements Runner {
     try {
       // A projection that can overlap its storage's work on one event with the fold of the next
       // does so here; the savepoint path below applies event by event.
-      const applyAll = (tx: ReadModelTransaction) => (chosen: RecordedEvent[]) =>
-        projection.applyAll ? projection.applyAll(chosen, tx) : inTurn(chosen, (event) => projection.apply(event, tx));
-      return await store.transaction((tx) => fold(tx, applyAll(tx)), lock);
+      return await store.transaction(
+        (tx) =>
+          fold(tx, (chosen) => (projection.applyAll ? projection.applyAll(chosen, tx) : inTurn(chosen, (event) => projection.apply(event, tx)))),
+        lock,
+      );
     } catch (err) {
       projection.rolledBack?.();
       if (isStorageFault(err)) throw err;

@@ -95,8 +95,8 @@ function columnParam(type: ColumnType, values: ColumnValue[]): ColumnParam {
   return { type, json: false, value: values };
 }
 
-const inserts = new Map<string, { text: string; name: string }>();
-const tableKeys = new WeakMap<TableSchema, string>();
+/** Per table, a statement per mix of JSON and array parameters ('j'/'a' per column). */
+const inserts = new WeakMap<TableSchema, Map<string, { text: string; name: string }>>();
 
 /**
  * Every column of `table` from one parameter each, read in step by ROWS FROM (rows keep their
@@ -104,10 +104,10 @@ const tableKeys = new WeakMap<TableSchema, string>();
  * statement and its plan are the same whatever the number of rows.
  */
 function insertStatement(table: TableSchema, params: readonly ColumnParam[]) {
-  let tableKey = tableKeys.get(table);
-  if (tableKey === undefined) tableKeys.set(table, (tableKey = `${table.name}\u0000${JSON.stringify(table.columns)}`));
-  const key = `${tableKey}\u0000${params.map((p) => (p.json ? 'j' : 'a')).join('')}`;
-  let statement = inserts.get(key);
+  let byMix = inserts.get(table);
+  if (!byMix) inserts.set(table, (byMix = new Map()));
+  const mix = params.map((p) => (p.json ? 'j' : 'a')).join('');
+  let statement = byMix.get(mix);
   if (!statement) {
     const columns = Object.keys(table.columns);
     const sources = params.map((p, i) => (p.json ? `json_array_elements_text($${i + 1}::json)` : `unnest($${i + 1}::${ARRAY_TYPES[p.type]})`));
@@ -116,7 +116,7 @@ function insertStatement(table: TableSchema, params: readonly ColumnParam[]) {
       `INSERT INTO "${table.name}" (${columns.map((c) => `"${c}"`).join(', ')}) ` +
       `SELECT ${selected.join(', ')} FROM ROWS FROM (${sources.join(', ')}) AS r(${params.map((_, i) => `c${i + 1}`).join(', ')})`;
     statement = { text, name: `rm_${createHash('sha1').update(text).digest('hex').slice(0, 20)}` };
-    inserts.set(key, statement);
+    byMix.set(mix, statement);
   }
   return statement;
 }
