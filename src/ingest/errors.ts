@@ -51,6 +51,10 @@ export const requestTooLarge = (limitBytes: number): IngestError =>
     `Request size exceeds the limit: the decoded payload is larger than ${limitBytes} bytes.`,
   );
 
+/** Over a limit counted on what would be stored rather than on the decoded request (e.g. `/s/`). */
+export const storedTooLarge = (what: string): IngestError =>
+  new IngestError(413, 'client_error', 'request_too_large', `Request size exceeds the limit: ${what}.`);
+
 export const missingApiKey = (): IngestError =>
   new IngestError(
     401,

@@ -2,6 +2,8 @@ import { SESSION_ID_PATTERN, type SnapshotLine } from '../../streams';
 import { extractDistinctId } from '../ingest/distinct-id';
 import { malformedRequest } from '../ingest/errors';
 import { isJsonObject, nonEmptyString } from '../ingest/json-object';
+import { LIB_MAX_LENGTH, WINDOW_ID_MAX_LENGTH } from './limits';
+import { StoredSizeCounter } from './stored-size';
 
 /** One session's part of a `/s/` request, before the log adds when it was received. */
 export interface SessionSnapshots {
@@ -21,8 +23,13 @@ export interface SessionSnapshots {
  * `$lib` to the User-Agent when it names posthog, else `web` (`unknown` with no User-Agent).
  * Unlike capture-rs, the window is taken per event, not from the first one, so a batch holding two
  * windows keeps them apart.
+ *
+ * Bounds (docs/security-and-limits.md): `$window_id` (stored on every line) and `$lib` have a
+ * length limit (400 past it); `$snapshot_source` is `mobile` or `web`, as current capture-rs stamps
+ * it (never the client's raw value); what the records will weigh in the log is counted line by line
+ * and the request refused with a 413 once past the stored limit, before any large string is built.
  */
-export function extractSnapshots(events: unknown[], userAgent: string | undefined): SessionSnapshots[] {
+export function extractSnapshots(events: unknown[], userAgent: string | undefined, counter = new StoredSizeCounter()): SessionSnapshots[] {
   if (events.length === 0) throw malformedRequest('no $snapshot events in the request');
   const sessions = new Map<string, SessionSnapshots>();
   events.forEach((raw, index) => {
@@ -36,6 +43,7 @@ export function extractSnapshots(events: unknown[], userAgent: string | undefine
     const distinctId = extractDistinctId(raw, properties);
     if (!distinctId.ok) throw malformedRequest(`${at}: distinct_id is required`);
     const windowId = nonEmptyString(properties.$window_id) ?? sessionId;
+    if (windowId.length > WINDOW_ID_MAX_LENGTH) throw malformedRequest(`${at}: $window_id must be at most ${WINDOW_ID_MAX_LENGTH} characters`);
     const data = properties.$snapshot_data;
     const rrweb = Array.isArray(data) ? data : isJsonObject(data) ? [data] : undefined;
     if (rrweb === undefined) throw malformedRequest(`${at}: $snapshot_data must be an rrweb event or an array of them`);
@@ -43,25 +51,34 @@ export function extractSnapshots(events: unknown[], userAgent: string | undefine
 
     let session = sessions.get(sessionId);
     if (session === undefined) {
+      const lib = nonEmptyString(properties.$lib);
+      if (lib !== undefined && lib.length > LIB_MAX_LENGTH) throw malformedRequest(`${at}: $lib must be at most ${LIB_MAX_LENGTH} characters`);
       session = {
         session_id: sessionId,
         distinct_id: distinctId.value,
-        snapshot_source: nonEmptyString(properties.$snapshot_source) ?? 'web',
-        lib: nonEmptyString(properties.$lib) ?? libFromUserAgent(userAgent),
+        snapshot_source: properties.$snapshot_source === 'mobile' ? 'mobile' : 'web',
+        lib: lib ?? libFromUserAgent(userAgent),
         snapshots: [],
         snapshot_bytes: 0,
       };
       sessions.set(sessionId, session);
     }
-    for (const item of rrweb) session.snapshots.push([windowId, item as Record<string, unknown>]);
+    // Counted as stored: `["<window id>",<event>]` per line, so a long window id weighs on every line.
+    const windowBytes = Buffer.byteLength(JSON.stringify(windowId));
+    for (const item of rrweb) {
+      const first = session.snapshots.length === 0;
+      if (first) counter.record();
+      session.snapshot_bytes += counter.line(windowBytes, JSON.stringify(item), first) + (first ? 2 : 1);
+      session.snapshots.push([windowId, item as Record<string, unknown>]);
+    }
   });
   const out = [...sessions.values()].filter((s) => s.snapshots.length > 0);
   if (out.length === 0) throw malformedRequest('$snapshot_data holds no rrweb events');
-  for (const s of out) s.snapshot_bytes = Buffer.byteLength(JSON.stringify(s.snapshots));
   return out;
 }
 
+/** A User-Agent is as long as the client likes: the name taken from it is cut, not refused. */
 function libFromUserAgent(userAgent: string | undefined): string {
   if (userAgent === undefined || userAgent === '') return 'unknown';
-  return userAgent.toLowerCase().includes('posthog') ? userAgent.split('/')[0].trim() || 'web' : 'web';
+  return userAgent.toLowerCase().includes('posthog') ? userAgent.split('/')[0].trim().slice(0, LIB_MAX_LENGTH) || 'web' : 'web';
 }

@@ -5,3 +5,43 @@
  */
 export const RECORDING_BODY_LIMIT = 20 * 1024 * 1024;
 export const RECORDING_DECOMPRESSED_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * What one `/s/` request may add to the log, counted on the records as stored (their JSON), not on
+ * the request: a small body can name many tiny rrweb events, each stored with its window id. Every
+ * stored record is read and parsed whole when the session is played back, so this also bounds the
+ * main-thread cost of one block (a few tens of ms at 8 MiB). PostHog refuses an oversized replay
+ * message with a 413 too (capture-rs answers EventTooBig when its Kafka producer refuses it;
+ * posthog-js keeps each buffer under ~1 MB, sending a larger full snapshot alone).
+ */
+export const RECORDING_STORED_LIMIT = 8 * 1024 * 1024;
+
+/**
+ * rrweb events one `/s/` request may store. Parsing cost follows the number of values as much as
+ * their bytes: 8 MiB of `["w",{}]` lines is a million arrays and takes a second to parse back. A
+ * posthog-js buffer under ~1 MB holds a few thousand events (rrweb events are rarely under 50 bytes).
+ */
+export const RECORDING_EVENTS_LIMIT = 100_000;
+
+/**
+ * Room kept in RECORDING_STORED_LIMIT for a record's fields besides its lines: bounded ids (session
+ * ≤ 70, distinct id ≤ 200 and `$lib` ≤ 200 characters, each at most 6 bytes escaped), the source,
+ * the received time, the byte count and the keys.
+ */
+export const RECORD_FIELDS_ALLOWANCE = 4 * 1024;
+
+/**
+ * `$window_id`: posthog-js and the mobile SDKs make it a UUID like the session id; capture-rs has no
+ * bound of its own, so the session id's (70 characters) is used. It is stored on every line.
+ */
+export const WINDOW_ID_MAX_LENGTH = 70;
+
+/** `$lib`: an SDK name. capture-rs cuts distinct ids at 200 characters; the same bound here. */
+export const LIB_MAX_LENGTH = 200;
+
+/**
+ * One answer of `…/snapshots?source=blob_v2`: the blocks it names may hold at most this many bytes
+ * (as stored) and rrweb events, so two full blocks fit. A range past it is a 400 naming the range
+ * that fits; a block alone always fits (it is bounded by RECORDING_STORED_LIMIT).
+ */
+export const SNAPSHOT_READ_BUDGET = { bytes: 2 * RECORDING_STORED_LIMIT, events: 2 * RECORDING_EVENTS_LIMIT };
