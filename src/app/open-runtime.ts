@@ -249,8 +249,10 @@ export function openRuntime(options: RuntimeOptions) {
     secrets: new SecretBox(options.secretKey ?? loadSecretKey(options.dataDir)),
     policy: options.exportPolicy ?? exportPolicy({ dataDir: options.dataDir }),
   });
-  // Recording on/off (`recordingAccepted`) is left open: see RecordingIngestDeps.
-  const recordings = openRecordings({ log, session: readModels.readmodels.session, projectIdForToken: tokens, now: options.now });
+  // Recording on/off follows what remote config tells posthog-js (`sessionRecording: false` when the
+  // project has not opted in), from the same in-memory cache: no read-model query per request.
+  const recordingAccepted = (projectId: number) => whenReady(remoteConfig.get(projectId), (entry) => entry !== undefined && entry.fields.sessionRecording !== false);
+  const recordings = openRecordings({ log, session: readModels.readmodels.session, projectIdForToken: tokens, recordingAccepted, now: options.now });
   return {
     experiments,
     surveys,

@@ -20,12 +20,13 @@ export interface RecordingIngestDeps {
   log: EventLog;
   projectIdForToken: (token: string) => number | undefined | Promise<number | undefined>;
   /**
-   * HOOK (recording on/off): whether the project records sessions now. The project setting
-   * `session_recording_opt_in` served in remote config is built elsewhere; until it is wired here,
-   * every project accepts recordings. When this answers false, the request is answered like an
-   * accepted one (posthog-js should not have sent it; retrying would not help) and nothing is stored.
+   * Whether the project records sessions now (its `session_recording_opt_in`, as remote config
+   * serves it; absent: every project records). When this answers false, the request is answered
+   * like an accepted one and nothing is stored, as PostHog does (its capture accepts the batch and
+   * the replay consumer drops teams that have not opted in; posthog-js should not have sent it, and
+   * a retry would not help). Answered from memory for a known project; a promise only on a miss.
    */
-  recordingAccepted?: (projectId: number) => boolean;
+  recordingAccepted?: (projectId: number) => boolean | Promise<boolean>;
   now?: () => Date;
 }
 
@@ -62,9 +63,11 @@ export class RecordingIngest {
     // A known key answers from memory without yielding; only an unseen one waits for the read model.
     const projectId = known instanceof Promise ? await known : known;
     if (projectId === undefined) throw invalidApiKey();
+    // Before any per-line work: a project that does not record costs a lookup in memory.
+    const accepting = this.accepts(projectId);
+    if (!(accepting instanceof Promise ? await accepting : accepting)) return { projectId, sessions: 0, position: null };
     const sessions = extractSnapshots(batch.events, request.userAgent);
     request.admit?.(projectId, { events: batch.events.length, bytes: request.body.length, historical: false });
-    if (this.deps.recordingAccepted && !this.deps.recordingAccepted(projectId)) return { projectId, sessions: 0, position: null };
 
     const received_at = this.now().toISOString();
     const events: NewEvent[] = sessions.map((s): NewEvent => ({
@@ -76,5 +79,9 @@ export class RecordingIngest {
       context: { actor: { type: 'project_key', projectId }, projectId },
     });
     return { projectId, sessions: sessions.length, position: result.lastPosition };
+  }
+
+  private accepts(projectId: number): boolean | Promise<boolean> {
+    return this.deps.recordingAccepted?.(projectId) ?? true;
   }
 }

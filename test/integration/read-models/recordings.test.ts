@@ -3,7 +3,7 @@ import { recordingsProjection } from '../../../projections/recordings';
 import { recordingQueries } from '../../../projections/recordings-queries';
 import { settle } from '../../support/posthog';
 import { startTestServer, type TestServer } from '../../support/server';
-import { rrweb, sendSnapshots, snapshotEvent, type Rrweb } from '../recordings/snapshots';
+import { optInToRecordings, rrweb, sendSnapshots, snapshotEvent, type Rrweb } from '../recordings/snapshots';
 import { bothStores, pgUserForSuite, type FoldedStores } from './folded-stores';
 
 const USER = await pgUserForSuite();
@@ -17,6 +17,7 @@ describe.runIf(USER !== null)('recordings read model on SQLite and PostgreSQL', 
 
   beforeAll(async () => {
     s = await startTestServer();
+    await optInToRecordings(s);
     projectId = s.credentials.project_id;
     const token = s.credentials.project_api_key;
     const snap = (sessionId: string, windowId: string, data: Rrweb[], distinctId = 'visitor') => snapshotEvent(token, { sessionId, windowId, distinctId, data });

@@ -14,7 +14,13 @@ describe('session recordings: durability and replay', () => {
     const server = runTs('src/main.ts', [], { DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info', PRINT_CREDENTIALS: 'false' });
     const listening = await server.waitForLine((l) => l.includes('Server listening'));
     const url = /listening at (http:\/\/[^"\s]+)/.exec(listening)![1];
-    const { project_api_key: token, project_id: projectId } = (await import(join(dir, 'credentials.json'), { with: { type: 'json' } })).default;
+    const { project_api_key: token, project_id: projectId, personal_api_key: key } = (await import(join(dir, 'credentials.json'), { with: { type: 'json' } })).default;
+    const optIn = await fetch(`${url}/api/projects/${projectId}/`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ session_recording_opt_in: true }),
+    });
+    expect(optIn.status).toBe(200);
 
     const acked: string[] = [];
     let stop = false;

@@ -5,7 +5,7 @@ import { json, type Json } from '../../support/json';
 import { settle } from '../../support/posthog';
 import { startTestServer, type TestServer } from '../../support/server';
 import { keyWith } from '../experiments/helpers';
-import { rrweb, sendSnapshots, snapshotEvent, snapshotRequest, type Rrweb } from './snapshots';
+import { optInToRecordings, rrweb, sendSnapshots, snapshotEvent, snapshotRequest, type Rrweb } from './snapshots';
 
 let s: TestServer;
 let token: string;
@@ -14,6 +14,7 @@ const t0 = Date.UTC(2026, 10, 20, 12, 0, 0);
 
 beforeAll(async () => {
   s = await startTestServer();
+  await optInToRecordings(s);
   token = s.credentials.project_api_key;
   base = `/api/projects/${s.credentials.project_id}/session_recordings`;
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import LZString from 'lz-string';
+import type { TestServer } from '../../support/server';
 
 /** rrweb events as posthog-js's recorder emits them (EventType: 2 full, 3 incremental, 4 meta, 6 plugin). */
 export const rrweb = {
@@ -72,4 +73,10 @@ export function snapshotRequest(batch: unknown[], encoding: Encoding): { path: s
 export async function sendSnapshots(url: string, batch: unknown[], encoding: Encoding = 'gzip-js'): Promise<Response> {
   const { path, init } = snapshotRequest(batch, encoding);
   return fetch(url + path, { ...init, headers: { ...(init.headers as Record<string, string>), origin: 'https://app.example' } });
+}
+
+/** Projects do not record until they opt in (`session_recording_opt_in`, off by default): `/s/` stores nothing before. */
+export async function optInToRecordings(s: TestServer, on = true): Promise<void> {
+  const res = await s.api(`/api/projects/${s.credentials.project_id}/`, { method: 'PATCH', body: JSON.stringify({ session_recording_opt_in: on }) });
+  if (res.status !== 200) throw new Error(`opting in to recordings: ${res.status} ${await res.text()}`);
 }
