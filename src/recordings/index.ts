@@ -10,8 +10,10 @@ import { readSnapshots } from './snapshots';
 
 export { RecordingIngest, type RecordingRequest, type RecordingIngestResult } from './ingest';
 export { extractSnapshots, type SessionSnapshots } from './extract-snapshots';
-export { RECORDING_BODY_LIMIT, RECORDING_DECOMPRESSED_LIMIT } from './limits';
+export { RECORDING_BODY_LIMIT, RECORDING_DECOMPRESSED_LIMIT, RECORDING_EVENTS_LIMIT, RECORDING_STORED_LIMIT, SNAPSHOT_READ_BUDGET } from './limits';
 export { readSnapshots } from './snapshots';
+export { blocksWithinBudget } from './read-budget';
+export { jsonlStream } from './jsonl-stream';
 
 export function openRecordings(deps: RecordingIngestDeps & { log: EventLog; session: SqlSession }) {
   const queries = recordingQueries(deps.session);

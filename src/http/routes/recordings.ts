@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { RecordingChunkRow, RecordingRow } from '../../../projections';
 import { SESSION_ID_PATTERN } from '../../../streams';
 import { admitWithin, configuredLimits, RateLimitedError } from '../../ingest/rate-limited';
-import { RECORDING_BODY_LIMIT, RECORDING_DECOMPRESSED_LIMIT } from '../../recordings';
+import { blocksWithinBudget, jsonlStream, RECORDING_BODY_LIMIT, RECORDING_DECOMPRESSED_LIMIT, SNAPSHOT_READ_BUDGET } from '../../recordings';
 import { invalidInput, notFoundError } from '../errors';
 import { pageEnvelope } from '../pagination';
 import { asPublicEndpoint, corsPreflight, rawBody } from '../public-endpoint';
@@ -182,7 +182,8 @@ const recordingApi: FastifyPluginAsyncZod = async (app) => {
    * PostHog's two steps: without `source`, the list of blocks (one `blob_v2` block per chunk, in
    * arrival order); with `source=blob_v2`, the JSONL lines `[window_id, rrwebEvent]` of the blocks
    * named by `blob_key` or `start_blob_key`..`end_blob_key` (all of them when none is given),
-   * sorted by rrweb timestamp. The answer is JSON or JSONL by `source`, so its shape is documented only.
+   * sorted by rrweb timestamp, streamed as serialised. The blocks of one answer stay within
+   * SNAPSHOT_READ_BUDGET (else 400). The answer is JSON or JSONL by `source`, so its shape is documented only.
    */
   const snapshotDocs = {
     response: {
@@ -205,12 +206,13 @@ const recordingApi: FastifyPluginAsyncZod = async (app) => {
         };
       }
       if (q.source !== 'blob_v2' && q.source !== 'blob') throw invalidInput(`Invalid source: '${q.source}'. Valid sources: blob_v2.`, 'source');
-      const { chunks: picked, whole } = pickBlocks(chunks, q);
+      const { chunks: picked, whole, from } = pickBlocks(chunks, q);
+      refuseOverBudget(picked, from, q.blob_key !== undefined && q.blob_key !== '');
       const lines = await recordings.snapshots(r.project_id, picked);
       return reply
         .header('content-type', 'application/jsonl')
         .header('cache-control', whole ? 'no-store' : 'max-age=3600')
-        .send(lines.map((l) => JSON.stringify(l)).join('\n') + (lines.length > 0 ? '\n' : ''));
+        .send(jsonlStream(lines));
     },
   );
 };
@@ -227,7 +229,25 @@ function pickBlocks(chunks: RecordingChunkRow[], q: Record<string, string | unde
   const from = one ?? blockKey(q.start_blob_key, 'start_blob_key', chunks.length) ?? 0;
   const to = one ?? blockKey(q.end_blob_key, 'end_blob_key', chunks.length) ?? chunks.length - 1;
   if (from > to) throw invalidInput(`'start_blob_key' must not be after 'end_blob_key'.`, 'start_blob_key');
-  return { chunks: chunks.slice(from, to + 1), whole: one === undefined && q.start_blob_key === undefined && q.end_blob_key === undefined };
+  return { chunks: chunks.slice(from, to + 1), from, whole: one === undefined && q.start_blob_key === undefined && q.end_blob_key === undefined };
+}
+
+/**
+ * One answer carries at most SNAPSHOT_READ_BUDGET: a range (or the whole session) past it is a 400
+ * that names the range that fits and where to go on, so a client never takes a cut answer for all.
+ */
+function refuseOverBudget(picked: RecordingChunkRow[], from: number, single: boolean) {
+  const fit = blocksWithinBudget(picked);
+  if (fit === picked.length) return;
+  const budget = `${SNAPSHOT_READ_BUDGET.bytes} bytes or ${SNAPSHOT_READ_BUDGET.events} rrweb events`;
+  if (fit === 0) {
+    throw invalidInput(`Block ${from} holds more than one answer may carry (${budget}).`, single ? 'blob_key' : 'start_blob_key');
+  }
+  const to = from + picked.length - 1;
+  throw invalidInput(
+    `Blocks ${from} to ${to} hold more than one answer may carry (${budget}): ask for start_blob_key=${from}&end_blob_key=${from + fit - 1}, then go on from ${from + fit}.`,
+    'end_blob_key',
+  );
 }
 
 /** Both halves; `/s` sits in its own encapsulated plugin because it takes raw bodies. */
