@@ -8,20 +8,23 @@ export const RECORDING_DECOMPRESSED_LIMIT = 64 * 1024 * 1024;
 
 /**
  * What one `/s/` request may add to the log, counted on the records as stored (their JSON), not on
- * the request: a small body can name many tiny rrweb events, each stored with its window id. Every
- * stored record is read and parsed whole when the session is played back, so this also bounds the
- * main-thread cost of one block (a few tens of ms at 8 MiB). PostHog refuses an oversized replay
- * message with a 413 too (capture-rs answers EventTooBig when its Kafka producer refuses it;
- * posthog-js keeps each buffer under ~1 MB, sending a larger full snapshot alone).
+ * the request: a small body can name many tiny rrweb events, each stored with its window id.
+ * The embedded log writes (and syncs) a record on the event loop, and every record is parsed whole
+ * when its block is played back, so this bounds the loop time of one request and of one block: on a
+ * busy two-core machine an 8 MiB record took ~300 ms to append, 4 MiB about half. PostHog refuses an
+ * oversized replay message with a 413 too (capture-rs answers EventTooBig when its Kafka producer
+ * refuses a message; the producer's default `message.max.bytes` is 1 MB); posthog-js keeps each
+ * buffer under ~1 MB and sends a larger full snapshot alone.
  */
-export const RECORDING_STORED_LIMIT = 8 * 1024 * 1024;
+export const RECORDING_STORED_LIMIT = 4 * 1024 * 1024;
 
 /**
  * rrweb events one `/s/` request may store. Parsing cost follows the number of values as much as
  * their bytes: 8 MiB of `["w",{}]` lines is a million arrays and takes a second to parse back. A
- * posthog-js buffer under ~1 MB holds a few thousand events (rrweb events are rarely under 50 bytes).
+ * posthog-js buffer under ~1 MB holds a few thousand events (rrweb events are rarely under 80
+ * bytes, so the byte limit is met first by real recordings).
  */
-export const RECORDING_EVENTS_LIMIT = 100_000;
+export const RECORDING_EVENTS_LIMIT = 50_000;
 
 /**
  * Room kept in RECORDING_STORED_LIMIT for a record's fields besides its lines: bounded ids (session
