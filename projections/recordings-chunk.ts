@@ -40,7 +40,7 @@ const objectAt = (value: unknown, key: string): Record<string, unknown> | undefi
 };
 
 /** What one chunk adds to its session, read from the rrweb events alone (pure, deterministic). */
-export function summarizeChunk(snapshots: readonly SnapshotLine[]): ChunkSummary {
+export function summarizeChunk(snapshots: Iterable<SnapshotLine>): ChunkSummary {
   const s: ChunkSummary = {
     windowIds: [],
     startTs: null,

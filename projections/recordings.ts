@@ -1,4 +1,4 @@
-import type { RecordedEvent, RecordingSnapshotsData } from '../streams';
+import { snapshotCount, snapshotLines, type RecordedEvent, type RecordingSnapshotsData } from '../streams';
 import type { ReadModelProjection } from './projection';
 import type { SqlSession } from './sql';
 import { summarizeChunk } from './recordings-chunk';
@@ -92,7 +92,8 @@ const least = (a: number | null, b: number | null, pick: (x: number, y: number) 
   a === null ? b : b === null ? a : pick(a, b);
 
 async function applyChunk(projectId: number, revision: number, d: RecordingSnapshotsData, db: SqlSession) {
-  const c = summarizeChunk(d.snapshots);
+  const c = summarizeChunk(snapshotLines(d));
+  const count = snapshotCount(d);
   const session = await db.get<SessionTimes>(
     'SELECT chunk_count, start_ts, end_ts, start_url, start_url_ts FROM session_recordings WHERE project_id = ? AND session_id = ?',
     projectId,
@@ -102,7 +103,7 @@ async function applyChunk(projectId: number, revision: number, d: RecordingSnaps
   await db.run(
     `INSERT INTO session_recording_chunks (project_id, session_id, seq, revision, window_ids, start_ts, end_ts, snapshot_count, snapshot_bytes)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    projectId, d.session_id, seq, revision, JSON.stringify(c.windowIds), c.startTs, c.endTs, d.snapshots.length, d.snapshot_bytes,
+    projectId, d.session_id, seq, revision, JSON.stringify(c.windowIds), c.startTs, c.endTs, count, d.snapshot_bytes,
   );
   if (session === undefined) {
     await db.run(
@@ -111,7 +112,7 @@ async function applyChunk(projectId: number, revision: number, d: RecordingSnaps
          mouse_activity_count, console_log_count, console_warn_count, console_error_count, first_received_at, last_received_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)`,
       projectId, d.session_id, d.distinct_id, d.snapshot_source, d.lib, c.startTs, c.endTs, c.url, c.urlTs,
-      d.snapshots.length, d.snapshot_bytes, c.clicks, c.keypresses, c.mouseActivity, c.consoleLog, c.consoleWarn,
+      count, d.snapshot_bytes, c.clicks, c.keypresses, c.mouseActivity, c.consoleLog, c.consoleWarn,
       c.consoleError, d.received_at, d.received_at,
     );
     return;
@@ -127,7 +128,7 @@ async function applyChunk(projectId: number, revision: number, d: RecordingSnaps
      WHERE project_id = ? AND session_id = ?`,
     least(session.start_ts, c.startTs, Math.min), least(session.end_ts, c.endTs, Math.max),
     earlierUrl ? c.url : session.start_url, earlierUrl ? c.urlTs : session.start_url_ts,
-    d.snapshots.length, d.snapshot_bytes, c.clicks, c.keypresses, c.mouseActivity,
+    count, d.snapshot_bytes, c.clicks, c.keypresses, c.mouseActivity,
     c.consoleLog, c.consoleWarn, c.consoleError, d.received_at, projectId, d.session_id,
   );
 }

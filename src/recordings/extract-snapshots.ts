@@ -1,4 +1,4 @@
-import { SESSION_ID_PATTERN, type SnapshotLine } from '../../streams';
+import { SESSION_ID_PATTERN, type SnapshotSegment } from '../../streams';
 import { extractDistinctId } from '../ingest/distinct-id';
 import { malformedRequest } from '../ingest/errors';
 import { isJsonObject, nonEmptyString } from '../ingest/json-object';
@@ -11,7 +11,7 @@ export interface SessionSnapshots {
   distinct_id: string;
   snapshot_source: string;
   lib: string;
-  snapshots: SnapshotLine[];
+  segments: SnapshotSegment[];
   snapshot_bytes: number;
 }
 
@@ -21,13 +21,14 @@ export interface SessionSnapshots {
  * `$snapshot_data` (an rrweb event or an array of them) are required, else the whole request is a
  * 400 and nothing is stored; `$window_id` defaults to the session id, `$snapshot_source` to `web`,
  * `$lib` to the User-Agent when it names posthog, else `web` (`unknown` with no User-Agent).
+ * Events are kept as segments: consecutive events of one window under that window id, in order.
  * Unlike capture-rs, the window is taken per event, not from the first one, so a batch holding two
  * windows keeps them apart.
  *
- * Bounds (docs/security-and-limits.md): `$window_id` (stored on every line) and `$lib` have a
+ * Bounds (docs/security-and-limits.md): `$window_id` (served on every line) and `$lib` have a
  * length limit (400 past it); `$snapshot_source` is `mobile` or `web`, as current capture-rs stamps
- * it (never the client's raw value); what the records will weigh in the log is counted line by line
- * and the request refused with a 413 once past the stored limit, before any large string is built.
+ * it (never the client's raw value); what the records will weigh in the log is counted event by
+ * event and the request refused with a 413 once past the stored limit, before any large string is built.
  */
 export function extractSnapshots(events: unknown[], userAgent: string | undefined, counter = new StoredSizeCounter()): SessionSnapshots[] {
   if (events.length === 0) throw malformedRequest('no $snapshot events in the request');
@@ -58,21 +59,26 @@ export function extractSnapshots(events: unknown[], userAgent: string | undefine
         distinct_id: distinctId.value,
         snapshot_source: properties.$snapshot_source === 'mobile' ? 'mobile' : 'web',
         lib: lib ?? libFromUserAgent(userAgent),
-        snapshots: [],
+        segments: [],
         snapshot_bytes: 0,
       };
       sessions.set(sessionId, session);
     }
-    // Counted as stored: `["<window id>",<event>]` per line, so a long window id weighs on every line.
-    const windowBytes = Buffer.byteLength(JSON.stringify(windowId));
+    // Counted as stored: the window id once per segment (consecutive events of one window), then
+    // each event as JSON; nothing the size of the record is built to measure it.
+    let segment = session.segments.at(-1);
     for (const item of rrweb) {
-      const first = session.snapshots.length === 0;
-      if (first) counter.record();
-      session.snapshot_bytes += counter.line(windowBytes, JSON.stringify(item), first) + (first ? 2 : 1);
-      session.snapshots.push([windowId, item as Record<string, unknown>]);
+      if (session.segments.length === 0) session.snapshot_bytes += counter.record();
+      if (segment === undefined || segment.window_id !== windowId) {
+        session.snapshot_bytes += counter.segment(JSON.stringify(windowId), session.segments.length === 0);
+        segment = { window_id: windowId, events: [] };
+        session.segments.push(segment);
+      }
+      session.snapshot_bytes += counter.event(JSON.stringify(item), segment.events.length === 0);
+      segment.events.push(item as Record<string, unknown>);
     }
   });
-  const out = [...sessions.values()].filter((s) => s.snapshots.length > 0);
+  const out = [...sessions.values()].filter((s) => s.segments.length > 0);
   if (out.length === 0) throw malformedRequest('$snapshot_data holds no rrweb events');
   return out;
 }

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RecordingChunkRow } from '../../projections';
-import { recordingStream, type RecordingSnapshotsData, type SnapshotLine } from '../../streams';
+import { recordingStream, snapshotLines, type RecordingSnapshotsData, type SnapshotLine } from '../../streams';
 import type { EventLog } from '../store/event-log';
 
 /**
@@ -19,7 +19,7 @@ export async function readSnapshots(log: EventLog, projectId: number, chunks: re
     if (i > 0) await nextTurn();
     const [record] = await log.readStream(stream, { fromRevision: chunk.revision, maxCount: 1 });
     if (record === undefined || record.revision !== chunk.revision) throw new Error(`recording chunk ${stream}@${chunk.revision} is missing from the log`);
-    for (const line of (record.data as RecordingSnapshotsData).snapshots) keyed.push({ line, index: keyed.length, t: timeOf(line[1]) });
+    for (const line of snapshotLines(record.data as RecordingSnapshotsData)) keyed.push({ line, index: keyed.length, t: timeOf(line[1]) });
   }
   // Records are usually in time order already: the sort then merges a few ascending runs.
   keyed.sort((a, b) => a.t - b.t || a.index - b.index);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openRuntime } from '../../../src/app';
-import { recordingStream, type RecordingSnapshotsData } from '../../../streams';
+import { recordingStream, snapshotLines, type RecordingSnapshotsData } from '../../../streams';
 import { kill9, runTs } from '../../support/child';
 import { cli } from '../../support/cli';
 import { tempDir } from '../../support/temp-dir';
@@ -50,7 +50,7 @@ describe('session recordings: durability and replay', () => {
     await runtime.runner.catchUp();
     const records = await runtime.log.readStream(recordingStream(projectId));
     const tags = records.flatMap((r) =>
-      (r.data as RecordingSnapshotsData).snapshots.filter(([, e]) => e.type === 5).map(([, e]) => ((e.data as { payload: { tag: string } }).payload.tag)),
+      [...snapshotLines(r.data as RecordingSnapshotsData)].filter(([, e]) => e.type === 5).map(([, e]) => ((e.data as { payload: { tag: string } }).payload.tag)),
     );
     expect(new Set(tags).size).toBe(tags.length);
     expect(acked.filter((t) => !tags.includes(t))).toEqual([]);

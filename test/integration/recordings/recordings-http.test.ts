@@ -163,6 +163,25 @@ describe('session recordings over HTTP', () => {
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
   });
 
+  it('a record stored in the version 1 shape (a window id on every line) is listed and served the same', async () => {
+    const session = 'stored-v1';
+    const lines: [string, Rrweb][] = [
+      ['w1', rrweb.meta(t0 + 500_000, 'https://app.example/v1')],
+      ['w1', rrweb.full(t0 + 500_000)],
+      ['w2', rrweb.click(t0 + 501_000)],
+    ];
+    const data = { session_id: session, distinct_id: 'v1-user', snapshot_source: 'web', lib: 'web', received_at: new Date(t0).toISOString(), snapshots: lines, snapshot_bytes: Buffer.byteLength(JSON.stringify(lines)) };
+    const projectId = s.credentials.project_id;
+    await s.runtime.rawLog.append(recordingStream(projectId), [{ type: 'RecordingSnapshotsCaptured', data, schemaVersion: 1 }], {
+      expectedRevision: 'any',
+      context: { actor: { type: 'project_key', projectId }, projectId },
+    });
+    await settle(s);
+    expect(await json(await s.api(`${base}/${session}/`))).toMatchObject({ id: session, start_url: 'https://app.example/v1', click_count: 1, snapshot_count: 3 });
+    const served = await s.api(`${base}/${session}/snapshots?source=blob_v2&blob_key=0`);
+    expect((await served.text()).trim().split('\n').map((l) => JSON.parse(l))).toEqual(lines);
+  });
+
   it('the recording on/off hook: a project that does not record gets its batch answered and nothing stored', async () => {
     const ingest = new RecordingIngest({ log: s.runtime.log, projectIdForToken: s.runtime.projectIdForToken, recordingAccepted: () => false });
     const head = await s.runtime.log.head();
