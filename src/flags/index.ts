@@ -4,7 +4,7 @@ export { matchProperty, matchCohort } from './operators';
 export { parseRelativeDate, parseIsoDate } from './dates';
 export { parseSemver, compareSemver, matchSemver } from './semver';
 export { regexSearch, regexProblem, MAX_PATTERN_LENGTH, MAX_SUBJECT_LENGTH, MAX_PROGRAM_SIZE } from './regex';
-export { RegexBudget, RegexBudgetExceeded, REQUEST_REGEX_UNITS, REQUEST_REGEX_MS } from './regex-budget';
+export { RegexBudget, RegexBudgetExceeded, REQUEST_REGEX_UNITS, REQUEST_REGEX_MS, CLOCK_AFTER_UNITS, RESERVED_FOR_CHEAP, CHEAP_SEARCH } from './regex-budget';
 export { pickVariant } from './variants';
 export { evaluateFlag, evaluateAll, type EvaluateAllOptions } from './evaluate';
 export {

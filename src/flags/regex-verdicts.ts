@@ -13,9 +13,11 @@
  * Bounded: at most VERDICT_CACHE_SIZE entries (patterns ≤ 1,000 and subjects ≤ 10,000 characters,
  * so a few MB at most), the oldest dropped first; a hit moves its entry to the back.
  */
+import { CHEAP_SEARCH } from './regex-budget';
+
 export const VERDICT_CACHE_SIZE = 256;
 /** Below this estimated cost (units, see regex-budget.ts) searching is cheaper than hashing the key. */
-export const CACHE_MIN_COST = 10_000;
+export const CACHE_MIN_COST = CHEAP_SEARCH;
 
 const verdicts = new Map<string, boolean | null>();
 

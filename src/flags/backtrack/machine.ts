@@ -33,11 +33,11 @@ const FAILED_POINT = -0x40000000;
 
 /**
  * `maxSteps` lowers the step bound below MAX_STEPS when the request's regex budget has less left,
- * and past `deadline` (performance.now() time, looked at every 1,024 steps) the search stops too:
- * both give no verdict, and the caller, who set them, knows which (see regex.ts, regex-budget.ts).
- * The backtrack limit stays PostHog's.
+ * and past `deadline` (performance.now() time, looked at every 1,024 steps once `clockFrom` steps
+ * are done) the search stops too: both give no verdict, and the caller, who set them, knows which
+ * (see regex.ts, regex-budget.ts). The backtrack limit stays PostHog's.
  */
-export function run(program: Program, subject: string, maxSteps: number = MAX_STEPS, deadline = Infinity): Run {
+export function run(program: Program, subject: string, maxSteps: number = MAX_STEPS, deadline = Infinity, clockFrom = 0): Run {
   const text = Array.from(subject, (ch) => ch.codePointAt(0)!);
   const n = text.length;
   const code = program.code;
@@ -69,7 +69,7 @@ export function run(program: Program, subject: string, maxSteps: number = MAX_ST
   for (;;) {
     let ok = true;
     if (++steps > maxSteps) return { found: null, backtracks, steps };
-    if ((steps & 1023) === 0 && performance.now() > deadline) return { found: null, backtracks, steps };
+    if ((steps & 1023) === 0 && steps >= clockFrom && performance.now() > deadline) return { found: null, backtracks, steps };
     const ins = code[pc];
     switch (ins.op) {
       case Op.Match:
