@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FlagService, validateFilters } from '../../../src/flags/management';
 import { json } from '../../support/json';
 import { startTestServer, type TestServer } from '../../support/server';
-import { withinHealthBudget } from './loop-watch';
+import { HEALTH_BUDGET_MS, watchLoop } from './loop-watch';
 import { errorShapeProblem } from './raw-request';
 
 // Issue 21, item 2: regex conditions held the event loop. A flag of eight `((a{1,10}){1,10}){1,10}$`
@@ -64,11 +64,17 @@ async function flagsFor(label: string, keys: string[], path = LONG): Promise<Fla
     flag_keys_to_evaluate: [...keys, 'plain', 'plain-regex'],
     person_properties: { path, email: 'ann@example.com' },
   });
-  return withinHealthBudget(s.url, label, async () => {
+  const { result, watch } = await watchLoop(s.url, label, async () => {
     const res = await fetch(`${s.url}/flags/?v=2`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     const text = await res.text();
     return { status: res.status, text, body: res.status === 200 ? (JSON.parse(text) as FlagsAnswer['body']) : {} };
   });
+  // withinHealthBudget's check, and the loop's delay too: a probe asleep between two answers can
+  // miss a block entirely (on the code before the budget, 2,000 conditions held the loop 58 s
+  // while /_health answered in 18 ms, both its probes outside the block).
+  expect(watch.healthMaxMs, `${label}: /_health took ${watch.healthMaxMs} ms`).toBeLessThanOrEqual(HEALTH_BUDGET_MS);
+  expect(watch.loopDelayMaxMs, `${label}: the event loop was held ${watch.loopDelayMaxMs} ms`).toBeLessThanOrEqual(HEALTH_BUDGET_MS);
+  return result;
 }
 
 function expectUnrelatedIntact(answer: FlagsAnswer): void {
