@@ -25,7 +25,7 @@ function readerForFilter(filter: PropertyFilter, scope: SetScope): PropertyReade
 
 function filterMatches(filter: PropertyFilter, scope: SetScope): boolean {
   if (filter.type === 'cohort') return matchCohort(filter, scope.subject.cohorts);
-  return matchFilter(filter, readerForFilter(filter, scope), scope.subject.now);
+  return matchFilter(filter, readerForFilter(filter, scope), scope.subject.now, scope.subject.regexBudget);
 }
 
 /** Whether `bucket` falls inside a rollout percentage for this flag (null = everyone). */

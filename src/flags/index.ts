@@ -3,7 +3,8 @@ export { flagHash } from './hash';
 export { matchProperty, matchCohort } from './operators';
 export { parseRelativeDate, parseIsoDate } from './dates';
 export { parseSemver, compareSemver, matchSemver } from './semver';
-export { regexSearch, MAX_PATTERN_LENGTH, MAX_SUBJECT_LENGTH } from './regex';
+export { regexSearch, regexProblem, MAX_PATTERN_LENGTH, MAX_SUBJECT_LENGTH, MAX_PROGRAM_SIZE } from './regex';
+export { RegexBudget, RegexBudgetExceeded, REQUEST_REGEX_UNITS, REQUEST_REGEX_MS, CLOCK_AFTER_UNITS, RESERVED_FOR_CHEAP, CHEAP_SEARCH } from './regex-budget';
 export { pickVariant } from './variants';
 export { evaluateFlag, evaluateAll, type EvaluateAllOptions } from './evaluate';
 export {

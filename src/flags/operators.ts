@@ -1,5 +1,6 @@
 import { parseFilterDate, parsePropertyDate } from './dates';
 import { regexSearch } from './regex';
+import type { RegexBudget } from './regex-budget';
 import { isSemverOperator, matchSemver } from './semver';
 import type { PropertyFilter } from './types';
 import { asciiLower, isBooleanLike, isTruthy, toNumber, toText } from './values';
@@ -93,13 +94,13 @@ const TEXT_OPERATORS = new Set([
   'not_ends_with',
 ]);
 
-function matchValue(operator: string, actual: unknown, filterValue: unknown, now: Date): boolean {
+function matchValue(operator: string, actual: unknown, filterValue: unknown, now: Date, budget: RegexBudget | undefined): boolean {
   if (actual === null && !NULL_AS_TEXT.has(operator)) return false;
   if (operator === 'exact') return exactMatch(filterValue, actual);
   if (operator === 'is_not') return !exactMatch(filterValue, actual);
   if (TEXT_OPERATORS.has(operator)) return matchText(operator, actual, filterValue);
   if (operator === 'regex' || operator === 'not_regex') {
-    const found = regexSearch(toText(filterValue), toText(actual));
+    const found = regexSearch(toText(filterValue), toText(actual), budget);
     if (found === null) return false;
     return operator === 'regex' ? found : !found;
   }
@@ -123,8 +124,11 @@ export function readerFor(properties: Record<string, unknown>): PropertyReader {
   };
 }
 
-/** Whether the properties behind `read` satisfy one person/group property filter. */
-export function matchFilter(filter: PropertyFilter, read: PropertyReader, now: Date): boolean {
+/**
+ * Whether the properties behind `read` satisfy one person/group property filter. `budget`, the
+ * request's regex budget, is paid by regex conditions; throws RegexBudgetExceeded when it runs out.
+ */
+export function matchFilter(filter: PropertyFilter, read: PropertyReader, now: Date, budget?: RegexBudget): boolean {
   const operator = filter.operator || 'exact';
   const { found, value } = read(filter.key);
   const missing = !found || value === undefined;
@@ -132,7 +136,7 @@ export function matchFilter(filter: PropertyFilter, read: PropertyReader, now: D
   if (operator === 'is_not_set') return missing;
   if (filter.value === undefined || filter.value === null) return false;
   if (missing) return NEGATIVE_WHEN_MISSING.has(operator);
-  return matchValue(operator, value, filter.value, now);
+  return matchValue(operator, value, filter.value, now, budget);
 }
 
 /** Whether `properties` satisfy one person/group property filter. */

@@ -1,5 +1,6 @@
 import { withInitialTwins } from './initial-properties';
 import { readerFor, type PropertyReader } from './operators';
+import { RegexBudget } from './regex-budget';
 import type { EvaluationContext } from './types';
 
 /**
@@ -17,6 +18,8 @@ export interface Subject {
   personBucket(continuity: boolean): string;
   cohorts: ReadonlySet<number> | undefined;
   now: Date;
+  /** The regex work the evaluation may still do, shared by all its flags (regex-budget.ts). */
+  regexBudget: RegexBudget;
 }
 
 const NOTHING: PropertyReader = () => ({ found: false, value: undefined });
@@ -54,5 +57,7 @@ export function subjectOf(ctx: EvaluationContext): Subject {
     },
     cohorts: ctx.personCohorts,
     now: ctx.now,
+    // A subject is made once per evaluateAll, that is once per request: so is its budget.
+    regexBudget: ctx.regexBudget ?? new RegexBudget(),
   };
 }

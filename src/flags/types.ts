@@ -2,6 +2,7 @@
  * Shapes of stored flag definitions (PostHog's `filters` JSON) and of evaluation results.
  * Definitions arrive from storage or the API, so most fields are optional and loosely typed.
  */
+import type { RegexBudget } from './regex-budget';
 
 export interface PropertyFilter {
   key: string;
@@ -70,6 +71,8 @@ export interface EvaluationContext {
   personCohorts?: ReadonlySet<number>;
   /** Anchor for relative date filters such as `-7d`. */
   now: Date;
+  /** The request's regex budget; a fresh one (REQUEST_REGEX_UNITS) per evaluation when absent. */
+  regexBudget?: RegexBudget;
 }
 
 export type ReasonCode =

@@ -16,7 +16,7 @@ export function compileBacktracking(pattern: string): Program {
   return compileProgram(parsePattern(pattern));
 }
 
-/** Searches `subject` for the pattern anywhere (unanchored), within the limits. */
-export function backtrackSearch(program: Program, subject: string): Run {
-  return run(program, subject);
+/** Searches `subject` for the pattern anywhere (unanchored), within the limits (`maxSteps` and the clock: see machine.ts). */
+export function backtrackSearch(program: Program, subject: string, maxSteps?: number, deadline?: number, clockFrom?: number): Run {
+  return run(program, subject, maxSteps, deadline, clockFrom);
 }

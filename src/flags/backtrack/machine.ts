@@ -31,7 +31,13 @@ export interface Run {
 // A stack entry that is no branch: popping it means the branch point it names failed.
 const FAILED_POINT = -0x40000000;
 
-export function run(program: Program, subject: string): Run {
+/**
+ * `maxSteps` lowers the step bound below MAX_STEPS when the request's regex budget has less left,
+ * and past `deadline` (performance.now() time, looked at every 1,024 steps once `clockFrom` steps
+ * are done) the search stops too: both give no verdict, and the caller, who set them, knows which
+ * (see regex.ts, regex-budget.ts). The backtrack limit stays PostHog's.
+ */
+export function run(program: Program, subject: string, maxSteps: number = MAX_STEPS, deadline = Infinity, clockFrom = 0): Run {
   const text = Array.from(subject, (ch) => ch.codePointAt(0)!);
   const n = text.length;
   const code = program.code;
@@ -62,7 +68,8 @@ export function run(program: Program, subject: string): Run {
 
   for (;;) {
     let ok = true;
-    if (++steps > MAX_STEPS) return { found: null, backtracks, steps };
+    if (++steps > maxSteps) return { found: null, backtracks, steps };
+    if ((steps & 1023) === 0 && steps >= clockFrom && performance.now() > deadline) return { found: null, backtracks, steps };
     const ins = code[pc];
     switch (ins.op) {
       case Op.Match:
@@ -127,7 +134,7 @@ export function run(program: Program, subject: string): Run {
           break;
         }
         // Comparing is work too: a reference that would pass the step bound is not compared.
-        if ((steps += end - start) > MAX_STEPS) return { found: null, backtracks, steps: MAX_STEPS + 1 };
+        if ((steps += end - start) > maxSteps) return { found: null, backtracks, steps: maxSteps + 1 };
         for (let i = 0; i < end - start && ok; i++) {
           const [x, y] = [text[start + i], text[pos + i]];
           ok = x === y || (ins.b === 1 && fold(x) === fold(y));
@@ -176,7 +183,7 @@ export function run(program: Program, subject: string): Run {
       const keep = branchLog.pop()!;
       if (pc === FAILED_POINT) {
         failedPoints.add(point);
-        if (++steps > MAX_STEPS) return { found: null, backtracks, steps };
+        if (++steps > maxSteps) return { found: null, backtracks, steps };
         continue;
       }
       if (pc < 0) pc = ~pc;
