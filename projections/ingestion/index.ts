@@ -1,6 +1,7 @@
 import type { CapturedEventData, EventsCapturedData, RecordedEvent } from '../../streams';
 import type { ReadModelProjection } from '../projection';
 import type { SqlSession } from '../sql';
+import { repointAbsorbed } from './absorbed-persons';
 import { FOLD_WARNING_SOURCE, recordWarning } from './context';
 import { foldCaptured, projectIdOf, readRecord, type RecordReads } from './fold-captured';
 import { insertEvents, type EventRow } from './events-table';
@@ -31,6 +32,7 @@ export function createIngestionProjection(): ReadModelProjection {
       const pending = foldCaptured(recorded, events[i], i, db, cache, reads);
       if (pending) await pending;
     }
+    if (reads) await repointAbsorbed(db, reads.absorbed);
   };
   return {
     name: INGESTION,
