@@ -25,11 +25,21 @@ export function survivorOf(absorbed: Absorbed | undefined, personId: string): st
   return root;
 }
 
-/** Writes the record's merges to the distinct-id rows: every row of a merged-away person, once. */
+/**
+ * Writes the record's merges to the distinct-id rows: every row of a merged-away person, once, in
+ * one statement per surviving person (a chain, however long, is one).
+ */
 export async function repointAbsorbed(db: SqlSession, absorbed: Absorbed): Promise<void> {
+  const gone = new Map<string, string[]>();
+  for (const personId of absorbed.keys()) {
+    const survivor = survivorOf(absorbed, personId);
+    const ids = gone.get(survivor);
+    if (ids) ids.push(personId);
+    else gone.set(survivor, [personId]);
+  }
   // Map order is the order of the merges: the same statements on every fold of the record.
-  for (const gone of absorbed.keys()) {
-    await db.run('UPDATE person_distinct_ids SET person_id = ? WHERE person_id = ?', survivorOf(absorbed, gone), gone);
+  for (const [survivor, ids] of gone) {
+    await db.run(`UPDATE person_distinct_ids SET person_id = ? WHERE ${db.dialect.inJsonArray('person_id', 'text')}`, survivor, JSON.stringify(ids));
   }
   absorbed.clear();
 }

@@ -65,7 +65,17 @@ export function mergeShape(shape: string, n: number, log = new LogBuilder()): Re
 
 export const MERGE_SHAPES = ['chain-down', 'chain-up', 'known-up', 'known-down', 'pairs', 'star-in', 'star-out', 'tree', 'identify', 'alias'];
 
-/** The events as one EventsCaptured record at `position` (what one /batch/ request appends). */
-export function asRecord(events: readonly RecordedEvent[], position = 1): RecordedEvent {
-  return { ...events[0], position, type: 'EventsCaptured', data: { events: events.map((e) => e.data) } };
+/**
+ * The events as one EventsCaptured record at `position` (what one /batch/ request appends). A
+ * `uuidSpace` digit replaces the first of each uuid, so records built by separate LogBuilders (whose
+ * uuids all count from 1) are no re-sends of one another.
+ */
+export function asRecord(events: readonly RecordedEvent[], position = 1, uuidSpace = ''): RecordedEvent {
+  const data = events.map((e) => e.data as { uuid: string });
+  return {
+    ...events[0],
+    position,
+    type: 'EventsCaptured',
+    data: { events: uuidSpace ? data.map((d) => ({ ...d, uuid: uuidSpace + d.uuid.slice(1) })) : data },
+  };
 }
