@@ -1,11 +1,12 @@
 import type { SqlSession } from '../sql';
 
 /**
- * The persons merged away while one EventsCaptured record folds, each with the person it was merged
+ * The persons merged away while EventsCaptured records fold, each with the person it was merged
  * into. Re-pointing a merged person's distinct ids at each merge writes as many rows as it holds, so
  * a record whose merges keep folding the grown person into another (a chain, read in one direction)
- * cost the square of its length. Instead the rows are re-pointed once, when the record is folded,
- * straight at the person they end on (repointAbsorbed), and lookups in between follow these links.
+ * cost the square of its length. Instead the rows are re-pointed once, after the record (or the run
+ * of records the fold is handed together), straight at the person they end on (repointAbsorbed),
+ * and lookups in between follow these links.
  * A merged-away person's uuid is never minted again (it derives from a distinct id that keeps a
  * person), so no row of a live person is ever caught by the re-pointing.
  */

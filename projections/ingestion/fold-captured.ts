@@ -39,7 +39,7 @@ export interface RecordReads {
    * keeps it current, but for the persons merged away since, which `absorbed` links to their survivors.
    */
   personIds: Map<string, string>;
-  /** The record's merges, written to the distinct-id rows once it is folded (repointAbsorbed). */
+  /** Merges not written to the distinct-id rows yet, this record's and its predecessors' (repointAbsorbed). */
   absorbed: Absorbed;
   /** Rows of the record's events, in the record's order, for insertEvents. */
   rows: EventRow[];
@@ -51,6 +51,7 @@ export async function readRecord(
   cache: PersonCache | undefined,
   projectId: number,
   events: readonly CapturedEventData[],
+  absorbed: Absorbed,
 ): Promise<RecordReads | null> {
   const uuids: string[] = [];
   for (const e of events) {
@@ -75,11 +76,11 @@ export async function readRecord(
       JSON.stringify([...distinctIds]),
     ),
   ]);
-  await prefetchPersons({ db, cache }, persons.map((r) => r.person_id));
+  await prefetchPersons({ db, cache }, persons.map((r) => survivorOf(absorbed, r.person_id)));
   return {
     folded: new Set(folded.map((r) => r.uuid)),
     personIds: new Map(persons.map((r) => [r.distinct_id, r.person_id])),
-    absorbed: new Map(),
+    absorbed,
     rows: [],
   };
 }
