@@ -9,7 +9,7 @@
 // the figures.
 //   npm run bench -- merges [merges=100000]
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,6 +71,18 @@ const listed = async (distinctId: string) => {
   return ((await res.json()) as { results: unknown[] }).results.length > 0;
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * CPU seconds the service's process (all its threads) has used, from /proc (Linux; NaN elsewhere):
+ * on a shared machine the wall-clock figures wait for the CPU too, this one does not.
+ */
+const serverCpuSeconds = () => {
+  try {
+    const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+};
 
 // Warm-up (JIT, statement caches): ordinary requests of both projects, folded before timing.
 for (let i = 0; i < WARMUP; i++) {
@@ -80,6 +92,7 @@ for (let i = 0; i < WARMUP; i++) {
 const warmHead = (await health()).log_head;
 while ((await health()).projections.ingestion < warmHead) await sleep(20);
 
+const cpuBefore = serverCpuSeconds();
 const started = performance.now();
 await post(chainBody);
 const answered = performance.now();
@@ -89,8 +102,12 @@ const sent = performance.now();
 await post(probeBody);
 let foldedAt = 0;
 let listedAt = 0;
+let cpuFolded = Number.NaN;
 while (!foldedAt || !listedAt) {
-  if (!foldedAt && (await health()).projections.ingestion >= chainHead) foldedAt = performance.now();
+  if (!foldedAt && (await health()).projections.ingestion >= chainHead) {
+    foldedAt = performance.now();
+    cpuFolded = serverCpuSeconds() - cpuBefore;
+  }
   if (!listedAt && (await listed('bystander'))) listedAt = performance.now();
   if (!foldedAt || !listedAt) await sleep(10);
 }
@@ -108,6 +125,7 @@ const listedSeconds = (listedAt - sent) / 1000;
 report(`merges: one gzipped /batch/ of ${chain.events.length} chained $merge_dangerously (${(chainBody.length / 1024).toFixed(0)} KiB), then one capture of another project`, [
   { measure: 'chain request answered (s, from sending it)', value: (answered - started) / 1000 },
   { measure: 'chain folded (s, from sending it)', value: foldSeconds },
+  { measure: 'service CPU until then (s, all threads: request, fold, checkpointer)', value: cpuFolded },
   { measure: "other project's capture listed (s, from sending it)", value: listedSeconds },
   { measure: 'persons holding the chain ids (expected 1)', value: owners.persons },
   { measure: 'chain ids held', value: owners.ids },
