@@ -12,7 +12,7 @@ import type { SqlSession } from '../sql';
  */
 export type Absorbed = Map<string, string>;
 
-/** The live person `personId` has ended in, through the merges of the record so far. */
+/** The live person `personId` has ended in, through the merges not yet written to the rows. */
 export function survivorOf(absorbed: Absorbed | undefined, personId: string): string {
   if (!absorbed?.size) return personId;
   let root = personId;
@@ -27,7 +27,7 @@ export function survivorOf(absorbed: Absorbed | undefined, personId: string): st
 }
 
 /**
- * Writes the record's merges to the distinct-id rows: every row of a merged-away person, once, in
+ * Writes the merges to the distinct-id rows: every row of a merged-away person, once, in
  * one statement per surviving person (a chain, however long, is one).
  */
 export async function repointAbsorbed(db: SqlSession, absorbed: Absorbed): Promise<void> {
