@@ -1,11 +1,13 @@
 import type { CapturedEventData, RecordedEvent } from '../../streams';
 import type { SqlSession } from '../sql';
+import { survivorOf, type Absorbed } from './absorbed-persons';
 import type { FoldContext } from './context';
 import { warn } from './context';
 import { canonicalIso, insertEvents, lookupBeforeFold, type EventRow } from './events-table';
 import { foldGroupIdentify, groupColumnsOf, isGroupIdentify, type GroupColumns } from './groups';
 import { personUuid } from './ids';
 import { personUpdatesOf } from './lifted-properties';
+import { mergeSourceOf } from './merge';
 import { foldPerson } from './person-state';
 import { prefetchPersons } from './persons';
 import type { PersonCache } from './person-cache';
@@ -32,8 +34,13 @@ const NO_GROUPS: GroupColumns = [null, null, null, null, null];
 export interface RecordReads {
   /** The record's uuids already in the project's events, then those of the record folded so far. */
   folded: Set<string>;
-  /** The person of each distinct id the record carries (absent: none); persons.ts keeps it current. */
+  /**
+   * The person of each distinct id the record's events carry or merge (absent: none); persons.ts
+   * keeps it current, but for the persons merged away since, which `absorbed` links to their survivors.
+   */
   personIds: Map<string, string>;
+  /** Merges not written to the distinct-id rows yet, this record's and its predecessors' (repointAbsorbed). */
+  absorbed: Absorbed;
   /** Rows of the record's events, in the record's order, for insertEvents. */
   rows: EventRow[];
 }
@@ -44,13 +51,21 @@ export async function readRecord(
   cache: PersonCache | undefined,
   projectId: number,
   events: readonly CapturedEventData[],
+  absorbed: Absorbed,
 ): Promise<RecordReads | null> {
   const uuids: string[] = [];
   for (const e of events) {
     if (typeof e.uuid !== 'string') return null;
     uuids.push(e.uuid);
   }
-  const distinctIds = [...new Set(events.map((e) => String(e.distinct_id)))];
+  const distinctIds = new Set<string>();
+  for (const e of events) {
+    distinctIds.add(String(e.distinct_id));
+    // A superset of the ids the fold merges (a personless event merges nothing): a merge then
+    // finds the other id's person in the map, not in a row read of its own.
+    const source = mergeSourceOf(e.event, asObject(e.properties) ?? {});
+    if (source !== null) distinctIds.add(source);
+  }
   const { dialect } = db;
   // Both asked before either is awaited: where the session pipelines, one round trip for the two.
   const [folded, persons] = await Promise.all([
@@ -58,15 +73,21 @@ export async function readRecord(
     db.all<{ distinct_id: string; person_id: string }>(
       `SELECT distinct_id, person_id FROM person_distinct_ids WHERE project_id = ? AND ${dialect.inJsonArray('distinct_id', 'text')}`,
       projectId,
-      JSON.stringify(distinctIds),
+      JSON.stringify([...distinctIds]),
     ),
   ]);
-  await prefetchPersons({ db, cache, personIds: undefined }, persons.map((r) => r.person_id));
+  await prefetchPersons({ db, cache }, persons.map((r) => survivorOf(absorbed, r.person_id)));
   return {
     folded: new Set(folded.map((r) => r.uuid)),
     personIds: new Map(persons.map((r) => [r.distinct_id, r.person_id])),
+    absorbed,
     rows: [],
   };
+}
+
+function recordPersonOf(reads: RecordReads, distinctId: string): string | undefined {
+  const personId = reads.personIds.get(distinctId);
+  return personId === undefined ? undefined : survivorOf(reads.absorbed, personId);
 }
 
 /**
@@ -91,7 +112,7 @@ export function foldCaptured(
   // A re-sent event counts once, also when the record itself carries it twice.
   if (reads.folded.has(data.uuid)) return undefined;
   reads.folded.add(data.uuid);
-  const ctx = contextOf(recorded, data, index, db, cache, reads, projectId, distinctId, reads.personIds.get(distinctId));
+  const ctx = contextOf(recorded, data, index, db, cache, reads, projectId, distinctId, recordPersonOf(reads, distinctId));
   if (!ctx.personless && !isGroupIdentify(ctx.event) && !asObject(ctx.properties.$groups)) {
     const settled = foldPerson(ctx);
     if (typeof settled === 'string') {
@@ -141,6 +162,7 @@ function contextOf(
     db,
     cache,
     personIds: reads?.personIds,
+    absorbed: reads?.absorbed,
     ordinal: { position: recorded.position, index },
     projectId,
     uuid: data.uuid,

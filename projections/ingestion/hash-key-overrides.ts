@@ -18,13 +18,11 @@ export async function setHashKeyOverride(db: SqlSession, projectId: number, pers
  * ON CONFLICT DO NOTHING); otherwise it inherits the merged-away person's.
  */
 export async function moveHashKeyOverride(db: SqlSession, projectId: number, fromId: string, toId: string): Promise<void> {
-  await db.run(
-    `INSERT INTO person_hash_key_overrides (project_id, person_id, hash_key)
-     SELECT project_id, ?, hash_key FROM person_hash_key_overrides WHERE project_id = ? AND person_id = ?
-     ON CONFLICT DO NOTHING`,
-    toId,
+  // Most merged persons have none: one statement finds that out and, otherwise, takes it away.
+  const moved = await db.all<{ hash_key: string }>(
+    'DELETE FROM person_hash_key_overrides WHERE project_id = ? AND person_id = ? RETURNING hash_key',
     projectId,
     fromId,
   );
-  await db.run('DELETE FROM person_hash_key_overrides WHERE project_id = ? AND person_id = ?', projectId, fromId);
+  if (moved.length) await setHashKeyOverride(db, projectId, toId, moved[0].hash_key);
 }

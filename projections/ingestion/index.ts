@@ -1,6 +1,7 @@
 import type { CapturedEventData, EventsCapturedData, RecordedEvent } from '../../streams';
 import type { ReadModelProjection } from '../projection';
 import type { SqlSession } from '../sql';
+import { repointAbsorbed, type Absorbed } from './absorbed-persons';
 import { FOLD_WARNING_SOURCE, recordWarning } from './context';
 import { foldCaptured, projectIdOf, readRecord, type RecordReads } from './fold-captured';
 import { insertEvents, type EventRow } from './events-table';
@@ -17,11 +18,15 @@ type WarningData = { type: string; source: string; details: Record<string, unkno
  */
 export function createIngestionProjection(): ReadModelProjection {
   const caches = new PersonCaches();
-  /** What an EventsCaptured record's events share, read for the whole record; null: fold them one by one. */
-  const readsOf = (recorded: RecordedEvent, db: SqlSession): Promise<RecordReads | null> | null => {
+  /**
+   * What an EventsCaptured record's events share, read for the whole record; null: fold them one by
+   * one. `absorbed` holds the merges of the records folded before it whose rows are not re-pointed
+   * yet: the record's reads may name their merged-away persons, and follow them to the survivors.
+   */
+  const readsOf = (recorded: RecordedEvent, db: SqlSession, absorbed: Absorbed): Promise<RecordReads | null> | null => {
     const { events } = recorded.data as EventsCapturedData;
     const projectId = projectIdOf(recorded);
-    return projectId !== null && events.length > 1 ? readRecord(db, caches.of(db), projectId, events) : null;
+    return projectId !== null && events.length > 1 ? readRecord(db, caches.of(db), projectId, events, absorbed) : null;
   };
   /** The record's events in order; with `reads`, their rows are left in `reads.rows` for the caller to insert. */
   const foldRecord = async (recorded: RecordedEvent, db: SqlSession, reads: RecordReads | null) => {
@@ -47,8 +52,10 @@ export function createIngestionProjection(): ReadModelProjection {
     tables: INGESTION_TABLES,
     async apply(recorded: RecordedEvent, db: SqlSession) {
       if (recorded.type === 'EventsCaptured') {
-        const reads = await readsOf(recorded, db);
+        const absorbed: Absorbed = new Map();
+        const reads = await readsOf(recorded, db, absorbed);
         await foldRecord(recorded, db, reads);
+        await repointAbsorbed(db, absorbed);
         if (reads) await insertEvents(db, reads.rows);
         return;
       }
@@ -68,16 +75,21 @@ export function createIngestionProjection(): ReadModelProjection {
      * while the next record is folded. That next record's reads (its uuids already stored, the
      * persons of its distinct ids) are made before the insert is sent, so they cannot see those
      * rows: the uuids the rows carry are added to what the reads found, which is all the insert
-     * would have changed for them (nothing else in the fold reads the events table).
+     * would have changed for them (nothing else in the fold reads the events table). The records'
+     * merges re-point their rows once for the run of records (a chain spread over the ten-thousand-
+     * event records of one request is re-pointed once, not once per record), and before anything
+     * folded without a record's reads, which reads the rows themselves.
      */
     async applyAll(records: readonly RecordedEvent[], db: SqlSession) {
       /** The previous record's rows, not inserted yet. */
       let held: EventRow[] = [];
+      const absorbed: Absorbed = new Map();
       for (const recorded of records) {
-        const reads = recorded.type === 'EventsCaptured' ? await readsOf(recorded, db) : null;
+        const reads = recorded.type === 'EventsCaptured' ? await readsOf(recorded, db, absorbed) : null;
         if (!reads) {
           await insertEvents(db, held);
           held = [];
+          await repointAbsorbed(db, absorbed);
           await this.apply(recorded, db);
           continue;
         }
@@ -91,6 +103,7 @@ export function createIngestionProjection(): ReadModelProjection {
         held = reads.rows;
       }
       await insertEvents(db, held);
+      await repointAbsorbed(db, absorbed);
     },
     // One captured event that cannot be folded must not cost the others of its record.
     parts(recorded: RecordedEvent) {

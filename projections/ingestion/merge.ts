@@ -2,7 +2,7 @@ import type { FoldContext } from './context';
 import { warn } from './context';
 import { moveHashKeyOverride } from './hash-key-overrides';
 import { isDistinctIdIllegal, personUuid } from './ids';
-import { absorbPerson, addDistinctId, distinctIdSeq, insertPerson, loadPerson, personIdOf, savePerson } from './persons';
+import { absorbPerson, addDistinctId, currentPersonOf, distinctIdSeq, insertPerson, loadPerson, savePerson } from './persons';
 import type { Properties } from './properties';
 import { applyPropertyUpdates } from './properties';
 
@@ -53,7 +53,8 @@ export async function mergeIntoEventPerson(ctx: FoldContext, otherId: string): P
   }
 
   const { db, projectId } = ctx;
-  const otherPersonId = await personIdOf(db, projectId, otherId);
+  const known = currentPersonOf(ctx, projectId, otherId);
+  const otherPersonId = known instanceof Promise ? await known : known;
   const intoPersonId = ctx.personIdBefore;
   const added = distinctIdSeq(ctx.ordinal, 0);
   const linked = (personId: string): MergeOutcome => ({

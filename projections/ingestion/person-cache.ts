@@ -46,10 +46,31 @@ export class PersonCaches {
 
 export function rememberPerson(cache: PersonCache | undefined, person: Person): void {
   if (!cache) return;
-  // Oldest first out: Map keeps insertion order, and a rewritten person moves to the end.
-  cache.delete(person.uuid);
-  if (cache.size >= MAX_CACHED_PERSONS) cache.delete(cache.keys().next().value as string);
+  // Oldest first out, by when a person entered the cache (Map keeps insertion order). A rewritten
+  // person is replaced where it stands: deleting and re-adding a key, to move it to the end, made
+  // V8's map rebuild itself again and again, and a hub rewritten by every merge of a long record
+  // spent most of the fold there. The order only decides what is read again from its row.
+  if (!cache.has(person.uuid) && cache.size >= MAX_CACHED_PERSONS) cache.delete(oldestOf(cache));
   cache.set(person.uuid, person);
+}
+
+/**
+ * Where each full cache's eviction stands. A fresh `keys()` iterator steps over every entry deleted
+ * since the map last compacted itself, which are the evicted ones, at its front: with many persons,
+ * each eviction then cost about as many steps as the cache holds. A live iterator passes each once
+ * (it skips entries deleted ahead of it and sees those added since), so it still yields the oldest
+ * entry.
+ */
+const evictionCursors = new WeakMap<PersonCache, Iterator<string>>();
+
+function oldestOf(cache: PersonCache): string {
+  let step = evictionCursors.get(cache)?.next();
+  if (!step || step.done) {
+    const cursor = cache.keys();
+    evictionCursors.set(cache, cursor);
+    step = cursor.next();
+  }
+  return step.value as string;
 }
 
 /** For tests that compare the fold with the plain one (every person read from its row). */

@@ -1,4 +1,5 @@
 import type { SqlSession } from '../sql';
+import { survivorOf, type Absorbed } from './absorbed-persons';
 import type { Ordinal } from './ordinal';
 import { rememberPerson, type PersonCache } from './person-cache';
 import type { Properties } from './properties';
@@ -21,10 +22,13 @@ export interface PersonStore {
   cache: PersonCache | undefined;
   /**
    * The person of each distinct id an EventsCaptured record carries, read once for the record (see
-   * readRecord) and kept equal to the rows by every write of person_distinct_ids below; undefined
-   * when the event's person is read on its own.
+   * readRecord: the events' distinct ids and the ids they merge) and kept equal to the rows by every
+   * write of person_distinct_ids below, but for the merges in `absorbed`; undefined when the event's
+   * person is read on its own.
    */
   personIds: Map<string, string> | undefined;
+  /** With `personIds`: the record's merges whose rows are re-pointed when it is folded (see absorbed-persons.ts). */
+  absorbed: Absorbed | undefined;
 }
 
 /** The current person of a distinct id (through every merge so far), or undefined. */
@@ -35,6 +39,13 @@ export async function personIdOf(db: SqlSession, projectId: number, distinctId: 
     distinctId,
   );
   return row?.person_id;
+}
+
+/** The current person of a distinct id: through the record's map when there is one, else its row. */
+export function currentPersonOf(store: PersonStore, projectId: number, distinctId: string): string | undefined | Promise<string | undefined> {
+  if (!store.personIds) return personIdOf(store.db, projectId, distinctId);
+  const personId = store.personIds.get(distinctId);
+  return personId === undefined ? undefined : survivorOf(store.absorbed, personId);
 }
 
 /**
@@ -56,7 +67,7 @@ export async function loadPerson({ db, cache }: PersonStore, uuid: string): Prom
  * events of a record are about to look up one by one (where the cache does not outlive a
  * transaction, each lookup would otherwise be a round trip of its own).
  */
-export async function prefetchPersons({ db, cache }: PersonStore, uuids: Iterable<string>): Promise<void> {
+export async function prefetchPersons({ db, cache }: Pick<PersonStore, 'db' | 'cache'>, uuids: Iterable<string>): Promise<void> {
   if (!cache) return;
   const missing = [...new Set(uuids)].filter((uuid) => !cache.has(uuid));
   if (!missing.length) return;
@@ -148,11 +159,13 @@ export async function savePerson(store: PersonStore, person: Person): Promise<vo
   else store.cache?.delete(person.uuid);
 }
 
-/** Points every distinct id of `fromId` at `toId` and deletes `fromId`: the tail of a merge. */
+/**
+ * Points every distinct id of `fromId` at `toId` and deletes `fromId`: the tail of a merge. Inside a
+ * record the ids are re-pointed when the record is folded (see absorbed-persons.ts).
+ */
 export async function absorbPerson(store: PersonStore, fromId: string, toId: string): Promise<void> {
-  await store.db.run('UPDATE person_distinct_ids SET person_id = ? WHERE person_id = ?', toId, fromId);
+  if (store.absorbed) store.absorbed.set(fromId, toId);
+  else await store.db.run('UPDATE person_distinct_ids SET person_id = ? WHERE person_id = ?', toId, fromId);
   await store.db.run('DELETE FROM persons WHERE uuid = ?', fromId);
   store.cache?.delete(fromId);
-  const ids = store.personIds;
-  if (ids) for (const [distinctId, personId] of ids) if (personId === fromId) ids.set(distinctId, toId);
 }
