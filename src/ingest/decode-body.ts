@@ -1,10 +1,11 @@
-import { decodeBase64Text, repairBase64 } from './base64';
+import { type MaybePromise, whenReady } from '../runtime/loading-cache';
+import { decodeBase64Text } from './base64';
 import { type Compression, resolveCompression } from './compression';
 import { malformedRequest, noData, requestTooLarge } from './errors';
-import { gunzipBounded, hasGzipMagic } from './gzip';
+import { hasGzipMagic } from './gzip';
+import { inflateGzip, inflateLz64 } from './inflate';
 import { checkParsedJson, JsonTooDeepError, wellFormedText } from './json-limits';
 import { parseJson } from './json-text';
-import { Lz64TooLarge, lz64Decompress } from './lz64';
 
 export interface DecodeBodyInput {
   body: Buffer;
@@ -21,8 +22,12 @@ const FORM_TYPE = 'application/x-www-form-urlencoded';
 /**
  * Turns any body form an SDK sends (raw JSON, form field `data`, GET `data=`; gzip, lz64 or
  * base64) into the parsed JSON payload. Throws IngestError for empty, malformed or oversized input.
+ *
+ * A value at once for plain and small compressed bodies (the common request pays no extra turn);
+ * a promise when a large compressed body is inflated off the event loop (see inflate.ts), which
+ * rejects with the same IngestErrors.
  */
-export function decodeBody(input: DecodeBodyInput): unknown {
+export function decodeBody(input: DecodeBodyInput): MaybePromise<unknown> {
   const { body, query, contentEncoding, maxDecompressedBytes: max } = input;
 
   // Old clients send the payload as `?data=` (GET, or a beacon with an empty body).
@@ -34,7 +39,7 @@ export function decodeBody(input: DecodeBodyInput): unknown {
   if (body.length === 0) throw noData();
 
   // Sniffed rather than trusted: posthog-js sometimes gzips without a usable hint.
-  if (hasGzipMagic(body)) return decodeText(utf8(gunzipBounded(body, max)), 'none', max);
+  if (hasGzipMagic(body)) return whenReady(inflateGzip(body, max), (inflated) => decodeText(utf8(inflated), 'none', max));
   if (body.length > max) throw requestTooLarge(max);
 
   const text = utf8(body);
@@ -46,12 +51,12 @@ export function decodeBody(input: DecodeBodyInput): unknown {
   return decodeText(text, compression, max);
 }
 
-function decodeText(raw: string, compression: Compression, max: number): unknown {
+function decodeText(raw: string, compression: Compression, max: number): MaybePromise<unknown> {
   const text = raw.replace(/^\uFEFF/, '');
   if (text.trim() === '') throw noData();
   switch (compression) {
     case 'lz64':
-      return parsePayload(inflateLz64(text.trim(), max));
+      return whenReady(inflateLz64(text.trim(), max), parsePayload);
     case 'base64': {
       const decoded = decodeBase64Text(text.trim());
       if (decoded === undefined) throw malformedRequest('invalid base64 data');
@@ -62,20 +67,6 @@ function decodeText(raw: string, compression: Compression, max: number): unknown
     case 'none':
       return parsePayload(text);
   }
-}
-
-function inflateLz64(text: string, max: number): string {
-  let inflated: string | null;
-  try {
-    inflated = lz64Decompress(repairBase64(text), max);
-  } catch (error) {
-    if (error instanceof Lz64TooLarge) throw requestTooLarge(max);
-    throw error;
-  }
-  if (inflated === null || inflated === '') throw malformedRequest('failed to decompress lz64 data');
-  // The cap counted UTF-16 units; UTF-8 can be longer, and the limit is in bytes.
-  if (Buffer.byteLength(inflated) > max) throw requestTooLarge(max);
-  return inflated;
 }
 
 function parsePayload(raw: string): unknown {

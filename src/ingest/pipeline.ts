@@ -2,8 +2,8 @@ import { v7 as uuidv7 } from 'uuid';
 import { ingestStream, MAX_EVENTS_PER_RECORD, type CapturedEventData, type NewEvent } from '../../streams';
 import type { EventLog } from '../store/event-log';
 import { decodeBody } from './decode-body';
-import { invalidApiKey, missingApiKey } from './errors';
 import { extractBatch } from './extract-batch';
+import { projectAfterBody, refuseBeforeBody } from './refuse-before-body';
 import { normalizeEvent, requestContext } from './normalize-event';
 import type { AdmitIngest } from './rate-limited';
 
@@ -37,7 +37,8 @@ export interface IngestResult {
 }
 
 /**
- * Decode → authenticate by project key → normalise each event → ONE append of the whole request,
+ * Refuse what the query string already condemns (unknown key, project over its limits) → decode →
+ * authenticate by project key → normalise each event → ONE append of the whole request,
  * in request order (events batched into EventsCaptured records, warnings between them). Only
  * after the append has returned (durable) does the caller answer 200.
  */
@@ -49,13 +50,14 @@ export class IngestPipeline {
   }
 
   async ingest(request: IngestRequest): Promise<IngestResult> {
-    const payload = decodeBody(request);
+    const refused = refuseBeforeBody(request.query, request.body.length, this.deps.projectIdForToken, request.admit);
+    const early = refused instanceof Promise ? await refused : refused;
+    const decoded = decodeBody(request);
+    // A small body decodes at once; only a large compressed one waits for its inflation off the loop.
+    const payload = decoded instanceof Promise ? await decoded : decoded;
     const batch = extractBatch(payload, request.query);
-    if (!batch.apiKey) throw missingApiKey();
-    const known = this.deps.projectIdForToken(batch.apiKey);
-    // A known key answers from memory without yielding; only an unseen one waits for the read model.
-    const projectId = known instanceof Promise ? await known : known;
-    if (projectId === undefined) throw invalidApiKey();
+    const resolved = projectAfterBody(early, batch.apiKey, this.deps.projectIdForToken);
+    const projectId = resolved instanceof Promise ? await resolved : resolved;
     request.admit?.(projectId, { events: batch.events.length, bytes: request.body.length, historical: batch.historicalMigration });
 
     const now = this.now();

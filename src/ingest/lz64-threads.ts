@@ -1,0 +1,57 @@
+import type { Worker } from 'node:worker_threads';
+import { startTsWorker } from '../threads';
+import type { Lz64Outcome } from './lz64-bounded';
+import type { FromLz64Thread, ToLz64Thread } from './lz64-messages';
+
+/**
+ * Threads that inflate lz64 off the event loop, started on first use and kept (starting one costs
+ * ~0.3 s of loading, far more than most bodies). At most `size` exist, one job each: the caller's
+ * gate (decompression-gate.ts) never asks for more at once. Idle threads are unreferenced, so they
+ * never keep the process alive; a thread that dies fails its job and is replaced on the next one.
+ */
+export class Lz64Threads {
+  private readonly idle: Worker[] = [];
+  private nextId = 1;
+
+  async inflate(text: string, maxBytes: number): Promise<Lz64Outcome> {
+    const thread = this.idle.pop() ?? startTsWorker(new URL('./lz64-thread.ts', import.meta.url), {});
+    thread.ref();
+    const id = this.nextId++;
+    let reply: FromLz64Thread;
+    try {
+      reply = await new Promise<FromLz64Thread>((resolve, reject) => {
+        const onMessage = (message: FromLz64Thread) => {
+          if (message.id !== id) return;
+          cleanup();
+          resolve(message);
+        };
+        const onError = (error: Error) => {
+          cleanup();
+          reject(error);
+        };
+        const onExit = (code: number) => onError(new Error(`lz64 thread exited (${code})`));
+        const cleanup = () => {
+          thread.off('message', onMessage);
+          thread.off('error', onError);
+          thread.off('exit', onExit);
+        };
+        thread.on('message', onMessage);
+        thread.on('error', onError);
+        thread.on('exit', onExit);
+        thread.postMessage({ id, text, maxBytes } satisfies ToLz64Thread);
+      });
+    } catch (error) {
+      void thread.terminate();
+      throw error;
+    }
+    thread.unref();
+    this.idle.push(thread);
+    if (reply.ok) return { ok: true, text: Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.byteLength).toString('utf8') };
+    if (reply.reason === 'failed') throw new Error(`lz64 thread: ${reply.detail}`);
+    return { ok: false, reason: reply.reason };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.idle.splice(0).map((t) => t.terminate()));
+  }
+}
