@@ -2,10 +2,14 @@
 // for a 25 KB bomb reaching 64 MiB) never runs on the event loop. One job at a time; the JSON text
 // goes back as UTF-8 bytes in a transferred buffer (no copy), refusals as a reason.
 import { parentPort } from 'node:worker_threads';
+import { niceThisThread } from '../threads/priority';
 import { inflateLz64Text } from './lz64-bounded';
 import type { FromLz64Thread, ToLz64Thread } from './lz64-messages';
 
 const port = parentPort!;
+// Below the event loop's priority: on a machine with few cores, two threads inflating bombs would
+// otherwise take the CPU from the loop they were moved off to protect.
+niceThisThread(10);
 
 port.on('message', ({ id, text, maxBytes }: ToLz64Thread) => {
   let reply: FromLz64Thread;
