@@ -4,6 +4,7 @@ import type { EventLog } from '../store/event-log';
 import { decodeBody } from './decode-body';
 import { extractBatch } from './extract-batch';
 import { projectAfterBody, refuseBeforeBody } from './refuse-before-body';
+import type { IngestionWarning } from './captured-event';
 import { normalizeEvent, requestContext } from './normalize-event';
 import type { AdmitIngest } from './rate-limited';
 
@@ -77,19 +78,21 @@ export class IngestPipeline {
       events.push({ type: 'EventsCaptured', data: { events: captured } });
       captured = [];
     };
+    const warning = (w: IngestionWarning) => {
+      flush();
+      events.push({ type: 'IngestionWarningRaised', data: { type: w.type, source: 'capture', details: w.details } });
+    };
     let accepted = 0;
     for (const raw of batch.events) {
       const result = normalizeEvent(raw, ctx);
       if (result.ok) {
+        if (result.warning) warning(result.warning);
         const e = result.event;
         if (this.deps.enrich) e.properties = this.deps.enrich(e.properties, (e.properties.$ip as string | undefined) ?? e.ip);
         captured.push(e);
         if (captured.length === MAX_EVENTS_PER_RECORD) flush();
         accepted++;
-      } else {
-        flush();
-        events.push({ type: 'IngestionWarningRaised', data: { type: result.warning.type, source: 'capture', details: result.warning.details } });
-      }
+      } else warning(result.warning);
     }
     flush();
     if (events.length === 0) return { projectId, accepted: 0, warnings: 0, position: null };
