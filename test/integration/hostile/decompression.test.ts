@@ -86,3 +86,31 @@ describe('cheap refusals first', () => {
     expect(res.status, res.text).toBe(200);
   });
 });
+
+describe('a project over its limits', () => {
+  let limited: TestServer;
+  beforeAll(async () => {
+    limited = await startTestServer({ env: { INGEST_EVENTS_PER_SECOND: '1', INGEST_HISTORICAL_EVENTS_PER_SECOND: '1' } });
+  });
+  afterAll(() => limited.close());
+
+  it('is answered 429 before its compressed body is inflated, when the key is in the query string', async () => {
+    const key = limited.credentials.project_api_key;
+    const json = (historical: boolean) => Buffer.from(JSON.stringify({ historical_migration: historical, batch: [{ event: 'e', distinct_id: 'd' }] }));
+    const headers = { 'content-type': 'application/json' };
+    for (const historical of [false, true]) {
+      const res = await rawRequest(limited.url, { method: 'POST', path: `/batch/?token=${key}`, headers, body: json(historical) });
+      expect(res.status, res.text).toBe(200);
+    }
+    // Inflated first, this answered 413: the limits were only consulted once the body was decoded.
+    const res = await rawRequest(limited.url, {
+      method: 'POST',
+      path: `/batch/?compression=lz64&token=${key}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: lz64Body,
+    });
+    expect(res.status, res.text).toBe(429);
+    expect(res.headers['retry-after']).toBeDefined();
+    expect(errorShapeProblem(res.text)).toBeNull();
+  });
+});
