@@ -11,10 +11,12 @@ import type { FromLz64Thread, ToLz64Thread } from './lz64-messages';
  */
 export class Lz64Threads {
   private readonly idle: Worker[] = [];
+  /** Per idle thread, the listener that drops it should it die while idle. */
+  private readonly dropOnExit = new Map<Worker, () => void>();
   private nextId = 1;
 
   async inflate(text: string, maxBytes: number): Promise<Lz64Outcome> {
-    const thread = this.idle.pop() ?? startTsWorker(new URL('./lz64-thread.ts', import.meta.url), {});
+    const thread = this.takeIdle() ?? startTsWorker(new URL('./lz64-thread.ts', import.meta.url), {});
     thread.ref();
     const id = this.nextId++;
     let reply: FromLz64Thread;
@@ -44,11 +46,32 @@ export class Lz64Threads {
       void thread.terminate();
       throw error;
     }
-    thread.unref();
-    this.idle.push(thread);
+    this.putIdle(thread);
     if (reply.ok) return { ok: true, text: Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.byteLength).toString('utf8') };
     if (reply.reason === 'failed') throw new Error(`lz64 thread: ${reply.detail}`);
     return { ok: false, reason: reply.reason };
+  }
+
+  private takeIdle(): Worker | undefined {
+    const thread = this.idle.pop();
+    if (thread !== undefined) {
+      thread.off('exit', this.dropOnExit.get(thread)!);
+      this.dropOnExit.delete(thread);
+    }
+    return thread;
+  }
+
+  /** Kept unreferenced; one that dies while idle is dropped, not handed a job it would never answer. */
+  private putIdle(thread: Worker): void {
+    thread.unref();
+    const drop = () => {
+      this.dropOnExit.delete(thread);
+      const at = this.idle.indexOf(thread);
+      if (at !== -1) this.idle.splice(at, 1);
+    };
+    this.dropOnExit.set(thread, drop);
+    thread.once('exit', drop);
+    this.idle.push(thread);
   }
 
   async close(): Promise<void> {
