@@ -2,7 +2,7 @@ import type { MaybePromise } from '../runtime/loading-cache';
 import { DecompressionGate } from './decompression-gate';
 import { isIngestError, malformedRequest, requestTooLarge } from './errors';
 import { gunzipBounded, gunzipBoundedAsync } from './gzip';
-import { inflateLz64Text, type Lz64Outcome } from './lz64-bounded';
+import { inflateLz64Text } from './lz64-bounded';
 import { Lz64Threads } from './lz64-threads';
 
 /**
@@ -41,20 +41,24 @@ export function inflateGzip(bytes: Buffer, maxBytes: number): MaybePromise<Buffe
   return gate.run(() => gunzipBoundedAsync(bytes, maxBytes));
 }
 
-/** lz64 text (lz-string's base64 form) to the JSON text; inline for small input, else on an lz64 thread. */
-export function inflateLz64(text: string, maxBytes: number): MaybePromise<string> {
+/**
+ * lz64 text (lz-string's base64 form) to the JSON text: a string when inflated inline (small input),
+ * UTF-8 bytes when inflated on an lz64 thread (large input; the bytes can be scanned before decoding).
+ */
+export function inflateLz64(text: string, maxBytes: number): MaybePromise<string | Buffer> {
   if (text.length <= INLINE_COMPRESSED_BYTES) {
     const inlineMax = Math.min(maxBytes, INLINE_OUTPUT_BYTES);
     const outcome = inflateLz64Text(text, inlineMax);
-    if (outcome.ok || outcome.reason !== 'too_large' || inlineMax === maxBytes) return lz64Result(outcome, maxBytes);
+    if (outcome.ok) return outcome.text;
+    if (outcome.reason !== 'too_large' || inlineMax === maxBytes) throw lz64Refusal(outcome.reason, maxBytes);
   }
-  return gate.run(() => lz64Threads.inflate(text, maxBytes)).then((outcome) => lz64Result(outcome, maxBytes));
+  return gate.run(() => lz64Threads.inflate(text, maxBytes)).then((outcome) => {
+    if (outcome.ok) return outcome.bytes;
+    throw lz64Refusal(outcome.reason, maxBytes);
+  });
 }
 
-function lz64Result(outcome: Lz64Outcome, maxBytes: number): string {
-  if (outcome.ok) return outcome.text;
-  if (outcome.reason === 'too_large') throw requestTooLarge(maxBytes);
-  throw malformedRequest('failed to decompress lz64 data');
-}
+const lz64Refusal = (reason: 'too_large' | 'corrupt', maxBytes: number): Error =>
+  reason === 'too_large' ? requestTooLarge(maxBytes) : malformedRequest('failed to decompress lz64 data');
 
 const isTooLarge = (error: unknown): boolean => isIngestError(error) && error.status === 413;

@@ -1,6 +1,8 @@
 import type { Worker } from 'node:worker_threads';
 import { startTsWorker } from '../threads';
 import type { Lz64Outcome } from './lz64-bounded';
+
+export type Lz64BytesOutcome = { ok: true; bytes: Buffer } | Exclude<Lz64Outcome, { ok: true }>;
 import type { FromLz64Thread, ToLz64Thread } from './lz64-messages';
 
 /**
@@ -15,7 +17,8 @@ export class Lz64Threads {
   private readonly dropOnExit = new Map<Worker, () => void>();
   private nextId = 1;
 
-  async inflate(text: string, maxBytes: number): Promise<Lz64Outcome> {
+  /** The JSON text as UTF-8 bytes (as the thread sent them, uncopied), or why there is none. */
+  async inflate(text: string, maxBytes: number): Promise<Lz64BytesOutcome> {
     const thread = this.takeIdle() ?? startTsWorker(new URL('./lz64-thread.ts', import.meta.url), {});
     thread.ref();
     const id = this.nextId++;
@@ -47,7 +50,7 @@ export class Lz64Threads {
       throw error;
     }
     this.putIdle(thread);
-    if (reply.ok) return { ok: true, text: Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.byteLength).toString('utf8') };
+    if (reply.ok) return { ok: true, bytes: Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.byteLength) };
     if (reply.reason === 'failed') throw new Error(`lz64 thread: ${reply.detail}`);
     return { ok: false, reason: reply.reason };
   }

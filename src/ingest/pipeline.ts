@@ -3,7 +3,7 @@ import { ingestStream, MAX_EVENTS_PER_RECORD, type CapturedEventData, type NewEv
 import type { EventLog } from '../store/event-log';
 import { decodeBody } from './decode-body';
 import { extractBatch } from './extract-batch';
-import { projectAfterBody, refuseBeforeBody } from './refuse-before-body';
+import { keyGateFor, projectAfterBody, refuseBeforeBody } from './refuse-before-body';
 import type { IngestionWarning } from './captured-event';
 import { normalizeEvent, requestContext } from './normalize-event';
 import type { AdmitIngest } from './rate-limited';
@@ -53,7 +53,7 @@ export class IngestPipeline {
   async ingest(request: IngestRequest): Promise<IngestResult> {
     const refused = refuseBeforeBody(request.query, request.body.length, this.deps.projectIdForToken, request.admit);
     const early = refused instanceof Promise ? await refused : refused;
-    const decoded = decodeBody(request);
+    const decoded = decodeBody({ ...request, keyGate: keyGateFor(early, request.body.length, this.deps.projectIdForToken, request.admit) });
     // A small body decodes at once; only a large compressed one waits for its inflation off the loop.
     const payload = decoded instanceof Promise ? await decoded : decoded;
     const batch = extractBatch(payload, request.query);

@@ -45,3 +45,28 @@ export function projectAfterBody(
     return projectId;
   });
 }
+
+/**
+ * The decoder's keyGate (decode-body.ts) for a request whose key is in its body: a large JSON text
+ * is parsed only if it names a known project key (its limits consulted), else refused as without a
+ * key (401 missing_api_key) or with an unknown one (401 invalid_api_key), as parsing would have.
+ * Undefined when the key came in the query string: it is already checked.
+ */
+export function keyGateFor(
+  early: KeyBeforeBody | undefined,
+  bodyBytes: number,
+  projectIdForToken: (token: string) => MaybePromise<number | undefined>,
+  admit?: AdmitIngest,
+): ((keys: string[]) => MaybePromise<void>) | undefined {
+  if (early !== undefined) return undefined;
+  return async (keys) => {
+    if (keys.length === 0) throw missingApiKey();
+    for (const key of keys) {
+      const projectId = await projectIdForToken(key);
+      if (projectId === undefined) continue;
+      admit?.beforeBody?.(projectId, bodyBytes);
+      return;
+    }
+    throw invalidApiKey();
+  };
+}

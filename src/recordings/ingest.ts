@@ -1,7 +1,7 @@
 import { recordingStream, type NewEvent, type RecordingSnapshotsData } from '../../streams';
 import { decodeBody } from '../ingest/decode-body';
 import { extractBatch } from '../ingest/extract-batch';
-import { projectAfterBody, refuseBeforeBody } from '../ingest/refuse-before-body';
+import { keyGateFor, projectAfterBody, refuseBeforeBody } from '../ingest/refuse-before-body';
 import type { AdmitIngest } from '../ingest/rate-limited';
 import type { EventLog } from '../store/event-log';
 import { extractSnapshots } from './extract-snapshots';
@@ -58,7 +58,8 @@ export class RecordingIngest {
   async ingest(request: RecordingRequest): Promise<RecordingIngestResult> {
     const refused = refuseBeforeBody(request.query, request.body.length, this.deps.projectIdForToken, request.admit);
     const early = refused instanceof Promise ? await refused : refused;
-    const batch = extractBatch(await decodeBody(request), request.query);
+    const keyGate = keyGateFor(early, request.body.length, this.deps.projectIdForToken, request.admit);
+    const batch = extractBatch(await decodeBody({ ...request, keyGate }), request.query);
     const resolved = projectAfterBody(early, batch.apiKey, this.deps.projectIdForToken);
     const projectId = resolved instanceof Promise ? await resolved : resolved;
     const sessions = extractSnapshots(batch.events, request.userAgent);

@@ -8,7 +8,7 @@ import { decideResponse, flagsResponse, parseApiVersion } from '../../flags';
 import { FlagRequest, evaluateRequest, flagsV2Body } from '../../flags/serving';
 import { arrivalOrderQueue } from '../arrival-order';
 import { whenReady } from '../../runtime/loading-cache';
-import { type KeyBeforeBody, refuseBeforeBody } from '../../ingest/refuse-before-body';
+import { keyGateFor, type KeyBeforeBody, refuseBeforeBody } from '../../ingest/refuse-before-body';
 import { asPublicEndpoint, corsPreflight, rawBody } from '../public-endpoint';
 import { FlagsAnswer, FlagsBody, FlagsQuery, SDK_CONTENT_TYPES } from '../schema/sdk';
 
@@ -35,6 +35,7 @@ export const decideRoutes: FastifyPluginAsync = async (app) => {
           contentEncoding: request.headers['content-encoding'],
           query,
           maxDecompressedBytes: config.EVENT_BODY_LIMIT,
+          keyGate: keyGateFor(early, body.length, runtime.projectIdForToken),
         }),
         (payload) => evaluatePayload(request, query, payload, early),
       ),

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../support/server';
 import { gzipBomb, lz64Bomb } from './bombs';
@@ -10,12 +11,18 @@ import { errorShapeProblem, rawRequest, type RawResponse } from './raw-request';
 let s: TestServer;
 let lz64Body: Buffer;
 let gzipBody: Buffer;
+let emptyObjectsBody: Buffer;
+let emptyObjectsBogusKeyBody: Buffer;
 
 beforeAll(async () => {
   s = await startTestServer();
   // ~72 M chars from 25 KB, past the 64 MiB /batch/ limit; the form's `data` field, as posthog-js sends lz64.
   lz64Body = Buffer.from(`data=${encodeURIComponent(lz64Bomb(12_000))}`);
   gzipBody = gzipBomb(256);
+  // Within the limit and valid JSON: 20 M empty objects, tens of seconds of JSON.parse on the loop.
+  const objects = '{},'.repeat(20_000_000);
+  emptyObjectsBody = gzipSync(`[${objects}{}]`);
+  emptyObjectsBogusKeyBody = gzipSync(`{"api_key": "phc_bogus", "batch": [${objects}{}]}`);
 });
 afterAll(() => s.close());
 
@@ -69,6 +76,18 @@ describe('cheap refusals first', () => {
       ]),
     );
     expectRefused(responses, 401, 'invalid_api_key');
+  });
+
+  it('a large valid JSON body naming no known key is refused before it is parsed', async () => {
+    const headers = { 'content-type': 'application/json', 'content-encoding': 'gzip' };
+    const responses = await withinHealthBudget(s.url, 'keyless and bogus-key JSON of empty objects', () =>
+      Promise.all([
+        ...Array.from({ length: 4 }, () => send('/batch/', emptyObjectsBody, headers)),
+        ...Array.from({ length: 4 }, () => send('/batch/', emptyObjectsBogusKeyBody, headers)),
+      ]),
+    );
+    expectRefused(responses.slice(0, 4), 401, 'missing_api_key');
+    expectRefused(responses.slice(4), 401, 'invalid_api_key');
   });
 
   it('a key in the query string is the request key', async () => {
