@@ -106,6 +106,7 @@ export function toApiError(err: unknown): ApiError {
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err, request, reply) => {
     const api = toApiError(err);
+    if (isIngestError(err) && err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
     if (api.status >= 500) request.log.error({ err }, 'unhandled error');
     return reply.status(api.status).send(api.body);
   });

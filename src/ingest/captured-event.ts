@@ -40,4 +40,5 @@ export interface IngestionWarning {
   details: Record<string, unknown>;
 }
 
-export type NormalizeResult = { ok: true; event: CapturedEvent } | { ok: false; warning: IngestionWarning };
+/** Refused (`ok: false`), or kept, possibly with a warning about a part that was dropped (e.g. a group). */
+export type NormalizeResult = { ok: true; event: CapturedEvent; warning?: IngestionWarning } | { ok: false; warning: IngestionWarning };

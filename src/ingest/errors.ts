@@ -2,7 +2,7 @@
  * Errors raised while decoding an ingestion request. They carry the exact status and the
  * Django-style body PostHog answers with, so the route can send them without a mapping table.
  */
-export type IngestErrorType = 'validation_error' | 'authentication_error' | 'client_error';
+export type IngestErrorType = 'validation_error' | 'authentication_error' | 'client_error' | 'server_error';
 
 export interface IngestErrorBody {
   type: IngestErrorType;
@@ -15,10 +15,12 @@ export class IngestError extends Error {
   readonly attr = null;
 
   constructor(
-    readonly status: 400 | 401 | 413,
+    readonly status: 400 | 401 | 413 | 503,
     readonly type: IngestErrorType,
     readonly code: string,
     readonly detail: string,
+    /** Sent as Retry-After (seconds) when set: the refusal is about load, not about the request. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(detail);
     this.name = 'IngestError';
@@ -69,4 +71,14 @@ export const invalidApiKey = (): IngestError =>
     'authentication_error',
     'invalid_api_key',
     'Project API key invalid. You can find your project API key in your project settings.',
+  );
+
+/** Too many large bodies already inflating or waiting to (decompression-gate.ts): retry shortly. */
+export const decompressionBusy = (): IngestError =>
+  new IngestError(
+    503,
+    'server_error',
+    'decompression_busy',
+    'Too many large compressed requests are being decoded at once. Retry in a few seconds.',
+    1,
   );

@@ -1,4 +1,4 @@
-import { gunzipSync } from 'node:zlib';
+import { gunzip, gunzipSync } from 'node:zlib';
 
 import { malformedRequest, requestTooLarge } from './errors';
 
@@ -9,15 +9,30 @@ export const hasGzipMagic = (bytes: Uint8Array): boolean =>
 /**
  * Inflates a gzip body, refusing to produce more than `maxBytes`. zlib checks `maxOutputLength`
  * after every inflated chunk, so a bomb stops at the limit instead of being allocated in full.
+ * On the calling thread: only for bodies small enough that their worst case is cheap (see inflate.ts).
  */
 export function gunzipBounded(bytes: Uint8Array, maxBytes: number): Buffer {
   try {
     return gunzipSync(bytes, { maxOutputLength: Math.max(1, maxBytes) });
   } catch (error) {
-    if (isBufferTooLarge(error)) throw requestTooLarge(maxBytes);
-    const reason = error instanceof Error ? error.message : String(error);
-    throw malformedRequest(`invalid gzip data (${reason})`);
+    throw gzipError(error, maxBytes);
   }
+}
+
+/**
+ * The same on libuv's thread pool: zlib's async API inflates chunk by chunk off the event loop and
+ * stops at `maxOutputLength` as the synchronous one does.
+ */
+export function gunzipBoundedAsync(bytes: Uint8Array, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    gunzip(bytes, { maxOutputLength: Math.max(1, maxBytes) }, (error, result) => (error ? reject(gzipError(error, maxBytes)) : resolve(result)));
+  });
+}
+
+function gzipError(error: unknown, maxBytes: number): Error {
+  if (isBufferTooLarge(error)) return requestTooLarge(maxBytes);
+  const reason = error instanceof Error ? error.message : String(error);
+  return malformedRequest(`invalid gzip data (${reason})`);
 }
 
 const isBufferTooLarge = (error: unknown): boolean =>

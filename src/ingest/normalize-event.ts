@@ -1,5 +1,6 @@
 import type { CapturedEvent, IngestionWarning, NormalizeResult } from './captured-event';
-import { extractDistinctId } from './distinct-id';
+import { dropNonFiniteIds, extractDistinctId } from './distinct-id';
+import { dropUnusableGroups } from './event-groups';
 import { canonicalUuid } from './event-uuid';
 import { isJsonObject, type JsonObject } from './json-object';
 import { parseClientDate } from './parse-date';
@@ -68,6 +69,8 @@ export function normalizeEvent(raw: unknown, context: NormalizeContext | Request
   });
 
   mergePersonUpdates(properties, raw);
+  dropNonFiniteIds(properties);
+  const droppedGroups = dropUnusableGroups(event, properties);
   // PostHog treats any falsy $ip as absent, so `null` or '' gets the request address too; a
   // non-string one (`5`, `{}`) is no address either and is treated as absent the same way.
   if (properties.$ip !== undefined && properties.$ip !== null && typeof properties.$ip !== 'string') delete properties.$ip;
@@ -86,7 +89,7 @@ export function normalizeEvent(raw: unknown, context: NormalizeContext | Request
   };
   if (isJsonObject(raw.$set)) captured.$set = raw.$set;
   if (isJsonObject(raw.$set_once)) captured.$set_once = raw.$set_once;
-  return { ok: true, event: captured };
+  return droppedGroups === undefined ? { ok: true, event: captured } : { ok: true, event: captured, warning: { ...droppedGroups, details: { ...details(), ...droppedGroups.details } } };
 }
 
 /** Top-level values win over the same keys inside properties, as in PostHog's ingestion. */

@@ -2,8 +2,9 @@ import { v7 as uuidv7 } from 'uuid';
 import { ingestStream, MAX_EVENTS_PER_RECORD, type CapturedEventData, type NewEvent } from '../../streams';
 import type { EventLog } from '../store/event-log';
 import { decodeBody } from './decode-body';
-import { invalidApiKey, missingApiKey } from './errors';
 import { extractBatch } from './extract-batch';
+import { keyGateFor, projectAfterBody, refuseBeforeBody } from './refuse-before-body';
+import type { IngestionWarning } from './captured-event';
 import { normalizeEvent, requestContext } from './normalize-event';
 import type { AdmitIngest } from './rate-limited';
 
@@ -37,7 +38,8 @@ export interface IngestResult {
 }
 
 /**
- * Decode → authenticate by project key → normalise each event → ONE append of the whole request,
+ * Refuse what the query string already condemns (unknown key, project over its limits) → decode →
+ * authenticate by project key → normalise each event → ONE append of the whole request,
  * in request order (events batched into EventsCaptured records, warnings between them). Only
  * after the append has returned (durable) does the caller answer 200.
  */
@@ -49,13 +51,14 @@ export class IngestPipeline {
   }
 
   async ingest(request: IngestRequest): Promise<IngestResult> {
-    const payload = decodeBody(request);
+    const refused = refuseBeforeBody(request.query, request.body.length, this.deps.projectIdForToken, request.admit);
+    const early = refused instanceof Promise ? await refused : refused;
+    const decoded = decodeBody({ ...request, keyGate: keyGateFor(early, request.body.length, this.deps.projectIdForToken, request.admit) });
+    // A small body decodes at once; only a large compressed one waits for its inflation off the loop.
+    const payload = decoded instanceof Promise ? await decoded : decoded;
     const batch = extractBatch(payload, request.query);
-    if (!batch.apiKey) throw missingApiKey();
-    const known = this.deps.projectIdForToken(batch.apiKey);
-    // A known key answers from memory without yielding; only an unseen one waits for the read model.
-    const projectId = known instanceof Promise ? await known : known;
-    if (projectId === undefined) throw invalidApiKey();
+    const resolved = projectAfterBody(early, batch.apiKey, this.deps.projectIdForToken);
+    const projectId = resolved instanceof Promise ? await resolved : resolved;
     request.admit?.(projectId, { events: batch.events.length, bytes: request.body.length, historical: batch.historicalMigration });
 
     const now = this.now();
@@ -75,19 +78,21 @@ export class IngestPipeline {
       events.push({ type: 'EventsCaptured', data: { events: captured } });
       captured = [];
     };
+    const warning = (w: IngestionWarning) => {
+      flush();
+      events.push({ type: 'IngestionWarningRaised', data: { type: w.type, source: 'capture', details: w.details } });
+    };
     let accepted = 0;
     for (const raw of batch.events) {
       const result = normalizeEvent(raw, ctx);
       if (result.ok) {
+        if (result.warning) warning(result.warning);
         const e = result.event;
         if (this.deps.enrich) e.properties = this.deps.enrich(e.properties, (e.properties.$ip as string | undefined) ?? e.ip);
         captured.push(e);
         if (captured.length === MAX_EVENTS_PER_RECORD) flush();
         accepted++;
-      } else {
-        flush();
-        events.push({ type: 'IngestionWarningRaised', data: { type: result.warning.type, source: 'capture', details: result.warning.details } });
-      }
+      } else warning(result.warning);
     }
     flush();
     if (events.length === 0) return { projectId, accepted: 0, warnings: 0, position: null };

@@ -92,4 +92,30 @@ export class IngestRateLimiter {
     for (const [, bucket, amount] of draws) bucket.take(amount, nowMs);
     return { admitted: true };
   }
+
+  /**
+   * Before the body is decoded (its events and historical flag unknown): the refusal a request of
+   * `bytes` meets whatever it holds, or admitted when some content could fit. It counts nothing;
+   * `admit` counts once the body is known. Certain only when the live budgets cannot take one
+   * event of these bytes AND the historical budget cannot take one event.
+   */
+  refusesBeforeBody(projectId: number, bytes: number, nowMs: number): Admission {
+    const p = this.projects.get(projectId);
+    if (p === undefined) return { admitted: true };
+    const live: [LimitName, TokenBucket | undefined, number][] = [
+      ['events_per_second', p.events, 1],
+      ['bytes_per_minute', p.bytes, bytes],
+    ];
+    let refusal: Admission = { admitted: true };
+    for (const [limit, bucket, amount] of live) {
+      const wait = bucket?.waitFor(amount, nowMs) ?? 0;
+      if (wait > 0) {
+        refusal = { admitted: false, limit, retryAfterMs: wait };
+        break;
+      }
+    }
+    if (refusal.admitted) return refusal;
+    const historicalWait = p.historical?.waitFor(1, nowMs) ?? 0;
+    return historicalWait > 0 ? refusal : { admitted: true };
+  }
 }

@@ -1,4 +1,4 @@
-import { IngestRateLimiter, type IngestLimits, type IngestLoad } from './rate-limit';
+import { type Admission, IngestRateLimiter, type IngestLimits, type IngestLoad } from './rate-limit';
 
 const WHAT: Record<string, string> = {
   events_per_second: 'events per second',
@@ -30,15 +30,24 @@ export class RateLimitedError extends Error {
 }
 
 /** Checks a request against its project's limits; throws RateLimitedError when it does not fit. */
-export type AdmitIngest = (projectId: number, load: IngestLoad) => void;
+export interface AdmitIngest {
+  (projectId: number, load: IngestLoad): void;
+  /**
+   * Consulted before the body is decoded, when the key is known from the query string: throws when
+   * the request is refused whatever its body holds, counts nothing (see refusesBeforeBody).
+   */
+  beforeBody?: (projectId: number, bytes: number) => void;
+}
 
 /** One limiter per process for live ingestion (or an import), on the wall clock. */
 export function admitWithin(limits: IngestLimits, nowMs: () => number = Date.now): AdmitIngest {
   const limiter = new IngestRateLimiter(limits);
-  return (projectId, load) => {
-    const admission = limiter.admit(projectId, load, nowMs());
+  const refuse = (admission: Admission) => {
     if (!admission.admitted) throw new RateLimitedError(admission.limit, admission.retryAfterMs);
   };
+  return Object.assign((projectId: number, load: IngestLoad) => refuse(limiter.admit(projectId, load, nowMs())), {
+    beforeBody: (projectId: number, bytes: number) => refuse(limiter.refusesBeforeBody(projectId, bytes, nowMs())),
+  });
 }
 
 /** The limits as configured (INGEST_EVENTS_PER_SECOND, INGEST_BYTES_PER_MINUTE, INGEST_HISTORICAL_EVENTS_PER_SECOND). */

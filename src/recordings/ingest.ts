@@ -1,7 +1,7 @@
 import { recordingStream, type NewEvent, type RecordingSnapshotsData } from '../../streams';
 import { decodeBody } from '../ingest/decode-body';
-import { invalidApiKey, missingApiKey } from '../ingest/errors';
 import { extractBatch } from '../ingest/extract-batch';
+import { keyGateFor, projectAfterBody, refuseBeforeBody } from '../ingest/refuse-before-body';
 import type { AdmitIngest } from '../ingest/rate-limited';
 import type { EventLog } from '../store/event-log';
 import { extractSnapshots } from './extract-snapshots';
@@ -57,12 +57,12 @@ export class RecordingIngest {
   }
 
   async ingest(request: RecordingRequest): Promise<RecordingIngestResult> {
-    const batch = extractBatch(decodeBody(request), request.query);
-    if (!batch.apiKey) throw missingApiKey();
-    const known = this.deps.projectIdForToken(batch.apiKey);
-    // A known key answers from memory without yielding; only an unseen one waits for the read model.
-    const projectId = known instanceof Promise ? await known : known;
-    if (projectId === undefined) throw invalidApiKey();
+    const refused = refuseBeforeBody(request.query, request.body.length, this.deps.projectIdForToken, request.admit);
+    const early = refused instanceof Promise ? await refused : refused;
+    const keyGate = keyGateFor(early, request.body.length, this.deps.projectIdForToken, request.admit);
+    const batch = extractBatch(await decodeBody({ ...request, keyGate }), request.query);
+    const resolved = projectAfterBody(early, batch.apiKey, this.deps.projectIdForToken);
+    const projectId = resolved instanceof Promise ? await resolved : resolved;
     // Before any per-line work: a project that does not record costs a lookup in memory.
     const accepting = this.accepts(projectId);
     if (!(accepting instanceof Promise ? await accepting : accepting)) return { projectId, sessions: 0, position: null };

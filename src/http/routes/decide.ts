@@ -8,6 +8,7 @@ import { decideResponse, flagsResponse, parseApiVersion } from '../../flags';
 import { FlagRequest, evaluateRequest, flagsV2Body } from '../../flags/serving';
 import { arrivalOrderQueue } from '../arrival-order';
 import { whenReady } from '../../runtime/loading-cache';
+import { keyGateFor, type KeyBeforeBody, refuseBeforeBody } from '../../ingest/refuse-before-body';
 import { asPublicEndpoint, corsPreflight, rawBody } from '../public-endpoint';
 import { FlagsAnswer, FlagsBody, FlagsQuery, SDK_CONTENT_TYPES } from '../schema/sdk';
 
@@ -23,17 +24,29 @@ export const decideRoutes: FastifyPluginAsync = async (app) => {
   const evaluate = (request: FastifyRequest) => {
     const query = request.query as Record<string, string | undefined>;
     const body = rawBody(request);
-    const payload = decodeBody({
-      body,
-      contentType: request.headers['content-type'],
-      contentEncoding: request.headers['content-encoding'],
-      query,
-      maxDecompressedBytes: config.EVENT_BODY_LIMIT,
-    });
+    // A key in the query string is checked before the body is decoded: an unknown one costs no inflation.
+    const early = refuseBeforeBody(query, body.length, runtime.projectIdForToken);
+    // A few-KB body (every SDK's) decodes in this turn; only a large compressed one is inflated off the loop.
+    return whenReady(early, (early) =>
+      whenReady(
+        decodeBody({
+          body,
+          contentType: request.headers['content-type'],
+          contentEncoding: request.headers['content-encoding'],
+          query,
+          maxDecompressedBytes: config.EVENT_BODY_LIMIT,
+          keyGate: keyGateFor(early, body.length, runtime.projectIdForToken),
+        }),
+        (payload) => evaluatePayload(request, query, payload, early),
+      ),
+    );
+  };
+
+  const evaluatePayload = (request: FastifyRequest, query: Record<string, string | undefined>, payload: unknown, early: KeyBeforeBody | undefined) => {
     const parsed = FlagRequest.safeParse(payload);
     if (!parsed.success) throw malformedRequest(`${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);
     const req = parsed.data;
-    const token = extractApiKey(req);
+    const token = early?.apiKey ?? extractApiKey(req);
     if (!token) throw missingApiKey();
     // Served from memory: a known token and a project's cached definitions and config answer in
     // this turn; only a miss (first request, or after a change) waits for the read model.

@@ -6,7 +6,7 @@ import { notFoundError } from '../errors';
 import { pageEnvelope } from '../pagination';
 import { validateFlagKey } from '../../flags/management';
 import { JsonObject, NoContent, pageQuery, paginated, ProjectObjectParams, ProjectParams, UserBasic } from '../schema/common';
-import { drf } from '../schema/drf';
+import { drf, text } from '../schema/drf';
 import { userBody } from '../users';
 
 // No `properties` key in examples: the document generator reads any such key as a schema's.
@@ -18,7 +18,7 @@ const Filters = JsonObject.meta({
 });
 
 const FlagFields = {
-  name: z.string().optional().meta({ description: 'Description shown in lists.' }),
+  name: text({ blank: true }).optional().meta({ description: 'Description shown in lists.' }),
   filters: Filters.optional(),
   active: z.boolean().optional(),
   ensure_experience_continuity: z.boolean().optional(),

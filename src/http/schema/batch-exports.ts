@@ -6,7 +6,7 @@ import type { BackfillBounds } from '../../exports/service/backfill-input';
 import { parseIsoDateTime } from '../../exports/service/datetime';
 import { checkBounds, type CheckedQuery, type ExportCreate, type ExportPatch } from '../../exports/service/export-input';
 import { jsonObject, JsonObject } from './common';
-import { drf, given, refuse, refusalIssue } from './drf';
+import { drf, given, refuse, refuseNulCharacters, refusalIssue } from './drf';
 
 /** DRF's message for a body that is not an object. */
 const NOT_A_DICT = 'Invalid data. Expected a dictionary.';
@@ -15,6 +15,7 @@ const NOT_A_DICT = 'Invalid data. Expected a dictionary.';
 const name = drf(z.string().max(256), (v) => {
   if (v === undefined || v === null) return refuse('This field is required.');
   if (typeof v !== 'string') return refuse('Not a valid string.');
+  refuseNulCharacters(v, 'invalid_input');
   if (v.trim() === '') return refuse('This field may not be blank.');
   if (v.length > 256) return refuse('Ensure this field has no more than 256 characters.');
   return v;

@@ -39,11 +39,20 @@ export function refusalIssue(ctx: z.RefinementCtx, err: DomainError, path?: stri
 const present = (value: unknown): unknown => (value === undefined ? refuse('This field is required.', 'required') : value);
 const notNull = (value: unknown): unknown => (value === null ? refuse('This field may not be null.', 'null') : value);
 
-/** A string: not blank unless `blank`, at most `maxLength` characters. */
+/**
+ * Django REST framework's CharField refuses NUL in every string field (ProhibitNullCharactersValidator):
+ * a NUL is no part of a name, and it cuts C strings short in whatever reads the stored value later.
+ * Every text field here, and the names read by their own rules (batch exports, flags), call this.
+ */
+export const refuseNulCharacters = (value: string, code = 'null_characters_not_allowed'): string =>
+  value.includes('\0') ? refuse('Null characters are not allowed.', code) : value;
+
+/** A string: not blank unless `blank`, at most `maxLength` characters, no NUL. */
 export const text = (options: { blank?: boolean; maxLength?: number } = {}) =>
   drf(options.maxLength === undefined ? z.string() : z.string().max(options.maxLength), (raw) => {
     const v = notNull(present(raw));
     if (typeof v !== 'string') return refuse('Not a valid string.', 'invalid');
+    refuseNulCharacters(v);
     if (!options.blank && v.trim() === '') return refuse('This field may not be blank.', 'blank');
     if (options.maxLength !== undefined && v.length > options.maxLength) return refuse(`Ensure this field has no more than ${options.maxLength} characters.`, 'max_length');
     return v;
