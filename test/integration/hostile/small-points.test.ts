@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settle } from '../../support/posthog';
 import { startTestServer, type TestServer } from '../../support/server';
 import { errorShapeProblem, rawRequest } from './raw-request';
+import { optInToRecordings } from '../recordings/snapshots';
 
 // Issue 21, "also seen": prototype-named group types, NUL in names, non-finite distinct ids, and
 // unbounded id-like fields, each accepted from a request before.
@@ -111,6 +112,8 @@ describe('non-finite numbers are never ids', () => {
   });
 
   it('/s/ answers 400', async () => {
+    // Off by default, /s/ would answer {status:1} before reading a line.
+    await optInToRecordings(s);
     const res = await post(
       '/s/',
       `{"api_key": "${key}", "batch": [{"event": "$snapshot", "distinct_id": 1e309, "properties": {"$session_id": "s1", "$window_id": "w1", "$snapshot_data": [{"type": 4, "data": {}, "timestamp": 1}]}}]}`,
