@@ -5,7 +5,7 @@ import { extractApiKey } from '../../ingest/flag-body';
 import { clientIp } from '../../ingest/client-ip';
 import { invalidApiKey, missingApiKey, malformedRequest } from '../../ingest/errors';
 import { decideResponse, flagsResponse, parseApiVersion } from '../../flags';
-import { FlagRequest, FlagsV2Parts, evaluateRequest, flagsV2Body, flagsV2Parts } from '../../flags/serving';
+import { FlagsV2Parts, evaluateRequest, flagsV2Body, flagsV2Parts, parseFlagRequest } from '../../flags/serving';
 import { arrivalOrderQueue } from '../arrival-order';
 import { whenReady } from '../../runtime/loading-cache';
 import { asPublicEndpoint, corsPreflight, rawBody } from '../public-endpoint';
@@ -31,7 +31,7 @@ export const decideRoutes: FastifyPluginAsync = async (app) => {
       query,
       maxDecompressedBytes: config.EVENT_BODY_LIMIT,
     });
-    const parsed = FlagRequest.safeParse(payload);
+    const parsed = parseFlagRequest(payload);
     if (!parsed.success) throw malformedRequest(`${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);
     const req = parsed.data;
     const token = extractApiKey(req);

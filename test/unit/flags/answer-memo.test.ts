@@ -102,7 +102,8 @@ describe('AnswerMemo', () => {
           else if (s.kind === 'group') state.companies.set(`co-${s.company}`, { size: s.size });
           else if (s.kind === 'definitions') state.definitions = state.definitions.map((d) => ({ ...d }));
           else {
-            const req = { distinct_id: `user-${s.person}`, groups: s.company === null ? {} : { company: `co-${s.company}` }, ...(s.anon ? { $anon_distinct_id: 'anon-1' } : {}) };
+            const groups: Record<string, string> = s.company === null ? {} : { company: `co-${s.company}` };
+            const req = { distinct_id: `user-${s.person}`, groups, ...(s.anon ? { $anon_distinct_id: 'anon-1' } : {}) };
             const expected = sync(evaluateRequest(plain, 1, req, undefined, NOW));
             // Twice: the second answer comes from the memo when it was kept.
             for (let i = 0; i < 2; i++) {
