@@ -17,7 +17,7 @@ import { sqliteExportSource } from '../adapters/sqlite/export-source';
 import { SecretBox } from '../exports/secrets';
 import { loadSecretKey } from './secret-key';
 import { FlagService } from '../flags/management';
-import { FlagDefinitionCache, ProjectCache, type FlagDataSource } from '../flags/serving';
+import { AnswerMemo, FlagDefinitionCache, ProjectCache, type FlagDataSource } from '../flags/serving';
 import { IngestPipeline } from '../ingest/pipeline';
 import { ContractedEventLog } from '../store/contracted-log';
 import { openSqlite, type Durability, type SqliteDatabase } from '../adapters/sqlite/open';
@@ -235,6 +235,8 @@ export function openRuntime(options: RuntimeOptions) {
     hashKeyOverride: (projectId, distinctId) => overrideCache.get(projectId, distinctId),
     personCohorts: (projectId, distinctId) => experiments.personCohorts(projectId, distinctId),
     geoProperties: (ip) => (geo && ip ? geo.lookup(ip) : null),
+    // Every value above is replaced, never changed in place, when what it holds changes.
+    memo: new AnswerMemo(),
   };
 
   const experiments = openExperiments({ log, session: readModels.readmodels.session, runner, flags, flagQueries: queries.flags, cohortQueries: queries.cohorts, now: options.now });

@@ -58,9 +58,7 @@ export function hasScope(scopes: readonly string[], needed: Scope): boolean {
 export const authPlugin = fp(
   async (app) => {
     app.decorateRequest('auth', null);
-    app.addHook('preValidation', async (request) => {
-      const scope = request.routeOptions.config?.scope;
-      if (!scope) return;
+    const authenticate = async (request: FastifyRequest, scope: Scope) => {
       const queries = app.runtime.queries.access;
       const presented = presentedKey(request);
       if (!presented) throw notAuthenticated();
@@ -100,6 +98,13 @@ export const authPlugin = fp(
           throw forbidden('API key does not have access to the requested project.');
         params.project_id = String(project.id);
       }
+    };
+    // A callback hook, not an async one: every request passes here, the flag and capture paths
+    // (no scope) included, and those then pay for no promise.
+    app.addHook('preValidation', (request, _reply, done) => {
+      const scope = request.routeOptions.config?.scope;
+      if (!scope) return done();
+      authenticate(request, scope).then(() => done(), done);
     });
   },
   { name: 'auth', dependencies: ['runtime'] },

@@ -36,8 +36,10 @@ export function setPublicCors(request: FastifyRequest, reply: FastifyReply): voi
  * `OPTIONS` preflight for any public path (an unknown one too, so the browser sees the real 404).
  */
 export function registerPublicCors(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook: an async one costs every request a promise.
+  app.addHook('onRequest', (request, reply, done) => {
     if (isPublicPath(request.url)) setPublicCors(request, reply);
+    done();
   });
   app.options('/*', async (request, reply) => {
     if (!isPublicPath(request.url)) return reply.status(404).send(notFoundError().body);

@@ -1,21 +1,27 @@
 // Flag evaluation under load, against a bare route: POST /flags/?v=2 (posthog-node's call) for random
 // known users of a project with 50 flags, served by the production service exactly as `npm start`
 // runs it (dist/, its node flags, its projection and checkpointer threads, default settings), and
-// a bare fastify route in a process of its own, with the same node flags, answering the body of a
-// typical answer (the same object, serialised per request). Both are measured in turn in each of
-// ROUNDS back-to-back rounds: a round gives each side SECONDS in SLICES alternating slices (the side
-// that starts alternates too), so that both meet the same neighbours on a shared machine, and each
-// side's latencies are pooled over its slices. Each round's ratios are what counts. Targets per
-// round: requests per second >= 1.0x the bare route's, p99 <= 1.25x the bare route's p99. Prints
-// every round; never fails.
+// two bare fastify routes, each in a process of its own with the same node flags, answering the body
+// of a typical answer: `object` serialises the same object per request, `bytes` sends the same bytes,
+// serialised once (a Buffer made at start-up, `reply.type('application/json').send(bytes)`). All are
+// measured in turn in each of ROUNDS back-to-back rounds: a round gives each side SECONDS in SLICES
+// alternating slices (the side that starts alternates too), so that all meet the same neighbours on
+// a shared machine, and each side's latencies are pooled over its slices. Each round's ratios are
+// what counts. Targets per round: against `object`, requests per second >= 1.0x and p99 <= 1.25x;
+// against `bytes`, requests per second >= 0.8x and p99 <= 1.25x. Prints every round; never fails.
+// Which CPU each side used: on a machine with 2 or more CPUs (and `taskset`), the servers are
+// pinned to the last CPU and this process, whose autocannon generates the load, to the others, so
+// that the load generator never takes the servers' core (BENCH_PIN=0 leaves placement to the
+// kernel). Each round prints each server's CPU time (all its threads, from /proc/<pid>/stat) per
+// request and the load generator's CPU use over the same slices.
 // With `--store postgres`, a second service on fresh PostgreSQL schemas (log and read models), seeded
 // identically, is measured in each round too, in the same slices; per round its req/s against the
 // SQLite service's counts, target >= 0.9x (flags are served from memory on both).
-// Usage: npm run bench -- decide [seconds=10] [persons=5000] [connections=50] [rounds=5] [slices=5] [--store postgres]
-import { spawn, type ChildProcess } from 'node:child_process';
+// Usage: [BENCH_PIN=0] npm run bench -- decide [seconds=10] [persons=5000] [connections=50] [rounds=5] [slices=5] [--store postgres]
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +45,7 @@ const SETTLE_SECONDS = 10;
 const TARGET_RPS_RATIO = 1.0;
 const TARGET_P99_RATIO = 1.25;
 const TARGET_POSTGRES_RPS_RATIO = 0.9;
+const TARGET_BYTES_RPS_RATIO = 0.8;
 const GROUPS = 500;
 const ROLE = 'DECIDE_BENCH_ROLE';
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -56,13 +63,16 @@ const requestBody = (token: string, persons: number) => {
 };
 
 // ---------------------------------------------------------------- child: the bare route
-async function serveBaseline() {
+async function serveBaseline(mode: string) {
   const { default: Fastify } = await import('fastify');
-  const typical: unknown = JSON.parse(readFileSync(process.env.BENCH_BODY_FILE!, 'utf8'));
+  const text = readFileSync(process.env.BENCH_BODY_FILE!, 'utf8');
+  const typical: unknown = JSON.parse(text);
+  const bytes = Buffer.from(text);
   process.on('SIGTERM', () => process.exit(0));
   process.stdin.on('end', () => process.exit(0)).resume();
   const baseline = Fastify({ logger: false, routerOptions: { ignoreTrailingSlash: true } });
-  baseline.post('/flags', async () => typical);
+  if (mode === 'bytes') baseline.post('/flags', (_request, reply) => reply.type('application/json').send(bytes));
+  else baseline.post('/flags', async () => typical);
   await baseline.listen({ port: 0, host: '127.0.0.1' });
   const address = baseline.server.address();
   process.stdout.write(`READY ${typeof address === 'object' && address ? address.port : 0}\n`);
@@ -74,8 +84,29 @@ interface Child {
   stop: () => Promise<void>;
 }
 
+/**
+ * Where the processes run: the servers on the last CPU, the load generator (this process, all its
+ * threads) on the others; null (the kernel places them) with BENCH_PIN=0, one CPU, or no taskset.
+ */
+const cpus = availableParallelism();
+function placement(): { servers: string; load: string } | null {
+  if (process.env.BENCH_PIN === '0' || cpus < 2) return null;
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', `0-${cpus - 2}`, String(process.pid)], { stdio: 'ignore' });
+  } catch {
+    return null;
+  }
+  return { servers: String(cpus - 1), load: `0-${cpus - 2}` };
+}
+const pinned = process.env[ROLE] === undefined ? placement() : null;
+
+/** The CPUs a process may run on, as the kernel reports them. */
+const allowedCpus = (pid: number) => /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '?';
+
 function spawnChild(name: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<Child & { match: RegExpExecArray }> {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+  // taskset execs node in its own process: the pid stays the server's.
+  const [command, argv] = pinned ? ['taskset', ['-c', pinned.servers, process.execPath, ...args]] : [process.execPath, args];
+  const child = spawn(command, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
     child.kill('SIGTERM');
@@ -220,21 +251,33 @@ const load = (url: string, token: string, duration: number) =>
     ],
   });
 
+interface Target {
+  label: string;
+  url: string;
+  pid: number;
+  token: string;
+}
+
 /** One side's figures over a round's slices. */
 class Side {
   latencies: number[] = [];
   seconds = 0;
   cpuMs = 0;
+  /** CPU time of this process (autocannon, the load generator) over the side's slices. */
+  loadCpuMs = 0;
   failed = 0;
 
-  constructor(readonly target: { label: string; url: string; pid: number; token: string }) {}
+  constructor(readonly target: Target) {}
 
   async slice(seconds: number) {
     const before = cpuMs(this.target.pid);
+    const loadBefore = process.cpuUsage();
     const run = load(this.target.url, this.target.token, seconds);
     run.on('response', (_client, _status, _bytes, ms) => this.latencies.push(ms));
     const result = await run;
     this.cpuMs += cpuMs(this.target.pid) - before;
+    const used = process.cpuUsage(loadBefore);
+    this.loadCpuMs += (used.user + used.system) / 1000;
     this.seconds += result.duration;
     this.failed += result.non2xx + result.errors + result.timeouts;
   }
@@ -262,7 +305,7 @@ async function main() {
     const credentials = JSON.parse(readFileSync(join(dir, 'data', 'credentials.json'), 'utf8')) as BenchCredentials;
     const body = await seed(serviceUrl, credentials);
     writeFileSync(join(dir, 'body.json'), body);
-    const onPostgres: { label: string; url: string; pid: number; token: string }[] = [];
+    const onPostgres: Target[] = [];
     if (withPostgres) {
       console.log('the same on fresh PostgreSQL schemas ...');
       postgres = await postgresService('bench_decide', join(dir, 'pg-bootstrap'));
@@ -271,68 +314,93 @@ async function main() {
       await seed(pgService.match[1], postgres.credentials);
       onPostgres.push({ label: 'postgres', url: pgService.match[1], pid: pgService.child.pid!, token: postgres.credentials.project_api_key });
     }
-    const baseline = await spawnChild('bare', [...nodeFlags, ...experimentNodeFlags(), '--import', 'tsx', fileURLToPath(import.meta.url)], { [ROLE]: 'baseline', BENCH_BODY_FILE: join(dir, 'body.json') }, /^READY (\d+)/);
-    children.push(baseline);
-    const baselineUrl = `http://127.0.0.1:${baseline.match[1]}`;
-    console.log(`typical answer ${Buffer.byteLength(body)} bytes; ${CONNECTIONS} connections, ${SECONDS} s per side and round in ${SLICES} slices, ${ROUNDS} rounds`);
-
+    const bare = async (mode: 'object' | 'bytes'): Promise<Target> => {
+      const child = await spawnChild(`bare ${mode}`, [...nodeFlags, ...experimentNodeFlags(), '--import', 'tsx', fileURLToPath(import.meta.url)], { [ROLE]: mode, BENCH_BODY_FILE: join(dir, 'body.json') }, /^READY (\d+)/);
+      children.push(child);
+      return { label: mode, url: `http://127.0.0.1:${child.match[1]}`, pid: child.child.pid!, token: credentials.project_api_key };
+    };
     const targets = [
       { label: 'service', url: serviceUrl, pid: service.child.pid!, token: credentials.project_api_key },
       ...onPostgres,
-      { label: 'bare', url: baselineUrl, pid: baseline.child.pid!, token: credentials.project_api_key },
+      await bare('object'),
+      await bare('bytes'),
     ];
+    console.log(`typical answer ${Buffer.byteLength(body)} bytes; ${CONNECTIONS} connections, ${SECONDS} s per side and round in ${SLICES} slices, ${ROUNDS} rounds`);
+    console.log(
+      `CPUs: ${cpus}; ${pinned ? `servers pinned to CPU ${pinned.servers}, load generator to CPU ${pinned.load}` : 'not pinned (BENCH_PIN=0, one CPU or no taskset)'}; allowed: ${[
+        `load generator ${allowedCpus(process.pid)}`,
+        ...targets.map((t) => `${t.label} ${allowedCpus(t.pid)}`),
+      ].join(', ')}`,
+    );
+
     await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
     // Warm-up: JIT, statement and definition caches.
     for (const t of targets) await load(t.url, t.token, WARMUP_SECONDS);
     const rows: Record<string, string | number>[] = [];
     const verdicts: string[] = [];
     let postgresMet = 0;
+    let objectMet = 0;
     let invalid = false;
     const ms = (v: number) => Number(v.toFixed(2));
     for (let round = 1; round <= ROUNDS; round++) {
       const sides = targets.map((t) => new Side(t));
-      const [service, bare] = [sides[0], sides[sides.length - 1]];
-      const pg = sides.length > 2 ? sides[1] : null;
+      const service = sides[0];
+      const [object, bytes] = sides.slice(-2);
+      const pg = sides.length > 3 ? sides[1] : null;
       const order = round % 2 ? sides : [...sides].reverse();
       for (let slice = 0; slice < SLICES; slice++)
         for (const side of slice % 2 ? [...order].reverse() : order) await side.slice(SECONDS / SLICES);
       invalid ||= sides.some((side) => side.failed > 0);
-      const rps = service.rps / bare.rps;
+      const s99 = service.percentile(0.99);
+      const vs = (bare: Side) => ({ rps: service.rps / bare.rps, p99: s99 / bare.percentile(0.99) });
+      const [vsObject, vsBytes] = [vs(object), vs(bytes)];
       const pgRps = pg ? pg.rps / service.rps : 0;
-      const [s99, b99] = [service.percentile(0.99), bare.percentile(0.99)];
-      const p99 = s99 / b99;
-      const pass = rps >= TARGET_RPS_RATIO && p99 <= TARGET_P99_RATIO;
+      const objectPass = vsObject.rps >= TARGET_RPS_RATIO && vsObject.p99 <= TARGET_P99_RATIO;
+      const pass = vsBytes.rps >= TARGET_BYTES_RPS_RATIO && vsBytes.p99 <= TARGET_P99_RATIO;
+      objectMet += objectPass ? 1 : 0;
+      // CPU per request: unlike the wall-clock figures, barely moved by what else the machine runs.
+      const usPerRequest = (side: Side) => Math.round((side.cpuMs * 1000) / side.latencies.length);
+      // The load generator's share of one CPU while it loaded this side.
+      const loadCpu = (side: Side) => `${Math.round((100 * side.loadCpuMs) / 1000 / side.seconds)}%`;
       rows.push({
         round,
         'service req/s': Math.round(service.rps),
         ...(pg ? { 'postgres req/s': Math.round(pg.rps) } : {}),
-        'bare req/s': Math.round(bare.rps),
-        'req/s ratio': rps,
+        'object req/s': Math.round(object.rps),
+        'bytes req/s': Math.round(bytes.rps),
+        'vs object': vsObject.rps,
+        'vs bytes': vsBytes.rps,
         ...(pg ? { 'postgres/service req/s': pgRps } : {}),
         'service p50': ms(service.percentile(0.5)),
         'service p99': ms(s99),
         ...(pg ? { 'postgres p50': ms(pg.percentile(0.5)), 'postgres p99': ms(pg.percentile(0.99)) } : {}),
-        'bare p50': ms(bare.percentile(0.5)),
-        'bare p99': ms(b99),
-        'p99 ratio': p99,
-        // CPU per request: unlike the wall-clock figures, barely moved by what else the machine runs.
-        'service CPU us/req': Math.round((service.cpuMs * 1000) / service.latencies.length),
-        ...(pg ? { 'postgres CPU us/req': Math.round((pg.cpuMs * 1000) / pg.latencies.length) } : {}),
-        'bare CPU us/req': Math.round((bare.cpuMs * 1000) / bare.latencies.length),
-        result: pass ? 'PASS' : 'FAIL',
+        'object p99': ms(object.percentile(0.99)),
+        'bytes p50': ms(bytes.percentile(0.5)),
+        'bytes p99': ms(bytes.percentile(0.99)),
+        'p99 vs object': vsObject.p99,
+        'p99 vs bytes': vsBytes.p99,
+        'service CPU us/req': usPerRequest(service),
+        ...(pg ? { 'postgres CPU us/req': usPerRequest(pg) } : {}),
+        'object CPU us/req': usPerRequest(object),
+        'bytes CPU us/req': usPerRequest(bytes),
+        'load CPU (service/bytes)': `${loadCpu(service)}/${loadCpu(bytes)}`,
+        'vs object result': objectPass ? 'PASS' : 'FAIL',
+        'vs bytes result': pass ? 'PASS' : 'FAIL',
       });
-      verdicts.push(`round ${round}: req/s ${rps.toFixed(2)}x bare (target >= ${TARGET_RPS_RATIO.toFixed(2)}), p99 ${ms(s99)} / ${ms(b99)} ms = ${p99.toFixed(2)}x bare (target <= ${TARGET_P99_RATIO}): ${pass ? 'PASS' : 'FAIL'}`);
+      verdicts.push(
+        `round ${round}: against the bytes route req/s ${vsBytes.rps.toFixed(2)}x (target >= ${TARGET_BYTES_RPS_RATIO.toFixed(2)}), p99 ${ms(s99)} / ${ms(bytes.percentile(0.99))} ms = ${vsBytes.p99.toFixed(2)}x (target <= ${TARGET_P99_RATIO}): ${pass ? 'PASS' : 'FAIL'}; ` +
+          `against the object route req/s ${vsObject.rps.toFixed(2)}x (>= ${TARGET_RPS_RATIO.toFixed(2)}), p99 ${vsObject.p99.toFixed(2)}x (<= ${TARGET_P99_RATIO}): ${objectPass ? 'PASS' : 'FAIL'}`,
+      );
       if (pg) {
         const met = pgRps >= TARGET_POSTGRES_RPS_RATIO;
         postgresMet += met ? 1 : 0;
         verdicts.push(`round ${round}: PostgreSQL ${Math.round(pg.rps)} req/s (p99 ${ms(pg.percentile(0.99))} ms) = ${pgRps.toFixed(2)}x SQLite's ${Math.round(service.rps)} (target >= ${TARGET_POSTGRES_RPS_RATIO}): ${met ? 'MET' : 'NOT MET'}`);
       }
     }
-    report(`decide: POST /flags/?v=2, service vs ${postgres ? 'service on PostgreSQL vs ' : ''}bare fastify (${CONNECTIONS} connections, ${SECONDS} s each per round in ${SLICES} alternating slices, latencies in ms, ${new Date().toISOString()})`, rows);
+    report(`decide: POST /flags/?v=2, service vs ${postgres ? 'service on PostgreSQL vs ' : ''}bare fastify sending the object and the bytes (${CONNECTIONS} connections, ${SECONDS} s each per round in ${SLICES} alternating slices, latencies in ms, ${new Date().toISOString()})`, rows);
     console.log('');
     for (const v of verdicts) console.log(v);
-    const passed = rows.filter((r) => r.result === 'PASS').length;
-    console.log(`${passed} of ${ROUNDS} rounds met both targets`);
+    console.log(`${rows.filter((r) => r['vs bytes result'] === 'PASS').length} of ${ROUNDS} rounds met both targets against the bytes route, ${objectMet} of ${ROUNDS} against the object route`);
     if (postgres) console.log(`${postgresMet} of ${ROUNDS} rounds met the PostgreSQL target`);
     if (invalid) console.log('WARNING: some requests failed; the figures are not valid');
   } finally {
@@ -342,5 +410,5 @@ async function main() {
   }
 }
 
-if (process.env[ROLE] === 'baseline') await serveBaseline();
+if (process.env[ROLE] !== undefined) await serveBaseline(process.env[ROLE]);
 else await main();

@@ -2,6 +2,7 @@ import type { FlagDefinition, EvaluateAllResult } from '../types';
 import { evaluateAll } from '../evaluate';
 import type { FlagRequest } from './flag-request';
 import { whenReady, type MaybePromise } from '../../runtime/loading-cache';
+import { memoizable, type AnswerMemo } from './answer-memo';
 
 /**
  * What evaluation needs from the stores; each call is one indexed read or an in-memory hit. A read
@@ -20,6 +21,12 @@ export interface FlagDataSource {
   geoProperties: (ip: string | undefined) => Record<string, unknown> | null;
   /** Cohorts in the shape SDKs evaluate locally (id -> property group); absent until cohorts exist. */
   cohortDefinitions?: (projectId: number) => Record<string, unknown>;
+  /**
+   * Remembers answers per person between changes (see answer-memo.ts). Only for a source whose
+   * values are never changed in place: a changed person, group, mapping or set of definitions is
+   * a new object.
+   */
+  memo?: AnswerMemo;
 }
 
 /**
@@ -78,7 +85,15 @@ function needs(definitions: FlagDefinition[]): Needs {
 
 /** What one request read from the stores, each lookup apart: a failed one is held as a value whose reads throw. */
 interface RequestData {
-  personProperties: Record<string, unknown>;
+  /** The person's stored properties as read (null: no such person); UNREAD until then. */
+  stored: Record<string, unknown> | null;
+  geo: Record<string, unknown> | null;
+  /** The person read's error, when it failed. */
+  personFailure: { error: unknown } | null;
+  /** Whether any read failed (its answer is then never remembered). */
+  failed: boolean;
+  /** For each group read, in mapping order: the request's key, then the stored properties as read. */
+  groupInputs: unknown[];
   personCohorts: ReadonlySet<number>;
   hashKeyOverride: string | null;
   continuityFailed: boolean;
@@ -129,8 +144,31 @@ export function evaluateRequest(
   now: Date,
 ): MaybePromise<EvaluateAllResult> {
   return whenReady(source.definitions(projectId), (definitions) =>
-    whenReady(gather(source, definitions, projectId, req, ip), (data) => evaluateWith(definitions, data, req, now)),
+    whenReady(gather(source, definitions, projectId, req, ip), (data) => {
+      const memo = source.memo;
+      if (memo === undefined || !rememberable(definitions, data, req)) return evaluateWith(definitions, data, req, now);
+      const inputs = [definitions, data.stored, data.geo, data.mapping, data.hashKeyOverride, ...data.groupInputs];
+      const remembered = memo.get(projectId, req.distinct_id, inputs);
+      if (remembered !== undefined) return remembered;
+      const result = evaluateWith(definitions, data, req, now);
+      if (!result.errorsWhileComputingFlags) memo.set(projectId, req.distinct_id, inputs, result);
+      return result;
+    }),
   );
+}
+
+/**
+ * Whether the answer follows from what was read alone: no failed read, nothing sent in the
+ * request that evaluation reads besides the distinct id and the group keys, no clock or cohorts.
+ */
+function rememberable(definitions: FlagDefinition[], data: RequestData, req: FlagRequest): boolean {
+  return !data.failed && isEmpty(req.person_properties) && isEmpty(req.group_properties) && !req.flag_keys_to_evaluate && memoizable(definitions);
+}
+
+function isEmpty(value: Record<string, unknown> | null | undefined): boolean {
+  if (value === null || value === undefined) return true;
+  for (const _ in value) return false;
+  return true;
 }
 
 /** Starts every read the request needs at once; the data itself when all were hits. */
@@ -144,7 +182,11 @@ function gather(
   const distinctId = req.distinct_id;
   const pending: Promise<unknown>[] = [];
   const data: RequestData = {
-    personProperties: UNREAD,
+    stored: UNREAD,
+    geo: req.geoip_disable ? null : source.geoProperties(ip),
+    personFailure: null,
+    failed: false,
+    groupInputs: [],
     personCohorts: NO_COHORTS,
     hashKeyOverride: req.$anon_distinct_id ?? null,
     continuityFailed: false,
@@ -162,17 +204,18 @@ function gather(
       },
       (err) => {
         data.personCohorts = failingSet(err);
+        data.failed = true;
       },
     );
-  const geo = req.geoip_disable ? null : source.geoProperties(ip);
   read(
     pending,
     () => source.personProperties(projectId, distinctId),
     (stored) => {
-      data.personProperties = { distinct_id: distinctId, ...geo, ...stored, ...req.person_properties };
+      data.stored = stored;
     },
-    (err) => {
-      data.personProperties = failing(err);
+    (error) => {
+      data.personFailure = { error };
+      data.failed = true;
     },
   );
   // The override is one more read; only pay for it when some flag asks for continuity.
@@ -185,6 +228,7 @@ function gather(
       },
       () => {
         data.continuityFailed = true;
+        data.failed = true;
       },
     );
   // Without groups or group properties in the request no group is ever read (a group flag is then
@@ -221,14 +265,17 @@ function readGroups(
     if (key === undefined) continue;
     // Its place taken now, so the order does not depend on which read answers first.
     data.groupProperties[type] = UNREAD;
+    const at = data.groupInputs.push(key, UNREAD) - 1;
     read(
       pending,
       () => source.groupProperties(projectId, Number(index), key),
       (stored) => {
         data.groupProperties[type] = { ...stored, ...req.group_properties?.[type] };
+        data.groupInputs[at] = stored;
       },
       (err) => {
         data.groupProperties[type] = failing(err);
+        data.failed = true;
       },
     );
   }
@@ -253,11 +300,14 @@ function evaluateWith(
     skippedContinuity = definitions.some((d) => !keep(d) && (!wanted || wanted.has(d.key)));
     definitions = definitions.filter(keep);
   }
+  const personProperties = data.personFailure
+    ? failing(data.personFailure.error)
+    : { distinct_id: req.distinct_id, ...data.geo, ...data.stored, ...req.person_properties };
   const result = evaluateAll(
     definitions,
     {
       distinctId: req.distinct_id,
-      personProperties: data.personProperties,
+      personProperties,
       groups: req.groups ?? {},
       groupProperties,
       groupTypeMapping: data.mapping,

@@ -1,5 +1,6 @@
 export { FlagDefinitionCache, toDefinition } from './definition-cache';
-export { FlagRequest } from './flag-request';
+export { FlagRequest, parseFlagRequest } from './flag-request';
 export { evaluateRequest, type FlagDataSource } from './evaluate-request';
-export { flagsV2Body } from './flags-json';
+export { flagsV2Body, flagsV2Parts, FlagsV2Parts } from './flags-json';
 export { ProjectCache } from './project-cache';
+export { AnswerMemo } from './answer-memo';

@@ -5,11 +5,12 @@ import { extractApiKey } from '../../ingest/flag-body';
 import { clientIp } from '../../ingest/client-ip';
 import { invalidApiKey, missingApiKey, malformedRequest } from '../../ingest/errors';
 import { decideResponse, flagsResponse, parseApiVersion } from '../../flags';
-import { FlagRequest, evaluateRequest, flagsV2Body } from '../../flags/serving';
+import { FlagsV2Parts, evaluateRequest, flagsV2Body, flagsV2Parts, parseFlagRequest } from '../../flags/serving';
 import { arrivalOrderQueue } from '../arrival-order';
 import { whenReady } from '../../runtime/loading-cache';
 import { keyGateFor, type KeyBeforeBody, refuseBeforeBody } from '../../ingest/refuse-before-body';
 import { asPublicEndpoint, corsPreflight, rawBody } from '../public-endpoint';
+import { sendJsonParts } from '../send-json-parts';
 import { FlagsAnswer, FlagsBody, FlagsQuery, SDK_CONTENT_TYPES } from '../schema/sdk';
 
 /**
@@ -43,7 +44,7 @@ export const decideRoutes: FastifyPluginAsync = async (app) => {
   };
 
   const evaluatePayload = (request: FastifyRequest, query: Record<string, string | undefined>, payload: unknown, early: KeyBeforeBody | undefined) => {
-    const parsed = FlagRequest.safeParse(payload);
+    const parsed = parseFlagRequest(payload);
     if (!parsed.success) throw malformedRequest(`${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);
     const req = parsed.data;
     const token = early?.apiKey ?? extractApiKey(req);
@@ -86,14 +87,18 @@ export const decideRoutes: FastifyPluginAsync = async (app) => {
       whenReady(evaluate(request), ({ result, query, projectId }) => {
         const version = parseApiVersion(query.v);
         const config = query.config === 'true' || query.config === '1';
-        // posthog-node's path (v2, no config): pre-serialised fragments instead of a fresh 50-key object.
-        if (version !== undefined && version >= 2 && !config) return flagsV2Body(result, randomUUID());
+        // posthog-node's path (v2, no config): pre-serialised fragments instead of a fresh 50-key
+        // object, and for a remembered answer its bytes, made once.
+        if (version !== undefined && version >= 2 && !config)
+          return runtime.flagSource.memo?.holds(result) ? flagsV2Parts(result, randomUUID()) : flagsV2Body(result, randomUUID());
         return whenReady(configOverrides(projectId), (overrides) =>
           flagsResponse(result, version, { requestId: randomUUID(), config, configOverrides: overrides }),
         );
       }),
     );
-    return typeof answer === 'string' ? reply.type('application/json; charset=utf-8').send(answer) : answer;
+    if (typeof answer === 'string') return reply.type('application/json; charset=utf-8').send(answer);
+    if (answer instanceof FlagsV2Parts) return sendJsonParts(reply, answer.head, answer.tail);
+    return answer;
   };
   // Documented only: the body is decoded here (every SDK form), and /flags?v=2 answers pre-serialised bytes.
   const docs = { body: FlagsBody, querystring: FlagsQuery, response: { 200: FlagsAnswer }, consumes: SDK_CONTENT_TYPES };
