@@ -60,7 +60,9 @@ export async function populate(s: TestServer, projectId: number, token: string, 
     body: JSON.stringify({ api_key: token, event: marker, distinct_id: `${marker}-person`, properties: { $set: { name: marker } } }),
   });
   expect(capture.status).toBe(200);
-  // A session recording whose id and page carry the marker (posthog-js's /s/ body, uncompressed).
+  // A session recording whose id and page carry the marker (posthog-js's /s/ body, uncompressed),
+  // in a project that records (session_recording_opt_in is off by default).
+  await call(s, 'PATCH', `${base}/`, { session_recording_opt_in: true });
   const recording = await fetch(`${s.url}/s/`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
