@@ -6,15 +6,15 @@
  * Counted in units: one step of the backtracking machine (an instruction run, a character compared
  * by a backreference, or a character of the subject read in), one instruction × character of an
  * RE2 program (charged at that worst case before it runs), or a share of compiling a pattern.
- * Measured on the 2-core development machine, warm and unloaded: 20–55 ns a backtracking step,
- * 10–22 ns an RE2 instruction × character on re2js's slowest (NFA) path, so REQUEST_REGEX_UNITS hold
- * the loop for 10–35 ms. One full backtracking search (MAX_STEPS, 500,000 steps, on a value of up
- * to 10,000 characters) still fits, as PostHog answers it; an ordinary request uses a few thousand
- * units (a 100-character URL against a 60-instruction pattern: 6,000).
+ * REQUEST_REGEX_UNITS is sized so that a request's regex work stays a few tens of milliseconds of
+ * loop (docs/benchmarks.md has what a unit cost when it was set). One full backtracking search
+ * (MAX_STEPS, 500,000 steps, on a value of up to 10,000 characters) still fits, as PostHog answers
+ * it; an ordinary request uses a few thousand units (a 100-character URL against a 60-instruction
+ * pattern: 6,000).
  *
  * The rule is the units, so that a request gets the same answer however busy the process is. But a
- * cold or overloaded process was seen to take 5–10 times as long for the same units (a /_health
- * answer then waited ~250 ms behind one hostile request), so the clock is a backstop: once a request
+ * cold or overloaded process takes several times as long for the same units, so the clock is a
+ * backstop: once a request
  * has used CLOCK_AFTER_UNITS, and REQUEST_REGEX_MS of searching are spent, the backtracking machine
  * is stopped and no further expensive search starts. Below CLOCK_AFTER_UNITS, where every ordinary
  * request stays, the clock is never read for a verdict.
