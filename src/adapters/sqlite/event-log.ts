@@ -150,7 +150,7 @@ export class SqliteEventLog implements EventLog {
           revision,
           event.type,
           event.schemaVersion ?? 1,
-          JSON.stringify(event.data),
+          event.serialized ?? JSON.stringify(event.data),
           event.eventId ?? randomUUID(),
           recordedAt,
           ctx.projectId ?? null,
