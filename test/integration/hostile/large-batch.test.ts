@@ -1,0 +1,54 @@
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../support/server';
+import { withinHealthBudget } from './loop-watch';
+
+/**
+ * Issue 21: a valid large request with a valid public key must not hold the event loop either.
+ * Its body is parsed off the loop and its events reach the loop a slice per turn; the append stays
+ * one. A body of millions of empty objects is refused off the loop on its count of JSON values.
+ */
+describe('large valid requests leave the event loop free', () => {
+  let s: TestServer;
+  let key: string;
+  beforeAll(async () => {
+    s = await startTestServer({ env: { PROJECTIONS_IN_WORKER: 'true' } });
+    key = s.credentials.project_api_key;
+  });
+  afterAll(() => s.close());
+
+  const post = (body: Buffer) =>
+    fetch(`${s.url}/batch/`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body });
+
+  it('a 100,000-event gzip /batch/ (16 MB of JSON) is stored whole and in order', async () => {
+    const n = 100_000;
+    const batch = Array.from({ length: n }, (_, i) => ({
+      event: 'large-batch',
+      distinct_id: `u${i % 1000}`,
+      properties: { $current_url: `https://example.com/${i}`, seq: i, b: 'x'.repeat(50) },
+    }));
+    const body = gzipSync(JSON.stringify({ api_key: key, batch }));
+    const before = await s.runtime.log.head();
+    const status = await withinHealthBudget(s.url, `gzip /batch/ of ${n} events`, async () => (await post(body)).status);
+    expect(status).toBe(200);
+    const records = await s.runtime.log.readAll({ afterPosition: before });
+    const seqs = records.flatMap((r) => (r.type === 'EventsCaptured' ? (r.data as { events: Array<{ properties: { seq: number } }> }).events : [])).map((e) => e.properties.seq);
+    expect(seqs).toHaveLength(n);
+    expect(seqs.every((seq, i) => seq === i)).toBe(true);
+  }, 120_000);
+
+  it('a 64 KB gzip of `[{},{},…]` (60 MiB, 20 M empty objects) with a valid key is refused 413 off the loop', async () => {
+    const objects = 20_000_000;
+    const json = Buffer.alloc(objects * 3 + 1, '{},');
+    json[0] = 0x5b; // [
+    json.write(`{"api_key":"${key}"}]`, json.length - 1 - `{"api_key":"${key}"}`.length);
+    const body = gzipSync(json, { level: 9 });
+    expect(body.length).toBeLessThan(200 * 1024);
+    const res = await withinHealthBudget(s.url, '[{},{},…] with a valid key', async () => {
+      const r = await post(body);
+      return { status: r.status, body: (await r.json()) as { type: string; code: string } };
+    });
+    expect(res.status).toBe(413);
+    expect(res.body).toMatchObject({ type: 'client_error', code: 'request_too_large' });
+  }, 120_000);
+});
