@@ -10,9 +10,9 @@
 export const MAX_EVENTS_PER_REQUEST = 250_000;
 /**
  * JSON values (objects, arrays, strings, numbers, …) one decoded request may hold, counted on its
- * bytes before it is parsed: 20 per event at the largest event count, ~13 bytes each at the 64 MiB
- * decoded limit (posthog-js events average 30–60 bytes per value). 64 MiB of `[{},{},…]`
- * (20 M values, tens of seconds of parsing) is refused on this count.
+ * bytes before it is parsed: 20 per event at the largest event count, far more than the 64 MiB
+ * decoded limit holds of ordinary events. 64 MiB of `[{},{},…]` (20 M values) is refused on
+ * this count, before the parse that would take a decode thread tens of seconds.
  */
 export const MAX_JSON_VALUES_PER_REQUEST = 5_000_000;
 /**
@@ -22,6 +22,6 @@ export const MAX_JSON_VALUES_PER_REQUEST = 5_000_000;
  */
 export const MAX_EVENT_CHARS = 1024 * 1024;
 /** A large request's events reach the event loop in slices of at most this many events… */
-export const SLICE_EVENTS = 2_000;
+export const SLICE_EVENTS = 1_000;
 /** …or this many characters of JSON, parsed and normalised one slice per turn. */
-export const SLICE_CHARS = 1024 * 1024;
+export const SLICE_CHARS = 512 * 1024;

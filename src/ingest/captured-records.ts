@@ -7,9 +7,9 @@ import type { IngestionWarning } from './captured-event';
  *
  * `prepared` (a request of many slices): each event is validated against its contract and
  * serialised as it is added, so that this work is spread over the turns that add the slices; the
- * records carry their JSON text (NewEvent.serialized) and the append only inserts it. Validating
- * and serialising 100,000 events at append was ~170 ms in one turn. Otherwise (the common small
- * request) the contracts layer and the adapter do it at append, as for any other record.
+ * records carry their JSON text (NewEvent.serialized) and the append only inserts it (done at
+ * append, it was one long turn for a large request). Otherwise (the common small request) the
+ * contracts layer and the adapter do it at append, as for any other record.
  */
 export class CapturedRecords {
   readonly records: NewEvent[] = [];

@@ -1,9 +1,9 @@
 /**
  * An upper bound on the number of JSON values a JSON text holds, read from its bytes without
  * parsing: one per container opened (`{`, `[`) and one per `,` outside strings, plus one. Stops
- * counting once past `max`. A tight loop over bytes (~0.1 s for 64 MiB), run before a large text
- * is parsed: 64 MiB of `[{},{},…]` holds ~20 M values, and parsing it took tens of seconds; the
- * count refuses it at a fraction of that, and off the event loop.
+ * counting once past `max`. A tight loop over bytes, run (on a decode thread) before a large text
+ * is parsed: 64 MiB of `[{},{},…]` holds ~20 M values, and parsing them costs a hundred times
+ * what counting them does (docs/benchmarks.md).
  */
 export function jsonValuesAtMost(bytes: Uint8Array, max: number): number {
   let count = 1;

@@ -126,7 +126,7 @@ export class IngestPipeline {
   }
 }
 
-/** An already parsed batch too long for one turn, in slices of SLICE_EVENTS (a 1 MiB body can hold ~30,000 small events). */
+/** An already parsed batch too long for one turn (a body under the slicing threshold can still hold tens of thousands of small events), in slices of SLICE_EVENTS. */
 class SlicesOf {
   constructor(private readonly events: unknown[]) {}
 

@@ -16,8 +16,8 @@ export class AppendThread {
   constructor(private readonly setup: AppendThreadSetup) {}
 
   /**
-   * Sends each row in a turn of its own (copying a 4 MB text for the thread takes a few ms; all of a
-   * 100,000-event request's ~37 MB at once took ~90 ms), then runs the transaction on the thread.
+   * Sends each row in a turn of its own (a row is at most one record's text; every row of a large
+   * request in one message was a long turn of copying), then runs the transaction on the thread.
    */
   async append(streamId: string, events: readonly AppendRow[], options: AppendOptions, recordedAt: string): Promise<AppendResult> {
     const thread = (this.thread ??= this.start());

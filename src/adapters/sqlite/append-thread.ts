@@ -1,6 +1,5 @@
 // Worker-thread entry: runs the log's large appends on a connection of its own, so that inserting
-// and committing tens of MB (the WAL frames are written at commit: ~0.2 s for a 100,000-event
-// request) never holds the event loop. The same transaction as the log's own connection
+// and committing tens of MB (the WAL frames are written at commit) never holds the event loop. The same transaction as the log's own connection
 // (append-transaction.ts); the log sends one large append at a time and holds its other appends
 // back meanwhile, so they never wait on the write lock synchronously.
 import { parentPort, workerData } from 'node:worker_threads';

@@ -78,11 +78,11 @@ function toRecorded(row: RawRow): RecordedEvent {
 
 /**
  * An append whose prepared texts (NewEvent.serialized) pass this many characters runs on the
- * writer thread: its insert and commit cost ~5 ms per MB, which a 100,000-event request (~37 MB
- * stored) would spend in one turn of the event loop. Below it (every common append) the log's own
+ * writer thread: its insert and commit grow with its bytes, and a large request's would be one
+ * long turn of the event loop (docs/benchmarks.md). Below it (every common append) the log's own
  * connection writes at once.
  */
-export const OFF_THREAD_APPEND_CHARS = 4 * 1024 * 1024;
+export const OFF_THREAD_APPEND_CHARS = 1024 * 1024;
 
 const preparedChars = (events: readonly NewEvent[]): number => {
   let chars = 0;
