@@ -39,9 +39,13 @@ describe('large valid requests leave the event loop free', () => {
 
   it('a 64 KB gzip of `[{},{},…]` (60 MiB, 20 M empty objects) with a valid key is refused 413 off the loop', async () => {
     const objects = 20_000_000;
-    const json = Buffer.alloc(objects * 3 + 1, '{},');
+    // `[{},{},…,{"api_key":"…"}]`: valid JSON naming a known key, so only its size can refuse it.
+    const tail = `{"api_key":"${key}"}]`;
+    const json = Buffer.alloc(1 + objects * 3 + tail.length);
     json[0] = 0x5b; // [
-    json.write(`{"api_key":"${key}"}]`, json.length - 1 - `{"api_key":"${key}"}`.length);
+    json.fill('{},', 1, 1 + objects * 3);
+    json.write(tail, 1 + objects * 3);
+    expect(json.toString('latin1', 0, 7) + json.toString('latin1', json.length - tail.length - 3)).toBe(`[{},{},{},${tail}`);
     const body = gzipSync(json, { level: 9 });
     expect(body.length).toBeLessThan(200 * 1024);
     const res = await withinHealthBudget(s.url, '[{},{},…] with a valid key', async () => {
