@@ -5,7 +5,7 @@ import { malformedRequest, noData, requestTooLarge } from './errors';
 import { hasGzipMagic } from './gzip';
 import { inflateGzip, inflateLz64, sliceLargeBatch } from './inflate';
 import { LargeBatch } from './large-batch';
-import { keysInJson, looksLikeJson } from './key-scan';
+import { KEY_SCAN_WINDOW, keysInJson, keysInJsonInTurns, looksLikeJson } from './key-scan';
 import { parsePayload } from './parse-payload';
 
 export interface DecodeBodyInput {
@@ -87,6 +87,8 @@ const isLargeJson = (bytes: Buffer): boolean => bytes.length > KEY_SCAN_BYTES &&
 /** Whether a JSON text may be parsed: small ones and non-JSON ones (base64) always; a large one when the gate allows its keys. */
 function keysAllow(bytes: Buffer, keyGate: DecodeBodyInput['keyGate']): MaybePromise<void> {
   if (keyGate === undefined || !isLargeJson(bytes)) return undefined;
+  // Past one window the search takes turns: a whole 64 MiB search is a long turn on a busy machine.
+  if (bytes.length > KEY_SCAN_WINDOW) return keysInJsonInTurns(bytes).then(keyGate);
   return keyGate(keysInJson(bytes));
 }
 
