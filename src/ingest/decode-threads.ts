@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { startTsWorker } from '../threads';
-import type { SliceOutcome } from './batch-slices';
+import { refusalError, type SliceOutcome } from './batch-slices';
 import type { FromDecodeThread, ToDecodeThread } from './decode-messages';
 import type { Lz64Outcome } from './lz64-bounded';
 
@@ -21,11 +21,23 @@ export class DecodeThreads {
   private readonly dropOnExit = new Map<Worker, () => void>();
   private nextId = 1;
 
+  /** A gzip body inflated (at most `maxBytes`), as the thread sent it (uncopied); rejects with the IngestError it refused with. */
+  async gunzip(bytes: Uint8Array, maxBytes: number): Promise<Buffer> {
+    // The request's body stays the caller's: the thread gets a copy.
+    const sent = new Uint8Array(bytes);
+    const reply = await this.run({ job: 'gunzip', bytes: sent, maxBytes }, [sent.buffer]);
+    if ('sliced' in reply) throw new Error('decode thread: unexpected reply');
+    if (reply.ok) return Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.byteLength);
+    if ('refusal' in reply) throw refusalError(reply.refusal);
+    throw new Error(`decode thread: ${reply.reason === 'failed' ? reply.detail : reply.reason}`);
+  }
+
   /** lz64 text to the JSON text as UTF-8 bytes (as the thread sent them, uncopied), or why there is none. */
   async inflateLz64(text: string, maxBytes: number): Promise<Lz64BytesOutcome> {
     const reply = await this.run({ job: 'lz64', text, maxBytes }, []);
     if ('sliced' in reply) throw new Error('decode thread: unexpected reply');
     if (reply.ok) return { ok: true, bytes: Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.byteLength) };
+    if ('refusal' in reply) throw refusalError(reply.refusal);
     if (reply.reason === 'failed') throw new Error(`decode thread: ${reply.detail}`);
     return { ok: false, reason: reply.reason };
   }
@@ -39,7 +51,7 @@ export class DecodeThreads {
     const sent = owns ? bytes : new Uint8Array(bytes);
     const reply = await this.run({ job: 'slice', bytes: sent }, [sent.buffer as ArrayBuffer]);
     if ('sliced' in reply) return reply.sliced;
-    throw new Error(`decode thread: ${reply.ok ? 'unexpected reply' : reply.reason === 'failed' ? reply.detail : reply.reason}`);
+    throw new Error(`decode thread: ${reply.ok ? 'unexpected reply' : 'refusal' in reply ? reply.refusal.detail : reply.reason === 'failed' ? reply.detail : reply.reason}`);
   }
 
   private async run(job: Job, transfer: ArrayBuffer[]): Promise<FromDecodeThread> {

@@ -1,7 +1,7 @@
 import type { MaybePromise } from '../runtime/loading-cache';
 import { DecompressionGate } from './decompression-gate';
 import { isIngestError, malformedRequest, requestTooLarge } from './errors';
-import { gunzipBounded, gunzipBoundedAsync } from './gzip';
+import { gunzipBounded } from './gzip';
 import { inflateLz64Text } from './lz64-bounded';
 import { type SlicedBatchData, refusalError } from './batch-slices';
 import { DecodeThreads } from './decode-threads';
@@ -38,8 +38,9 @@ export function inflateGzip(bytes: Buffer, maxBytes: number): MaybePromise<Buffe
       if (!(inlineMax < maxBytes && isTooLarge(error))) throw error;
     }
   }
-  // zlib's async API runs on libuv's pool, so the loop stays free while it inflates.
-  return gate.run(() => gunzipBoundedAsync(bytes, maxBytes));
+  // On a decode thread: zlib's async API would free the loop while inflating, but then join the
+  // output's chunks on it, one long turn for a large body.
+  return gate.run(() => threads.gunzip(bytes, maxBytes));
 }
 
 /**
