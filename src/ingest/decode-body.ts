@@ -104,14 +104,25 @@ function decodeText(raw: string, compression: Compression, max: number, gated: G
     case 'base64': {
       const decoded = decodeBase64Text(text.trim());
       if (decoded === undefined) throw malformedRequest('invalid base64 data');
-      return parsePayload(decoded);
+      return parseText(decoded, gated);
     }
     // A gzip hint on a body without gzip bytes: the client mislabelled plain text.
     case 'gzip':
     case 'none':
-      return parsePayload(text);
+      return parseText(text, gated);
   }
 }
+
+/**
+ * A JSON text that came as text (a form field, `?data=`, base64) parsed as one that came as bytes:
+ * a large one is gated and, with sliceLarge, parsed off the loop like any other.
+ */
+function parseText(text: string, gated: Gated): MaybePromise<unknown> {
+  if (text.length <= KEY_SCAN_BYTES || !STARTS_LIKE_JSON.test(text)) return parsePayload(text);
+  return gated(Buffer.from(text), () => parsePayload(text));
+}
+
+const STARTS_LIKE_JSON = /^\s*[[{]/;
 
 const utf8 = (bytes: Buffer): string => bytes.toString('utf8');
 

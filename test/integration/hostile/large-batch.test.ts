@@ -37,6 +37,21 @@ describe('large valid requests leave the event loop free', () => {
     expect(seqs.every((seq, i) => seq === i)).toBe(true);
   }, 120_000);
 
+  it('a large form body (`data=` base64) takes the same path: stored whole, in order', async () => {
+    const n = 20_000;
+    const batch = Array.from({ length: n }, (_, i) => ({ event: 'large-form', distinct_id: `f${i % 100}`, properties: { seq: i, b: 'y'.repeat(50) } }));
+    const data = Buffer.from(JSON.stringify({ api_key: key, batch })).toString('base64');
+    const body = `compression=base64&data=${encodeURIComponent(data)}`;
+    const before = await s.runtime.log.head();
+    const status = await withinHealthBudget(s.url, `form /batch/ of ${n} events`, async () =>
+      (await fetch(`${s.url}/batch/`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })).status,
+    );
+    expect(status).toBe(200);
+    const records = await s.runtime.log.readAll({ afterPosition: before });
+    const seqs = records.flatMap((r) => (r.type === 'EventsCaptured' ? (r.data as { events: Array<{ properties: { seq: number } }> }).events : [])).map((e) => e.properties.seq);
+    expect(seqs).toEqual(Array.from({ length: n }, (_, i) => i));
+  }, 120_000);
+
   it('a 64 KB gzip of `[{},{},…]` (60 MiB, 20 M empty objects) with a valid key is refused 413 off the loop', async () => {
     const objects = 20_000_000;
     // `[{},{},…,{"api_key":"…"}]`: valid JSON naming a known key, so only its size can refuse it.
