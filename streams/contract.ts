@@ -39,6 +39,13 @@ export interface NewEvent<T extends string = string, D = unknown> {
   eventId?: string;
   /** Filled by the contracts layer; adapters store it as given (1 when absent). */
   schemaVersion?: number;
+  /**
+   * `data` as JSON text, already validated against its contract by the caller (the registry's
+   * validate): the contracts layer then skips validation and the adapters store this text instead
+   * of serialising `data` again. Lets a large append be prepared in slices, between turns of the
+   * event loop, so that the synchronous append itself is short (see src/ingest/captured-records.ts).
+   */
+  serialized?: string;
 }
 
 type Upcaster = (data: unknown) => unknown;

@@ -3,10 +3,10 @@ import { decodeBase64Text } from './base64';
 import { type Compression, resolveCompression } from './compression';
 import { malformedRequest, noData, requestTooLarge } from './errors';
 import { hasGzipMagic } from './gzip';
-import { inflateGzip, inflateLz64 } from './inflate';
-import { checkParsedJson, JsonTooDeepError, wellFormedText } from './json-limits';
-import { keysInJson, looksLikeJson } from './key-scan';
-import { parseJson } from './json-text';
+import { inflateGzip, inflateLz64, sliceLargeBatch } from './inflate';
+import { LargeBatch } from './large-batch';
+import { KEY_SCAN_WINDOW, keysInJson, keysInJsonInTurns, looksLikeJson } from './key-scan';
+import { parsePayload } from './parse-payload';
 
 export interface DecodeBodyInput {
   body: Buffer;
@@ -22,6 +22,12 @@ export interface DecodeBodyInput {
    * gzip body) held the loop for tens of seconds, only to answer 401 for want of a key.
    */
   keyGate?: (keys: string[]) => MaybePromise<void>;
+  /**
+   * Whether a large JSON text (past KEY_SCAN_BYTES) is parsed off the event loop and handed back
+   * as a LargeBatch (events in slices) rather than as the parsed payload: for ingestion, whose
+   * pipeline takes the events a slice per turn.
+   */
+  sliceLarge?: boolean;
 }
 
 /** Above this a JSON text's keys are scanned for before it is parsed (a 1 MiB parse takes a few ms). */
@@ -35,11 +41,15 @@ const FORM_TYPE = 'application/x-www-form-urlencoded';
  *
  * A value at once for plain and small compressed bodies (the common request pays no extra turn);
  * a promise when a large compressed body is inflated off the event loop (see inflate.ts), which
- * rejects with the same IngestErrors.
+ * rejects with the same IngestErrors. With `sliceLarge`, a large JSON text resolves to a
+ * LargeBatch, parsed and checked on a decode thread, instead of the payload.
  */
 export function decodeBody(input: DecodeBodyInput): MaybePromise<unknown> {
   const { body, query, contentEncoding, maxDecompressedBytes: max } = input;
-  const gated = (bytes: Buffer, then: () => MaybePromise<unknown>) => whenReady(keysAllow(bytes, input.keyGate), then);
+  const gated: Gated = (bytes, then, handOver = true) =>
+    whenReady(keysAllow(bytes, input.keyGate), () =>
+      input.sliceLarge && isLargeJson(bytes) ? sliceLargeBatch(bytes, handOver).then((data) => new LargeBatch(data)) : then(),
+    );
 
   // Old clients send the payload as `?data=` (GET, or a beacon with an empty body).
   const queryData = query.data;
@@ -52,7 +62,8 @@ export function decodeBody(input: DecodeBodyInput): MaybePromise<unknown> {
   // Sniffed rather than trusted: posthog-js sometimes gzips without a usable hint.
   if (hasGzipMagic(body)) return whenReady(inflateGzip(body, max), (inflated) => gated(inflated, () => decodeText(utf8(inflated), 'none', max, gated)));
   if (body.length > max) throw requestTooLarge(max);
-  return gated(body, () => decodePlain(input, gated));
+  // The request's own bytes are copied to the thread, not taken from it.
+  return gated(body, () => decodePlain(input, gated), false);
 }
 
 /** A body that is not gzip: raw JSON, or a form, either possibly lz64 or base64 inside. */
@@ -68,11 +79,16 @@ function decodePlain(input: DecodeBodyInput, gated: Gated): MaybePromise<unknown
   return decodeText(text, compression, max, gated);
 }
 
-type Gated = (bytes: Buffer, then: () => MaybePromise<unknown>) => MaybePromise<unknown>;
+/** Parses what `bytes` hold via `then`, or (a large JSON text, with sliceLarge) on a decode thread; `handOver`: the bytes may be transferred. */
+type Gated = (bytes: Buffer, then: () => MaybePromise<unknown>, handOver?: boolean) => MaybePromise<unknown>;
+
+const isLargeJson = (bytes: Buffer): boolean => bytes.length > KEY_SCAN_BYTES && looksLikeJson(bytes);
 
 /** Whether a JSON text may be parsed: small ones and non-JSON ones (base64) always; a large one when the gate allows its keys. */
 function keysAllow(bytes: Buffer, keyGate: DecodeBodyInput['keyGate']): MaybePromise<void> {
-  if (keyGate === undefined || bytes.length <= KEY_SCAN_BYTES || !looksLikeJson(bytes)) return undefined;
+  if (keyGate === undefined || !isLargeJson(bytes)) return undefined;
+  // Past one window the search takes turns: a whole 64 MiB search is a long turn on a busy machine.
+  if (bytes.length > KEY_SCAN_WINDOW) return keysInJsonInTurns(bytes).then(keyGate);
   return keyGate(keysInJson(bytes));
 }
 
@@ -88,38 +104,25 @@ function decodeText(raw: string, compression: Compression, max: number, gated: G
     case 'base64': {
       const decoded = decodeBase64Text(text.trim());
       if (decoded === undefined) throw malformedRequest('invalid base64 data');
-      return parsePayload(decoded);
+      return parseText(decoded, gated);
     }
     // A gzip hint on a body without gzip bytes: the client mislabelled plain text.
     case 'gzip':
     case 'none':
-      return parsePayload(text);
+      return parseText(text, gated);
   }
 }
 
-function parsePayload(raw: string): unknown {
-  if (raw.trim() === '') throw noData();
-  const text = wellFormedText(raw);
-  const parsed = parseJson(text);
-  if (parsed.ok) return checked(parsed.value, text);
-  // Legacy clients base64-encode the JSON without saying so.
-  const decoded = decodeBase64Text(text.trim());
-  if (decoded !== undefined) {
-    const again = parseJson(decoded);
-    if (again.ok) return checked(again.value, decoded);
-  }
-  throw malformedRequest(`invalid JSON (${parsed.reason})`);
+/**
+ * A JSON text that came as text (a form field, `?data=`, base64) parsed as one that came as bytes:
+ * a large one is gated and, with sliceLarge, parsed off the loop like any other.
+ */
+function parseText(text: string, gated: Gated): MaybePromise<unknown> {
+  if (text.length <= KEY_SCAN_BYTES || !STARTS_LIKE_JSON.test(text)) return parsePayload(text);
+  return gated(Buffer.from(text), () => parsePayload(text));
 }
 
-/** Every payload, whatever its encoding, passes here: depth limit and lone surrogates (see json-limits). */
-function checked(value: unknown, text: string): unknown {
-  try {
-    return checkParsedJson(value, text);
-  } catch (error) {
-    if (error instanceof JsonTooDeepError) throw malformedRequest(error.message);
-    throw error;
-  }
-}
+const STARTS_LIKE_JSON = /^\s*[[{]/;
 
 const utf8 = (bytes: Buffer): string => bytes.toString('utf8');
 

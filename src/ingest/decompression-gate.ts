@@ -1,9 +1,9 @@
 import { decompressionBusy } from './errors';
 
 /**
- * Bounds how many large decompressions run at once. Each one holds a core (the lz64 thread) or a
- * libuv pool thread (gzip, shared with file I/O) for up to a second; more at once than there are
- * cores only slows every one of them. Excess requests wait in order; past `maxQueued` waiting, a
+ * Bounds how many large decompressions (and large JSON parses) run at once. Each one holds a
+ * decode thread, a core, for up to a second; more at once than there are cores only slows every
+ * one of them. Excess requests wait in order; past `maxQueued` waiting, a
  * request is refused at once with 503 and Retry-After (decompressionBusy): a flood then costs
  * nothing but the refusal, and SDKs retry 5xx later.
  */

@@ -82,3 +82,11 @@ export const decompressionBusy = (): IngestError =>
     'Too many large compressed requests are being decoded at once. Retry in a few seconds.',
     1,
   );
+
+/** More events in one request than MAX_EVENTS_PER_REQUEST (batch-limits.ts). */
+export const tooManyEvents = (limit: number): IngestError =>
+  new IngestError(413, 'client_error', 'request_too_large', `Request size exceeds the limit: more than ${limit} events in one request.`);
+
+/** More JSON values in one decoded request than MAX_JSON_VALUES_PER_REQUEST (batch-limits.ts). */
+export const tooManyValues = (limit: number): IngestError =>
+  new IngestError(413, 'client_error', 'request_too_large', `Request size exceeds the limit: more than ${limit} JSON values in one request.`);

@@ -19,16 +19,21 @@ const KEY_FIELDS = ['api_key', 'token', '$token'] as const;
  */
 export function extractBatch(payload: unknown, query: Record<string, string | undefined> = {}): ExtractedBatch {
   const { envelope, events } = splitPayload(payload);
+  const fields = batchFields(envelope, events);
+  return { ...fields, events, sentAt: fields.sentAt ?? sentAtFromQuery(query._) };
+}
+
+/** The request-level fields of a split payload; `sentAt` is the envelope's only (the query's `_` is the caller's). */
+export function batchFields(envelope: JsonObject | undefined, events: unknown[]): Omit<ExtractedBatch, 'events'> {
   const first = events[0];
   return {
     apiKey: findApiKey(envelope, isJsonObject(first) ? first : undefined),
-    events,
     historicalMigration: envelope?.historical_migration === true,
-    sentAt: nonEmptyString(envelope?.sent_at) ?? sentAtFromQuery(query._),
+    sentAt: nonEmptyString(envelope?.sent_at),
   };
 }
 
-function splitPayload(payload: unknown): { envelope: JsonObject | undefined; events: unknown[] } {
+export function splitPayload(payload: unknown): { envelope: JsonObject | undefined; events: unknown[] } {
   if (Array.isArray(payload)) return { envelope: undefined, events: payload };
   if (!isJsonObject(payload)) {
     throw malformedRequest('expected an event, an array of events or an object with a "batch" array');

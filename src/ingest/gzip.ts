@@ -1,4 +1,4 @@
-import { gunzip, gunzipSync } from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
 
 import { malformedRequest, requestTooLarge } from './errors';
 
@@ -9,7 +9,7 @@ export const hasGzipMagic = (bytes: Uint8Array): boolean =>
 /**
  * Inflates a gzip body, refusing to produce more than `maxBytes`. zlib checks `maxOutputLength`
  * after every inflated chunk, so a bomb stops at the limit instead of being allocated in full.
- * On the calling thread: only for bodies small enough that their worst case is cheap (see inflate.ts).
+ * Inline only for bodies small enough that their worst case is cheap; larger ones on a decode thread (see inflate.ts).
  */
 export function gunzipBounded(bytes: Uint8Array, maxBytes: number): Buffer {
   try {
@@ -17,16 +17,6 @@ export function gunzipBounded(bytes: Uint8Array, maxBytes: number): Buffer {
   } catch (error) {
     throw gzipError(error, maxBytes);
   }
-}
-
-/**
- * The same on libuv's thread pool: zlib's async API inflates chunk by chunk off the event loop and
- * stops at `maxOutputLength` as the synchronous one does.
- */
-export function gunzipBoundedAsync(bytes: Uint8Array, maxBytes: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    gunzip(bytes, { maxOutputLength: Math.max(1, maxBytes) }, (error, result) => (error ? reject(gzipError(error, maxBytes)) : resolve(result)));
-  });
 }
 
 function gzipError(error: unknown, maxBytes: number): Error {

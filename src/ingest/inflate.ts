@@ -1,9 +1,10 @@
 import type { MaybePromise } from '../runtime/loading-cache';
 import { DecompressionGate } from './decompression-gate';
 import { isIngestError, malformedRequest, requestTooLarge } from './errors';
-import { gunzipBounded, gunzipBoundedAsync } from './gzip';
+import { gunzipBounded } from './gzip';
 import { inflateLz64Text } from './lz64-bounded';
-import { Lz64Threads } from './lz64-threads';
+import { type SlicedBatchData, refusalError } from './batch-slices';
+import { DecodeThreads } from './decode-threads';
 
 /**
  * Compressed input up to this size is inflated inline, on the event loop: its worst case is cheap
@@ -17,14 +18,14 @@ export const INLINE_COMPRESSED_BYTES = 4 * 1024;
  */
 export const INLINE_OUTPUT_BYTES = 1024 * 1024;
 /**
- * Large decompressions at once: two, the cores this service is sized for; the rest wait in order,
+ * Large decompressions (and large JSON parses, see sliceLargeBatch) at once: two, the cores this service is sized for; the rest wait in order,
  * up to 64, beyond which a request is answered 503 at once (see DecompressionGate).
  */
 export const LARGE_DECOMPRESSIONS_AT_ONCE = 2;
 export const LARGE_DECOMPRESSIONS_QUEUED = 64;
 
 const gate = new DecompressionGate(LARGE_DECOMPRESSIONS_AT_ONCE, LARGE_DECOMPRESSIONS_QUEUED);
-const lz64Threads = new Lz64Threads();
+const threads = new DecodeThreads();
 
 /** The gzip body's bytes, at most `maxBytes` of them; a value at once for a small body, a promise for a large one. */
 export function inflateGzip(bytes: Buffer, maxBytes: number): MaybePromise<Buffer> {
@@ -37,8 +38,9 @@ export function inflateGzip(bytes: Buffer, maxBytes: number): MaybePromise<Buffe
       if (!(inlineMax < maxBytes && isTooLarge(error))) throw error;
     }
   }
-  // zlib's async API runs on libuv's pool, so the loop stays free while it inflates.
-  return gate.run(() => gunzipBoundedAsync(bytes, maxBytes));
+  // On a decode thread: zlib's async API would free the loop while inflating, but then join the
+  // output's chunks on it, one long turn for a large body.
+  return gate.run(() => threads.gunzip(bytes, maxBytes));
 }
 
 /**
@@ -52,7 +54,7 @@ export function inflateLz64(text: string, maxBytes: number): MaybePromise<string
     if (outcome.ok) return outcome.text;
     if (outcome.reason !== 'too_large' || inlineMax === maxBytes) throw lz64Refusal(outcome.reason, maxBytes);
   }
-  return gate.run(() => lz64Threads.inflate(text, maxBytes)).then((outcome) => {
+  return gate.run(() => threads.inflateLz64(text, maxBytes)).then((outcome) => {
     if (outcome.ok) return outcome.bytes;
     throw lz64Refusal(outcome.reason, maxBytes);
   });
@@ -62,3 +64,14 @@ const lz64Refusal = (reason: 'too_large' | 'corrupt', maxBytes: number): Error =
   reason === 'too_large' ? requestTooLarge(maxBytes) : malformedRequest('failed to decompress lz64 data');
 
 const isTooLarge = (error: unknown): boolean => isIngestError(error) && error.status === 413;
+
+/**
+ * A large JSON body parsed, checked and cut into slices on a decode thread (batch-slices.ts), under
+ * the same gate as large decompressions: the event loop then parses one slice per turn. Rejects
+ * with the IngestError the thread refused with (malformed, too many values or events).
+ */
+export async function sliceLargeBatch(bytes: Uint8Array, handOver: boolean): Promise<SlicedBatchData> {
+  const outcome = await gate.run(() => threads.sliceBatch(bytes, handOver));
+  if (!outcome.ok) throw refusalError(outcome.refusal);
+  return outcome.batch;
+}

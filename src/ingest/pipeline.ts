@@ -1,11 +1,15 @@
 import { v7 as uuidv7 } from 'uuid';
-import { ingestStream, MAX_EVENTS_PER_RECORD, type CapturedEventData, type NewEvent } from '../../streams';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { ingestStream, type NewEvent } from '../../streams';
 import type { EventLog } from '../store/event-log';
 import { decodeBody } from './decode-body';
-import { extractBatch } from './extract-batch';
+import { MAX_EVENTS_PER_REQUEST, SLICE_EVENTS } from './batch-limits';
+import { CapturedRecords } from './captured-records';
+import { tooManyEvents } from './errors';
+import { extractBatch, sentAtFromQuery } from './extract-batch';
+import { LargeBatch } from './large-batch';
 import { keyGateFor, projectAfterBody, refuseBeforeBody } from './refuse-before-body';
-import type { IngestionWarning } from './captured-event';
-import { normalizeEvent, requestContext } from './normalize-event';
+import { normalizeEvent, requestContext, type RequestContext } from './normalize-event';
 import type { AdmitIngest } from './rate-limited';
 
 export interface IngestRequest {
@@ -42,6 +46,10 @@ export interface IngestResult {
  * authenticate by project key → normalise each event → ONE append of the whole request,
  * in request order (events batched into EventsCaptured records, warnings between them). Only
  * after the append has returned (durable) does the caller answer 200.
+ *
+ * A large request never holds the event loop in one go: its body is parsed on a decode thread
+ * (decode-body's sliceLarge), and its events are normalised, enriched and serialised one slice
+ * per turn; the append stays one, so a retried request never duplicates its server-minted uuids.
  */
 export class IngestPipeline {
   private readonly now: () => Date;
@@ -53,53 +61,80 @@ export class IngestPipeline {
   async ingest(request: IngestRequest): Promise<IngestResult> {
     const refused = refuseBeforeBody(request.query, request.body.length, this.deps.projectIdForToken, request.admit);
     const early = refused instanceof Promise ? await refused : refused;
-    const decoded = decodeBody({ ...request, keyGate: keyGateFor(early, request.body.length, this.deps.projectIdForToken, request.admit) });
-    // A small body decodes at once; only a large compressed one waits for its inflation off the loop.
+    const keyGate = keyGateFor(early, request.body.length, this.deps.projectIdForToken, request.admit);
+    const decoded = decodeBody({ ...request, keyGate, sliceLarge: true });
+    // A small body decodes at once; only a large one waits for its inflation and parsing off the loop.
     const payload = decoded instanceof Promise ? await decoded : decoded;
-    const batch = extractBatch(payload, request.query);
+    const batch = payload instanceof LargeBatch ? payload : extractBatch(payload, request.query);
+    const count = typeof batch.events === 'number' ? batch.events : batch.events.length;
+    if (count > MAX_EVENTS_PER_REQUEST) throw tooManyEvents(MAX_EVENTS_PER_REQUEST);
     const resolved = projectAfterBody(early, batch.apiKey, this.deps.projectIdForToken);
     const projectId = resolved instanceof Promise ? await resolved : resolved;
-    request.admit?.(projectId, { events: batch.events.length, bytes: request.body.length, historical: batch.historicalMigration });
+    request.admit?.(projectId, { events: count, bytes: request.body.length, historical: batch.historicalMigration });
 
-    const now = this.now();
     const ctx = requestContext({
-      now,
+      now: this.now(),
       ip: request.ip,
-      sentAt: batch.sentAt,
+      sentAt: payload instanceof LargeBatch ? (batch.sentAt ?? sentAtFromQuery(request.query._)) : batch.sentAt,
       historicalMigration: batch.historicalMigration,
       newUuid: uuidv7,
     });
-    const events: NewEvent[] = [];
-    // Captured events go into as few EventsCaptured records as request order allows: a warning
-    // between two events closes the record before it.
-    let captured: CapturedEventData[] = [];
-    const flush = () => {
-      if (captured.length === 0) return;
-      events.push({ type: 'EventsCaptured', data: { events: captured } });
-      captured = [];
-    };
-    const warning = (w: IngestionWarning) => {
-      flush();
-      events.push({ type: 'IngestionWarningRaised', data: { type: w.type, source: 'capture', details: w.details } });
-    };
     let accepted = 0;
-    for (const raw of batch.events) {
-      const result = normalizeEvent(raw, ctx);
-      if (result.ok) {
-        if (result.warning) warning(result.warning);
-        const e = result.event;
-        if (this.deps.enrich) e.properties = this.deps.enrich(e.properties, (e.properties.$ip as string | undefined) ?? e.ip);
-        captured.push(e);
-        if (captured.length === MAX_EVENTS_PER_RECORD) flush();
-        accepted++;
-      } else warning(result.warning);
+    let records: NewEvent[];
+    if (Array.isArray(batch.events) && batch.events.length <= SLICE_EVENTS) {
+      // The common request: one turn, nothing prepared ahead of the append.
+      const out = new CapturedRecords(false);
+      accepted = this.normalizeInto(batch.events, ctx, out);
+      out.flush();
+      records = out.records;
+    } else {
+      const out = new CapturedRecords(true);
+      const slices = payload instanceof LargeBatch ? payload : new SlicesOf(batch.events as unknown[]);
+      for (let i = 0; i < slices.sliceCount; i++) {
+        // Each slice is a turn of its own: a concurrent request (or /_health) waits one slice at most.
+        if (i > 0) await nextTurn();
+        const slice = slices.slice(i);
+        if ('oversized' in slice) out.warning({ type: 'message_size_too_large', details: { ...slice.oversized } });
+        else accepted += this.normalizeInto(slice.events, ctx, out);
+      }
+      out.flush();
+      records = out.records;
+      await nextTurn();
     }
-    flush();
-    if (events.length === 0) return { projectId, accepted: 0, warnings: 0, position: null };
-    const result = await this.deps.log.append(ingestStream(projectId), events, {
+    if (records.length === 0) return { projectId, accepted: 0, warnings: 0, position: null };
+    const result = await this.deps.log.append(ingestStream(projectId), records, {
       expectedRevision: 'any',
       context: { actor: { type: 'project_key', projectId }, projectId },
     });
-    return { projectId, accepted, warnings: batch.events.length - accepted, position: result.lastPosition };
+    return { projectId, accepted, warnings: count - accepted, position: result.lastPosition };
+  }
+
+  /** Normalises (and enriches) raw events into `out`, in order; returns how many were accepted. */
+  private normalizeInto(raws: unknown[], ctx: RequestContext, out: CapturedRecords): number {
+    let accepted = 0;
+    for (const raw of raws) {
+      const result = normalizeEvent(raw, ctx);
+      if (result.ok) {
+        if (result.warning) out.warning(result.warning);
+        const e = result.event;
+        if (this.deps.enrich) e.properties = this.deps.enrich(e.properties, (e.properties.$ip as string | undefined) ?? e.ip);
+        out.add(e);
+        accepted++;
+      } else out.warning(result.warning);
+    }
+    return accepted;
+  }
+}
+
+/** An already parsed batch too long for one turn (a body under the slicing threshold can still hold tens of thousands of small events), in slices of SLICE_EVENTS. */
+class SlicesOf {
+  constructor(private readonly events: unknown[]) {}
+
+  get sliceCount(): number {
+    return Math.ceil(this.events.length / SLICE_EVENTS);
+  }
+
+  slice(index: number): { events: unknown[] } {
+    return { events: this.events.slice(index * SLICE_EVENTS, (index + 1) * SLICE_EVENTS) };
   }
 }

@@ -1,15 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import { Subject, concatMap, from, type Observable } from 'rxjs';
 import { subscribeBatches } from '../../store/polling-subscription';
 import type { Actor, NewEvent, RecordedEvent } from '../../../streams';
 import {
-  checkExpectedRevision,
   type AppendOptions,
   type AppendResult,
   type EventLog,
   type ReadAllOptions,
   type SubscribeOptions,
 } from '../../store/event-log';
+import { AppendThread } from './append-thread-client';
+import { appendTransaction, COLUMNS } from './append-transaction';
 import { openSqlite, type Durability, type SqliteDatabase } from './open';
 import { LogFileGuard } from './storage-guard';
 import type { StorageMonitor } from '../../store/storage-fault';
@@ -46,8 +46,6 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE UNIQUE INDEX IF NOT EXISTS events_stream_revision ON events (stream_id, revision);
 `;
 
-const COLUMNS =
-  'position, stream_id, revision, type, schema_version, data, event_id, recorded_at, project_id, actor, causation_id, correlation_id';
 
 // Rows are read as arrays (raw mode): cheaper than one object per row on catch-up reads.
 type RawRow = [number, string, number, string, number, string, string, string, number | null, string, string | null, string | null];
@@ -78,6 +76,20 @@ function toRecorded(row: RawRow): RecordedEvent {
   };
 }
 
+/**
+ * An append whose prepared texts (NewEvent.serialized) pass this many characters runs on the
+ * writer thread: its insert and commit grow with its bytes, and a large request's would be one
+ * long turn of the event loop (docs/benchmarks.md). Below it (every common append) the log's own
+ * connection writes at once.
+ */
+export const OFF_THREAD_APPEND_CHARS = 1024 * 1024;
+
+const preparedChars = (events: readonly NewEvent[]): number => {
+  let chars = 0;
+  for (const e of events) chars += e.serialized?.length ?? 0;
+  return chars;
+};
+
 export class SqliteEventLog implements EventLog {
   readonly db: SqliteDatabase;
   private readonly appended$ = new Subject<number>();
@@ -87,6 +99,10 @@ export class SqliteEventLog implements EventLog {
   private readonly stmt;
   private readonly appendTx;
   private readonly guard: LogFileGuard | null;
+  /** Large prepared appends go to this thread (file logs that take writes); null otherwise. */
+  private readonly writer: AppendThread | null;
+  /** Settles when the append on the writer thread does; null when none is running. */
+  private offThread: Promise<void> | null = null;
   /** Whether writes to this log can be made durable (for `/_health`). */
   readonly storage: StorageMonitor;
 
@@ -103,12 +119,6 @@ export class SqliteEventLog implements EventLog {
     this.now = options.now ?? (() => new Date());
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
     this.stmt = {
-      lastRevision: this.db.prepare<[string], { revision: number }>(
-        'SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1',
-      ),
-      insert: options.readonly
-        ? null
-        : this.db.prepare(`INSERT INTO events (${COLUMNS}) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       readStream: this.db
         .prepare<[string, number, number], RawRow>(
           `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`,
@@ -132,41 +142,40 @@ export class SqliteEventLog implements EventLog {
         ),
       head: this.db.prepare<[], { head: number | null }>('SELECT max(position) AS head FROM events'),
     };
-    // IMMEDIATE takes the write lock before reading the revision, so two processes cannot both pass the check.
-    this.appendTx = this.db.transaction((streamId: string, events: readonly NewEvent[], options: AppendOptions) => {
-      const current = this.stmt.lastRevision.get(streamId)?.revision ?? null;
-      checkExpectedRevision(streamId, options.expectedRevision ?? 'any', current);
-      const ctx = options.context;
-      const recordedAt = this.now().toISOString();
-      const actor = JSON.stringify(ctx.actor);
-      const insert = this.stmt.insert!;
-      let revision = current ?? -1;
-      let first = 0;
-      let last = 0;
-      for (const event of events) {
-        revision++;
-        const info = insert.run(
-          streamId,
-          revision,
-          event.type,
-          event.schemaVersion ?? 1,
-          JSON.stringify(event.data),
-          event.eventId ?? randomUUID(),
-          recordedAt,
-          ctx.projectId ?? null,
-          actor,
-          ctx.causationId ?? null,
-          ctx.correlationId ?? null,
-        );
-        last = Number(info.lastInsertRowid);
-        if (!first) first = last;
-      }
-      return { nextExpectedRevision: revision, firstPosition: first, lastPosition: last };
-    });
+    this.appendTx = options.readonly ? null : appendTransaction(this.db);
+    this.writer =
+      options.readonly || path === ':memory:'
+        ? null
+        : new AppendThread({ path, durability: options.durability, autoCheckpointPages: options.backstopCheckpointPages });
   }
 
   async append(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {
+    // Behind a large append on the writer thread: a write here would wait for its lock synchronously.
+    while (this.offThread) await this.offThread;
+    if (this.writer && preparedChars(events) > OFF_THREAD_APPEND_CHARS) return this.appendOffThread(this.writer, streamId, events, options);
     return this.appendSync(streamId, events, options);
+  }
+
+  /** A large prepared append on the writer thread: the same one transaction, without holding the event loop. */
+  private async appendOffThread(writer: AppendThread, streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {
+    const guard = this.guard;
+    guard?.beforeWrite();
+    const written = writer.append(streamId, events, options, this.now().toISOString());
+    this.offThread = written.then(
+      () => undefined,
+      () => undefined,
+    );
+    let result: AppendResult;
+    try {
+      result = await written;
+    } catch (err) {
+      throw guard ? guard.translate(err) : err;
+    } finally {
+      this.offThread = null;
+    }
+    guard?.afterWrite();
+    this.appended$.next(result.lastPosition);
+    return result;
   }
 
   /** Synchronous form for the embedded hot path (ingestion), same semantics as append. */
@@ -176,7 +185,8 @@ export class SqliteEventLog implements EventLog {
     guard?.beforeWrite();
     let result: AppendResult;
     try {
-      result = this.appendTx.immediate(streamId, events, options);
+      if (!this.appendTx) throw new Error('the log is open read-only');
+      result = this.appendTx.immediate(streamId, events, options, this.now().toISOString());
     } catch (err) {
       throw guard ? guard.translate(err) : err;
     }
@@ -242,6 +252,8 @@ export class SqliteEventLog implements EventLog {
   }
 
   async close() {
+    while (this.offThread) await this.offThread;
+    await this.writer?.close();
     for (const close of [...this.closers]) close();
     this.appended$.complete();
     this.db.close();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keysInJson, looksLikeJson } from '../../../src/ingest/key-scan';
+import { KEY_SCAN_WINDOW, keysInJson, keysInJsonInTurns, looksLikeJson } from '../../../src/ingest/key-scan';
 
 const keys = (json: string) => keysInJson(Buffer.from(json));
 
@@ -20,5 +20,17 @@ describe('keysInJson', () => {
     expect(looksLikeJson(Buffer.from('\uFEFF{"a":1}'))).toBe(true);
     expect(looksLikeJson(Buffer.from('data=eyJ9'))).toBe(false);
     expect(looksLikeJson(Buffer.from('W3t9XQ=='))).toBe(false);
+  });
+
+  it('finds the same keys a window per turn, members across window edges included', async () => {
+    const filler = (n: number) => '{},'.repeat(Math.ceil(n / 3)).slice(0, n);
+    for (const shift of [-12, -9, -5, -1, 0, 1, 3]) {
+      const head = `[{"api_key":"phc_first"},`;
+      const member = `{"token":"phc_edge"},`;
+      const text = head + filler(KEY_SCAN_WINDOW + shift - head.length) + member + filler(KEY_SCAN_WINDOW) + `{"$token":"phc_last"}]`;
+      const bytes = Buffer.from(text);
+      expect((await keysInJsonInTurns(bytes)).sort()).toEqual(keysInJson(bytes).sort());
+      expect(keysInJson(bytes).sort()).toEqual(['phc_edge', 'phc_first', 'phc_last']);
+    }
   });
 });

@@ -35,7 +35,7 @@ export async function appendEvents(
         String(expected),
         events.map((e) => e.type),
         events.map((e) => e.schemaVersion ?? 1),
-        events.map((e) => JSON.stringify(e.data)),
+        events.map((e) => e.serialized ?? JSON.stringify(e.data)),
         events.map((e) => e.eventId ?? randomUUID()),
         recordedAt,
         ctx.projectId ?? null,

@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import type { NewEvent } from '../../../streams';
+import { checkExpectedRevision, type AppendOptions, type AppendResult } from '../../store/event-log';
+import type { SqliteDatabase } from './open';
+
+export const COLUMNS =
+  'position, stream_id, revision, type, schema_version, data, event_id, recorded_at, project_id, actor, causation_id, correlation_id';
+
+/** What an append stores of an event: `serialized` when the caller prepared it, else `data` as JSON. */
+export type AppendRow = Pick<NewEvent, 'type' | 'data' | 'eventId' | 'schemaVersion' | 'serialized'>;
+
+export type AppendTransaction = (streamId: string, events: readonly AppendRow[], options: AppendOptions, recordedAt: string) => AppendResult;
+
+/**
+ * The append as one SQLite transaction, shared by the log's own connection and the writer thread
+ * (append-thread.ts) so that both check and number exactly alike. Run it with `.immediate`: taking
+ * the write lock before reading the revision means two writers cannot both pass the check.
+ */
+export function appendTransaction(db: SqliteDatabase) {
+  const lastRevision = db.prepare<[string], { revision: number }>('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
+  const insert = db.prepare(`INSERT INTO events (${COLUMNS}) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  return db.transaction((streamId: string, events: readonly AppendRow[], options: AppendOptions, recordedAt: string): AppendResult => {
+    const current = lastRevision.get(streamId)?.revision ?? null;
+    checkExpectedRevision(streamId, options.expectedRevision ?? 'any', current);
+    const ctx = options.context;
+    const actor = JSON.stringify(ctx.actor);
+    let revision = current ?? -1;
+    let first = 0;
+    let last = 0;
+    for (const event of events) {
+      revision++;
+      const info = insert.run(
+        streamId,
+        revision,
+        event.type,
+        event.schemaVersion ?? 1,
+        event.serialized ?? JSON.stringify(event.data),
+        event.eventId ?? randomUUID(),
+        recordedAt,
+        ctx.projectId ?? null,
+        actor,
+        ctx.causationId ?? null,
+        ctx.correlationId ?? null,
+      );
+      last = Number(info.lastInsertRowid);
+      if (!first) first = last;
+    }
+    return { nextExpectedRevision: revision, firstPosition: first, lastPosition: last };
+  });
+}
