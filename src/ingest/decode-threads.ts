@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import { startTsWorker } from '../threads';
+import { replyFrom, startTsWorker } from '../threads';
 import { refusalError, type SliceOutcome } from './batch-slices';
 import type { FromDecodeThread, ToDecodeThread } from './decode-messages';
 import type { Lz64Outcome } from './lz64-bounded';
@@ -60,27 +60,7 @@ export class DecodeThreads {
     const id = this.nextId++;
     let reply: FromDecodeThread;
     try {
-      reply = await new Promise<FromDecodeThread>((resolve, reject) => {
-        const onMessage = (message: FromDecodeThread) => {
-          if (message.id !== id) return;
-          cleanup();
-          resolve(message);
-        };
-        const onError = (error: Error) => {
-          cleanup();
-          reject(error);
-        };
-        const onExit = (code: number) => onError(new Error(`decode thread exited (${code})`));
-        const cleanup = () => {
-          thread.off('message', onMessage);
-          thread.off('error', onError);
-          thread.off('exit', onExit);
-        };
-        thread.on('message', onMessage);
-        thread.on('error', onError);
-        thread.on('exit', onExit);
-        thread.postMessage({ ...job, id } satisfies ToDecodeThread, transfer);
-      });
+      reply = await replyFrom<FromDecodeThread>(thread, id, 'decode thread', () => thread.postMessage({ ...job, id } satisfies ToDecodeThread, transfer));
     } catch (error) {
       void thread.terminate();
       throw error;

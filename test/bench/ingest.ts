@@ -7,7 +7,6 @@
 // With `--store postgres`, the same workload then runs against a service on fresh PostgreSQL schemas
 // (log and read models), and one table gives both stores' figures side by side.
 //   npm run bench -- ingest [requests=200] [clients=8] [--store postgres]
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +17,7 @@ import { sqliteTableDdl } from '../../src/adapters/sqlite/read-models';
 import { MODEL_BACKSTOP_CHECKPOINT_PAGES } from '../../src/app/open-runtime';
 import { openSqlite } from '../../src/adapters/sqlite/open';
 import { benchBatches } from './_ingest-events';
-import { experimentNodeFlags, npmStartArgs } from './_node-args';
+import { startBuiltService } from './_built-service';
 import { postgresService } from './_postgres-service';
 import { report, timed } from './_report';
 import { storeArgs } from './_store-arg';
@@ -69,21 +68,7 @@ interface Measured {
  * table holds it, and stops the service. `projectToken` is read once the service listens.
  */
 async function measure(env: Record<string, string>, projectToken: () => string): Promise<Measured> {
-  // Started as `npm start` starts it (its node flags: a larger young generation, since every request
-  // allocates a few MB that die with it), plus the experiment flags (CPU profiles: one per thread).
-  const server = spawn(process.execPath, [...experimentNodeFlags(), ...npmStartArgs()], {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', PRINT_CREDENTIALS: 'false', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise((r) => server.once('exit', r));
-  const url = await new Promise<string>((resolve) => {
-    let out = '';
-    server.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /listening at (http:\/\/[^"\s]+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-  });
+  const { server, url, exited } = await startBuiltService(env);
   const token = projectToken();
   const bodies = batches.map((b) => gzipSync(JSON.stringify({ api_key: token, batch: b, sent_at: new Date().toISOString() })));
   const health = async () => (await (await fetch(`${url}/_health`)).json()) as { log_head: number; projections: Record<string, number> };

@@ -8,7 +8,7 @@
 // is listed within 1 s. Then checks that every id of the chain ends on one person. Never fails on
 // the figures.
 //   npm run bench -- merges [merges=100000]
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { openSqlite } from '../../src/adapters/sqlite/open';
 import { mergeChainBatch } from '../support/merge-chain';
-import { experimentNodeFlags, npmStartArgs } from './_node-args';
+import { startBuiltService } from './_built-service';
 import { report } from './_report';
 
 const MERGES = Number(process.argv[2] ?? 100_000);
@@ -45,20 +45,7 @@ const chain = mergeChainBatch('mc-', MERGES);
 const gzipped = (body: object) => gzipSync(JSON.stringify(body));
 const chainBody = gzipped({ api_key: credentials.project_api_key, batch: chain.events, sent_at: new Date().toISOString() });
 
-const server = spawn(process.execPath, [...experimentNodeFlags(), ...npmStartArgs()], {
-  cwd: root,
-  env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', PRINT_CREDENTIALS: 'false' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const exited = new Promise((r) => server.once('exit', r));
-const url = await new Promise<string>((resolve) => {
-  let out = '';
-  server.stdout!.on('data', (c: Buffer) => {
-    out += c.toString();
-    const m = /listening at (http:\/\/[^"\s]+)/.exec(out);
-    if (m) resolve(m[1]);
-  });
-});
+const { server, url, exited } = await startBuiltService({ DATA_DIR: dataDir }, root);
 
 const health = async () => (await (await fetch(`${url}/_health`)).json()) as { log_head: number; projections: Record<string, number> };
 const post = async (body: Buffer) => {

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Worker } from 'node:worker_threads';
-import { startTsWorker } from '../../threads';
+import { replyFrom, startTsWorker } from '../../threads';
 import { WrongExpectedRevisionError, type AppendOptions, type AppendResult } from '../../store/event-log';
 import type { AppendFailure, AppendThreadSetup, FromAppendThread, ToAppendThread } from './append-messages';
 import type { AppendRow } from './append-transaction';
@@ -25,25 +25,7 @@ export class AppendThread {
     const id = this.nextId++;
     let reply: FromAppendThread;
     try {
-      reply = await new Promise<FromAppendThread>((resolve, reject) => {
-        const onMessage = (message: FromAppendThread) => {
-          if (message.id !== id) return;
-          cleanup();
-          resolve(message);
-        };
-        const onError = (error: Error) => {
-          cleanup();
-          reject(error);
-        };
-        const onExit = (code: number) => onError(new Error(`log writer thread exited (${code})`));
-        const cleanup = () => {
-          thread.off('message', onMessage);
-          thread.off('error', onError);
-          thread.off('exit', onExit);
-        };
-        thread.on('message', onMessage);
-        thread.on('error', onError);
-        thread.on('exit', onExit);
+      reply = await replyFrom<FromAppendThread>(thread, id, 'log writer thread', () => {
         void (async () => {
           for (let i = 0; i < events.length; i++) {
             if (i > 0) await nextTurn();

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECORDING_STORED_LIMIT, SNAPSHOT_READ_BUDGET } from '../../../src/recordings';
 import { recordingStream } from '../../../streams';
 import { settle } from '../../support/posthog';
-import { startTestServer, type TestServer } from '../../support/server';
-import { optInToRecordings } from '../recordings/snapshots';
+import type { TestServer } from '../../support/server';
+import { optInToRecordings, startRecordingServer } from '../recordings/snapshots';
 import { withinHealthBudget } from './loop-watch';
 import { errorShapeProblem } from './raw-request';
 
@@ -22,10 +22,7 @@ let base: string;
 const t0 = Date.UTC(2026, 10, 27, 12, 0, 0);
 
 beforeAll(async () => {
-  s = await startTestServer();
-  await optInToRecordings(s);
-  token = s.credentials.project_api_key;
-  base = `/api/projects/${s.credentials.project_id}/session_recordings`;
+  ({ s, token, base } = await startRecordingServer());
 });
 afterAll(() => s.close());
 

@@ -3,9 +3,9 @@ import { RECORDING_BODY_LIMIT, RECORDING_DECOMPRESSED_LIMIT, RecordingIngest } f
 import { recordingStream } from '../../../streams';
 import { json, type Json } from '../../support/json';
 import { settle } from '../../support/posthog';
-import { startTestServer, type TestServer } from '../../support/server';
+import type { TestServer } from '../../support/server';
 import { keyWith } from '../experiments/helpers';
-import { optInToRecordings, rrweb, sendSnapshots, snapshotEvent, snapshotRequest, type Rrweb } from './snapshots';
+import { rrweb, sendSnapshots, startRecordingServer, snapshotEvent, snapshotRequest, type Rrweb } from './snapshots';
 
 let s: TestServer;
 let token: string;
@@ -13,10 +13,7 @@ let base: string;
 const t0 = Date.UTC(2026, 10, 20, 12, 0, 0);
 
 beforeAll(async () => {
-  s = await startTestServer();
-  await optInToRecordings(s);
-  token = s.credentials.project_api_key;
-  base = `/api/projects/${s.credentials.project_id}/session_recordings`;
+  ({ s, token, base } = await startRecordingServer());
 });
 afterAll(() => s.close());
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import LZString from 'lz-string';
-import type { TestServer } from '../../support/server';
+import { startTestServer, type TestServer } from '../../support/server';
 
 /** rrweb events as posthog-js's recorder emits them (EventType: 2 full, 3 incremental, 4 meta, 6 plugin). */
 export const rrweb = {
@@ -79,4 +79,11 @@ export async function sendSnapshots(url: string, batch: unknown[], encoding: Enc
 export async function optInToRecordings(s: TestServer, on = true): Promise<void> {
   const res = await s.api(`/api/projects/${s.credentials.project_id}/`, { method: 'PATCH', body: JSON.stringify({ session_recording_opt_in: on }) });
   if (res.status !== 200) throw new Error(`opting in to recordings: ${res.status} ${await res.text()}`);
+}
+
+/** A test server whose project records sessions, with its project key and its recordings API path. */
+export async function startRecordingServer(): Promise<{ s: TestServer; token: string; base: string }> {
+  const s = await startTestServer();
+  await optInToRecordings(s);
+  return { s, token: s.credentials.project_api_key, base: `/api/projects/${s.credentials.project_id}/session_recordings` };
 }

@@ -1,0 +1,32 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { experimentNodeFlags, npmStartArgs } from './_node-args';
+
+export interface BuiltService {
+  server: ChildProcess;
+  url: string;
+  /** Resolves when the process has exited. */
+  exited: Promise<unknown>;
+}
+
+/**
+ * The built service started as `npm start` starts it (its node flags: a larger young generation,
+ * since every ingestion request allocates a few MB that die with it), plus the experiment flags
+ * (CPU profiles: one per thread); resolves once it listens.
+ */
+export async function startBuiltService(env: Record<string, string>, cwd?: string): Promise<BuiltService> {
+  const server = spawn(process.execPath, [...experimentNodeFlags(), ...npmStartArgs()], {
+    cwd,
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', PRINT_CREDENTIALS: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((r) => server.once('exit', r));
+  const url = await new Promise<string>((resolve) => {
+    let out = '';
+    server.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /listening at (http:\/\/[^"\s]+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+  });
+  return { server, url, exited };
+}
