@@ -48,7 +48,7 @@ export function decodeBody(input: DecodeBodyInput): MaybePromise<unknown> {
   const { body, query, contentEncoding, maxDecompressedBytes: max } = input;
   const gated: Gated = (bytes, then, handOver = true) =>
     whenReady(keysAllow(bytes, input.keyGate), () =>
-      input.sliceLarge && isLargeJson(bytes) ? sliceLargeBatch(bytes, handOver).then((data) => new LargeBatch(data)) : then(),
+      input.sliceLarge && isLargeJson(bytes) ? sliceLargeBatch(bytes, handOver).then((data) => new LargeBatch(data, query)) : then(),
     );
 
   // Old clients send the payload as `?data=` (GET, or a beacon with an empty body).

@@ -1,4 +1,4 @@
-import type { ExtractedBatch } from './extract-batch';
+import { sentAtFromQuery, type ExtractedBatch } from './extract-batch';
 import type { BatchSlice, OversizedEvent, SlicedBatchData } from './batch-slices';
 
 /**
@@ -10,15 +10,16 @@ export class LargeBatch implements Omit<ExtractedBatch, 'events'> {
   readonly historicalMigration: boolean;
   readonly sentAt: string | undefined;
   /** How many events the request holds, oversized ones included. */
-  readonly events: number;
+  readonly eventCount: number;
   private readonly bytes: Buffer;
   private readonly slices: BatchSlice[];
 
-  constructor(data: SlicedBatchData) {
+  /** `query`: posthog-js's `_` send time stands in for an envelope without `sent_at`, as in extractBatch. */
+  constructor(data: SlicedBatchData, query: Record<string, string | undefined>) {
     this.apiKey = data.apiKey;
     this.historicalMigration = data.historicalMigration;
-    this.sentAt = data.sentAt;
-    this.events = data.events;
+    this.sentAt = data.sentAt ?? sentAtFromQuery(query._);
+    this.eventCount = data.events;
     this.bytes = Buffer.from(data.bytes.buffer, data.bytes.byteOffset, data.bytes.byteLength);
     this.slices = data.slices;
   }

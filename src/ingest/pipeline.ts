@@ -2,13 +2,12 @@ import { v7 as uuidv7 } from 'uuid';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ingestStream, type NewEvent } from '../../streams';
 import type { EventLog } from '../store/event-log';
-import { decodeBody } from './decode-body';
+import { decodeKeyedBody } from './keyed-body';
 import { MAX_EVENTS_PER_REQUEST, SLICE_EVENTS } from './batch-limits';
 import { CapturedRecords } from './captured-records';
 import { tooManyEvents } from './errors';
-import { extractBatch, sentAtFromQuery } from './extract-batch';
+import { extractBatch, type ExtractedBatch } from './extract-batch';
 import { LargeBatch } from './large-batch';
-import { keyGateFor, projectAfterBody, refuseBeforeBody } from './refuse-before-body';
 import { normalizeEvent, requestContext, type RequestContext } from './normalize-event';
 import type { AdmitIngest } from './rate-limited';
 
@@ -59,29 +58,24 @@ export class IngestPipeline {
   }
 
   async ingest(request: IngestRequest): Promise<IngestResult> {
-    const refused = refuseBeforeBody(request.query, request.body.length, this.deps.projectIdForToken, request.admit);
-    const early = refused instanceof Promise ? await refused : refused;
-    const keyGate = keyGateFor(early, request.body.length, this.deps.projectIdForToken, request.admit);
-    const decoded = decodeBody({ ...request, keyGate, sliceLarge: true });
-    // A small body decodes at once; only a large one waits for its inflation and parsing off the loop.
-    const payload = decoded instanceof Promise ? await decoded : decoded;
-    const batch = payload instanceof LargeBatch ? payload : extractBatch(payload, request.query);
-    const count = typeof batch.events === 'number' ? batch.events : batch.events.length;
-    if (count > MAX_EVENTS_PER_REQUEST) throw tooManyEvents(MAX_EVENTS_PER_REQUEST);
-    const resolved = projectAfterBody(early, batch.apiKey, this.deps.projectIdForToken);
-    const projectId = resolved instanceof Promise ? await resolved : resolved;
+    const { batch, projectId } = await decodeKeyedBody({ ...request, sliceLarge: true }, this.deps.projectIdForToken, (payload) => {
+      const batch = payload instanceof LargeBatch ? payload : extractBatch(payload, request.query);
+      if (eventCount(batch) > MAX_EVENTS_PER_REQUEST) throw tooManyEvents(MAX_EVENTS_PER_REQUEST);
+      return batch;
+    });
+    const count = eventCount(batch);
     request.admit?.(projectId, { events: count, bytes: request.body.length, historical: batch.historicalMigration });
 
     const ctx = requestContext({
       now: this.now(),
       ip: request.ip,
-      sentAt: payload instanceof LargeBatch ? (batch.sentAt ?? sentAtFromQuery(request.query._)) : batch.sentAt,
+      sentAt: batch.sentAt,
       historicalMigration: batch.historicalMigration,
       newUuid: uuidv7,
     });
     let accepted = 0;
     let records: NewEvent[];
-    if (Array.isArray(batch.events) && batch.events.length <= SLICE_EVENTS) {
+    if (!(batch instanceof LargeBatch) && batch.events.length <= SLICE_EVENTS) {
       // The common request: one turn, nothing prepared ahead of the append.
       const out = new CapturedRecords(false);
       accepted = this.normalizeInto(batch.events, ctx, out);
@@ -89,7 +83,7 @@ export class IngestPipeline {
       records = out.records;
     } else {
       const out = new CapturedRecords(true);
-      const slices = payload instanceof LargeBatch ? payload : new SlicesOf(batch.events as unknown[]);
+      const slices = batch instanceof LargeBatch ? batch : new SlicesOf(batch.events);
       for (let i = 0; i < slices.sliceCount; i++) {
         // Each slice is a turn of its own: a concurrent request (or /_health) waits one slice at most.
         if (i > 0) await nextTurn();
@@ -125,6 +119,8 @@ export class IngestPipeline {
     return accepted;
   }
 }
+
+const eventCount = (batch: LargeBatch | ExtractedBatch): number => (batch instanceof LargeBatch ? batch.eventCount : batch.events.length);
 
 /** An already parsed batch too long for one turn (a body under the slicing threshold can still hold tens of thousands of small events), in slices of SLICE_EVENTS. */
 class SlicesOf {

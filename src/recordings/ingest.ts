@@ -1,7 +1,6 @@
 import { recordingStream, type NewEvent, type RecordingSnapshotsData } from '../../streams';
-import { decodeBody } from '../ingest/decode-body';
 import { extractBatch } from '../ingest/extract-batch';
-import { keyGateFor, projectAfterBody, refuseBeforeBody } from '../ingest/refuse-before-body';
+import { decodeKeyedBody } from '../ingest/keyed-body';
 import type { AdmitIngest } from '../ingest/rate-limited';
 import type { EventLog } from '../store/event-log';
 import { extractSnapshots } from './extract-snapshots';
@@ -57,12 +56,7 @@ export class RecordingIngest {
   }
 
   async ingest(request: RecordingRequest): Promise<RecordingIngestResult> {
-    const refused = refuseBeforeBody(request.query, request.body.length, this.deps.projectIdForToken, request.admit);
-    const early = refused instanceof Promise ? await refused : refused;
-    const keyGate = keyGateFor(early, request.body.length, this.deps.projectIdForToken, request.admit);
-    const batch = extractBatch(await decodeBody({ ...request, keyGate }), request.query);
-    const resolved = projectAfterBody(early, batch.apiKey, this.deps.projectIdForToken);
-    const projectId = resolved instanceof Promise ? await resolved : resolved;
+    const { batch, projectId } = await decodeKeyedBody(request, this.deps.projectIdForToken, (payload) => extractBatch(payload, request.query));
     // Before any per-line work: a project that does not record costs a lookup in memory.
     const accepting = this.accepts(projectId);
     if (!(accepting instanceof Promise ? await accepting : accepting)) return { projectId, sessions: 0, position: null };

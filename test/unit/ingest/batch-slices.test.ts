@@ -4,10 +4,10 @@ import { sliceBatch } from '../../../src/ingest/batch-slices';
 import { jsonValuesAtMost } from '../../../src/ingest/json-values';
 import { LargeBatch } from '../../../src/ingest/large-batch';
 
-const sliced = (payload: unknown) => {
+const sliced = (payload: unknown, query: Record<string, string | undefined> = {}) => {
   const outcome = sliceBatch(Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload)));
   if (!outcome.ok) throw new Error(outcome.refusal.detail);
-  return new LargeBatch(outcome.batch);
+  return new LargeBatch(outcome.batch, query);
 };
 
 const eventsOf = (batch: LargeBatch) => {
@@ -23,15 +23,21 @@ describe('sliceBatch (decode thread) and LargeBatch (event loop)', () => {
   it('gives back the request fields and every event, in order, in slices of at most SLICE_EVENTS', () => {
     const batch = Array.from({ length: SLICE_EVENTS * 2 + 5 }, (_, i) => ({ event: 'e', distinct_id: 'd', properties: { i, '\u00e9': 'ü' } }));
     const large = sliced({ api_key: 'phc_k', historical_migration: true, sent_at: '2026-01-01T00:00:00Z', batch });
-    expect(large).toMatchObject({ apiKey: 'phc_k', historicalMigration: true, sentAt: '2026-01-01T00:00:00Z', events: batch.length });
+    expect(large).toMatchObject({ apiKey: 'phc_k', historicalMigration: true, sentAt: '2026-01-01T00:00:00Z', eventCount: batch.length });
     expect(large.sliceCount).toBe(3);
     expect(eventsOf(large)).toEqual(batch);
   });
 
   it('keeps the other payload shapes and the key of the first event', () => {
-    expect(sliced([{ event: 'a', api_key: 'phc_a' }])).toMatchObject({ apiKey: 'phc_a', events: 1 });
+    expect(sliced([{ event: 'a', api_key: 'phc_a' }])).toMatchObject({ apiKey: 'phc_a', eventCount: 1 });
     expect(eventsOf(sliced({ event: 'single', token: 'phc_s' }))).toEqual([{ event: 'single', token: 'phc_s' }]);
     expect(sliced({ batch: [] }).sliceCount).toBe(0);
+  });
+
+  it("takes posthog-js's `_` send time when the envelope has no sent_at, as extractBatch does", () => {
+    const ms = Date.UTC(2026, 10, 27, 12, 0, 0);
+    expect(sliced([{ event: 'a' }], { _: String(ms) }).sentAt).toBe(new Date(ms).toISOString());
+    expect(sliced({ sent_at: '2026-01-01T00:00:00Z', batch: [{ event: 'a' }] }, { _: String(ms) }).sentAt).toBe('2026-01-01T00:00:00Z');
   });
 
   it('flags an event past MAX_EVENT_CHARS in its place instead of slicing it', () => {
