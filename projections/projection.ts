@@ -42,6 +42,12 @@ export interface ReadModelProjection {
   readonly store: StoreName;
   /** Event types this projection reads; others only move its checkpoint. */
   readonly handles?: readonly string[];
+  /**
+   * For a fold whose events fall into independent lanes (one per project: no event reads another
+   * lane's rows), the lane of an event it handles. The runner then lets each lane run ahead of the
+   * others, so a lane with a heavy backlog does not hold the rest back (see lane-backlog.ts).
+   */
+  lane?(event: RecordedEvent): string;
   /** Created by the adapter before the first event; dropped on a rebuild. */
   readonly tables: readonly TableSchema[];
   apply(event: RecordedEvent, db: SqlSession): Promise<void>;
@@ -49,8 +55,10 @@ export interface ReadModelProjection {
    * Applies events in order exactly as `apply` on each in turn would, but may keep the storage
    * busy with one event's writes while it folds the next (everything is written once it resolves).
    * Used for a batch's first attempt; the retry that isolates a failing event uses `apply`.
+   * Asks `stop` after each event (when given) and stops there if it answers true; resolves to how
+   * many events it applied.
    */
-  applyAll?(events: readonly RecordedEvent[], db: SqlSession): Promise<void>;
+  applyAll?(events: readonly RecordedEvent[], db: SqlSession, stop?: () => boolean): Promise<number>;
   /**
    * How many independent parts an event holds (e.g. the captured events of an EventsCaptured
    * record), when applying it is the same as applying each part in turn with `applyPart`. When

@@ -28,21 +28,23 @@ export interface FoldContext extends PersonStore {
 /** Warnings this fold raises itself, as opposed to those the capture endpoint logged. */
 export const FOLD_WARNING_SOURCE = 'ingestion';
 
-/** The next id after the largest: a replay numbers the warnings as the first fold did. */
-const INSERT_WARNING = `INSERT INTO ingestion_warnings (id, project_id, type, source, details, timestamp)
-  VALUES ((SELECT coalesce(max(id), 0) + 1 FROM ingestion_warnings), ?, ?, ?, ?, ?)`;
+/** Numbered after the record's earlier warnings: a replay numbers them as the first fold did. */
+const INSERT_WARNING = `INSERT INTO ingestion_warnings (position, seq, project_id, type, source, details, timestamp)
+  VALUES (?, (SELECT coalesce(max(seq), -1) + 1 FROM ingestion_warnings WHERE position = ?), ?, ?, ?, ?, ?)`;
 
+/** A warning about the log record at `position` (the record that carried the event, or the warning itself). */
 export async function recordWarning(
   db: SqlSession,
+  position: number,
   projectId: number,
   type: string,
   source: string,
   details: Record<string, unknown>,
   timestamp: string,
 ): Promise<void> {
-  await db.run(INSERT_WARNING, projectId, type, source, JSON.stringify(details), timestamp);
+  await db.run(INSERT_WARNING, position, position, projectId, type, source, JSON.stringify(details), timestamp);
 }
 
 export function warn(ctx: FoldContext, type: string, details: Record<string, unknown>): Promise<void> {
-  return recordWarning(ctx.db, ctx.projectId, type, FOLD_WARNING_SOURCE, details, ctx.recordedAt);
+  return recordWarning(ctx.db, ctx.ordinal.position, ctx.projectId, type, FOLD_WARNING_SOURCE, details, ctx.recordedAt);
 }

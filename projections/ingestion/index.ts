@@ -46,10 +46,13 @@ export function createIngestionProjection(): ReadModelProjection {
     // 5: the time indexes end with uuid (the exports' keyset on every engine).
     // 6: persons and distinct ids ordered by (seq_position, seq_index), never a product of a position.
     // 7: the time indexes no longer end with uuid (exports sort each run of equal times instead).
-    version: 7,
+    // 8: warnings keyed by (position, seq), not a counter shared by all projects: projects fold in lanes.
+    version: 8,
     store: 'readmodels',
     handles: ['EventCaptured', 'EventsCaptured', 'IngestionWarningRaised'],
     tables: INGESTION_TABLES,
+    // Projects share no rows (warnings too are keyed by log position), so each folds in its own lane.
+    lane: (recorded: RecordedEvent) => String(projectIdOf(recorded)),
     async apply(recorded: RecordedEvent, db: SqlSession) {
       if (recorded.type === 'EventsCaptured') {
         const absorbed: Absorbed = new Map();
@@ -67,7 +70,7 @@ export function createIngestionProjection(): ReadModelProjection {
         const projectId = projectIdOf(recorded);
         if (projectId === null) return;
         const data = recorded.data as WarningData;
-        await recordWarning(db, projectId, data.type, data.source, data.details ?? {}, recorded.metadata.recordedAt);
+        await recordWarning(db, recorded.position, projectId, data.type, data.source, data.details ?? {}, recorded.metadata.recordedAt);
       }
     },
     /**
@@ -80,10 +83,11 @@ export function createIngestionProjection(): ReadModelProjection {
      * event records of one request is re-pointed once, not once per record), and before anything
      * folded without a record's reads, which reads the rows themselves.
      */
-    async applyAll(records: readonly RecordedEvent[], db: SqlSession) {
+    async applyAll(records: readonly RecordedEvent[], db: SqlSession, stop?: () => boolean) {
       /** The previous record's rows, not inserted yet. */
       let held: EventRow[] = [];
       const absorbed: Absorbed = new Map();
+      let applied = 0;
       for (const recorded of records) {
         const reads = recorded.type === 'EventsCaptured' ? await readsOf(recorded, db, absorbed) : null;
         if (!reads) {
@@ -91,19 +95,22 @@ export function createIngestionProjection(): ReadModelProjection {
           held = [];
           await repointAbsorbed(db, absorbed);
           await this.apply(recorded, db);
-          continue;
+        } else {
+          const projectId = projectIdOf(recorded);
+          for (const row of held) if (row.projectId === projectId) reads.folded.add(row.uuid);
+          const inserting = insertEvents(db, held);
+          // Awaited below; a fold that throws first must not leave its rejection unhandled.
+          inserting.catch(() => undefined);
+          await foldRecord(recorded, db, reads);
+          await inserting;
+          held = reads.rows;
         }
-        const projectId = projectIdOf(recorded);
-        for (const row of held) if (row.projectId === projectId) reads.folded.add(row.uuid);
-        const inserting = insertEvents(db, held);
-        // Awaited below; a fold that throws first must not leave its rejection unhandled.
-        inserting.catch(() => undefined);
-        await foldRecord(recorded, db, reads);
-        await inserting;
-        held = reads.rows;
+        applied++;
+        if (stop?.()) break;
       }
       await insertEvents(db, held);
       await repointAbsorbed(db, absorbed);
+      return applied;
     },
     // One captured event that cannot be folded must not cost the others of its record.
     parts(recorded: RecordedEvent) {
@@ -122,6 +129,7 @@ export function createIngestionProjection(): ReadModelProjection {
       const captured = capturedAt(recorded, part);
       await recordWarning(
         db,
+        recorded.position,
         projectId,
         QUARANTINE_WARNING,
         FOLD_WARNING_SOURCE,

@@ -219,7 +219,7 @@ export function ingestionQueries(db: SqlSession) {
         (
           await db.all<WarningRow>(
             `SELECT type, source, details, timestamp FROM ingestion_warnings WHERE project_id = ?
-             ORDER BY id DESC LIMIT ? OFFSET ?`,
+             ORDER BY position DESC, seq DESC LIMIT ? OFFSET ?`,
             projectId,
             limit,
             skip,

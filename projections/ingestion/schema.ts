@@ -118,13 +118,17 @@ export const EVENTS: TableSchema = {
   orderBy: 'project_id, uuid',
 };
 
-/** Ids are assigned by the fold (the next after the largest), so a replay numbers warnings alike. */
+/**
+ * Keyed by the log position of the record that raised the warning and its number among that
+ * record's warnings: a replay numbers them alike however the fold interleaves projects, and no
+ * project waits on another's to number its own.
+ */
 export const INGESTION_WARNINGS: TableSchema = {
   name: 'ingestion_warnings',
-  columns: { id: 'integer', project_id: 'integer', type: 'text', source: 'text', details: 'text', timestamp: 'text' },
-  primaryKey: ['id'],
-  indexes: { ingestion_warnings_by_project: ['project_id'] },
-  orderBy: 'id',
+  columns: { position: 'integer', seq: 'integer', project_id: 'integer', type: 'text', source: 'text', details: 'text', timestamp: 'text' },
+  primaryKey: ['position', 'seq'],
+  indexes: { ingestion_warnings_by_project: ['project_id', 'position', 'seq'] },
+  orderBy: 'position, seq',
 };
 
 /** Every table of the fold, each with a total order so replay digests are comparable. */

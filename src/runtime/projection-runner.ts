@@ -19,6 +19,7 @@ import {
 import { isStorageFault } from './storage-fault';
 import type { AppliedBatch } from './applied';
 import { CHANGES_SCHEMA, type ChangeRecorder } from './change-log';
+import { LaneBacklog, type LaneKey, type LaneSlice } from './lane-backlog';
 
 interface Bound {
   projection: ReadModelProjection;
@@ -29,6 +30,8 @@ interface Bound {
   quarantine: QuarantineSummary;
   /** Stop applying past this position (replay/verify to a fixed point). */
   until: number;
+  /** A laned projection's events read and not applied in every lane yet (null: not laned). */
+  lanes: LaneBacklog | null;
 }
 
 interface Waiter {
@@ -77,12 +80,36 @@ export interface RunnerOptions {
  */
 const BATCH_BYTES = 16 * 1024 * 1024;
 
+/**
+ * A laned projection's slice: about one full EventsCaptured record. Each lane with work gets one
+ * slice per round, so this bounds how long a heavy lane holds the others' events back.
+ */
+const SLICE_PARTS = 10_000;
+/** A lane with no other lane waiting takes up to this many in one slice. */
+const MAX_SLICE_PARTS = 250_000;
+/** Without append notices, how long a lone lane's slice runs before it lets the log be read again. */
+const UNNOTIFIED_SLICE_MS = 250;
+/** A laned projection holding this many events unapplied stops the reading until it has caught up. */
+const MAX_HELD_EVENTS = 8_000;
+
 export const CHECKPOINTS_SCHEMA: TableSchema = {
   name: 'projection_checkpoints',
   columns: { name: 'text', position: 'integer', version: 'integer' },
   primaryKey: ['name'],
   orderBy: 'name',
 };
+/** How far each lane of a laned projection has applied past its checkpoint (see lane-backlog.ts). */
+export const LANES_SCHEMA: TableSchema = {
+  name: 'projection_lanes',
+  columns: { name: 'text', lane: 'text', position: 'integer' },
+  primaryKey: ['name', 'lane'],
+  orderBy: 'name, lane',
+};
+const READ_LANES = 'SELECT lane, position FROM projection_lanes WHERE name = ?';
+const READ_LANE = 'SELECT position FROM projection_lanes WHERE name = ? AND lane = ?';
+const WRITE_LANE = `INSERT INTO projection_lanes (name, lane, position) VALUES (?, ?, ?)
+  ON CONFLICT (name, lane) DO UPDATE SET position = excluded.position`;
+const FORGET_LANES_BEHIND = 'DELETE FROM projection_lanes WHERE name = ? AND position <= ?';
 const READ_CHECKPOINT = 'SELECT position, version FROM projection_checkpoints WHERE name = ?';
 const WRITE_CHECKPOINT = `INSERT INTO projection_checkpoints (name, position, version) VALUES (?, ?, ?)
   ON CONFLICT (name) DO UPDATE SET position = excluded.position, version = excluded.version`;
@@ -108,6 +135,8 @@ export class ProjectionRunner implements Runner {
   private readonly waiters = new Set<Waiter>();
   private readonly batchSize: number;
   private following = false;
+  /** The log has moved since it was last read (told by the append notices). */
+  private logMoved = false;
   private stopFollowing: () => void = () => {};
   /** Batches are applied one at a time (the live loop and a catch-up may both feed the runner). */
   private queue: Promise<void> = Promise.resolve();
@@ -124,6 +153,7 @@ export class ProjectionRunner implements Runner {
     private readonly options: RunnerOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 2000;
+    options.notifications?.moved$.subscribe(() => (this.logMoved = true));
     this.ready = (async () => {
       for (const projection of projections) this.bound.push(await this.bind(projection, stores[projection.store]));
     })();
@@ -131,7 +161,7 @@ export class ProjectionRunner implements Runner {
     this.ready.catch((err: Error) => {
       for (const projection of projections.filter((p) => !this.bound.some((b) => b.projection === p))) {
         const store = stores[projection.store];
-        this.bound.push({ projection, store, handles: null, checkpoint: 0, failure: err, quarantine: { count: 0, latest: [] }, until: 0 });
+        this.bound.push({ projection, store, handles: null, checkpoint: 0, failure: err, quarantine: { count: 0, latest: [] }, until: 0, lanes: null });
       }
       this.failAll(err);
     });
@@ -169,11 +199,21 @@ export class ProjectionRunner implements Runner {
     try {
       let after = this.resumeAfter();
       while (after !== null && after < head) {
+        if (this.backlogFull()) {
+          await this.process([]);
+          continue;
+        }
+        this.logMoved = false;
         const batch = await this.log.readAll({ afterPosition: after, toPosition: head, maxCount: this.batchSize, maxBytes: BATCH_BYTES });
         if (batch.length === 0) break;
         await this.process(batch);
         after = batch[batch.length - 1].position;
         options.onProgress?.(after, head);
+        await yieldToLoop();
+      }
+      // Laned projections apply what they hold, a round at a time.
+      while (this.hasBacklog()) {
+        await this.process([]);
         await yieldToLoop();
       }
     } finally {
@@ -192,7 +232,17 @@ export class ProjectionRunner implements Runner {
   /** Where the next read starts: after the lowest checkpoint of a projection still running (null: none is). */
   private resumeAfter(): number | null {
     const running = this.bound.filter((b) => !b.failure);
-    return running.length ? Math.min(...running.map((b) => b.checkpoint)) : null;
+    return running.length ? Math.min(...running.map((b) => b.lanes?.readTo ?? b.checkpoint)) : null;
+  }
+
+  /** A laned projection still holds events to apply. */
+  private hasBacklog(): boolean {
+    return this.bound.some((b) => !b.failure && b.lanes !== null && b.lanes.pending > 0);
+  }
+
+  /** A laned projection holds so much that reading more would only grow memory. */
+  private backlogFull(): boolean {
+    return this.bound.some((b) => !b.failure && b.lanes !== null && b.lanes.pending >= MAX_HELD_EVENTS);
   }
 
   /**
@@ -228,11 +278,14 @@ export class ProjectionRunner implements Runner {
       if (after === null) break;
       let batch: RecordedEvent[] = [];
       try {
-        batch = await this.log.readAll({ afterPosition: after, maxCount: this.batchSize, maxBytes: BATCH_BYTES });
+        this.logMoved = false;
+        if (!this.backlogFull()) batch = await this.log.readAll({ afterPosition: after, maxCount: this.batchSize, maxBytes: BATCH_BYTES });
       } catch {
         // The log is unreachable for now (its adapter reports that to /_health): try again at the next poll.
       }
-      if (batch.length > 0) {
+      // Between two rounds of a laned projection the log is read again, so the events appended
+      // meanwhile join their lanes' next round.
+      if (batch.length > 0 || this.hasBacklog()) {
         await this.process(batch);
         // An embedded store answers without I/O: without this, a backlog would hold the thread.
         await yieldToLoop();
@@ -251,9 +304,14 @@ export class ProjectionRunner implements Runner {
   private async processNow(batch: RecordedEvent[]): Promise<void> {
     for (const b of this.bound) {
       if (b.failure) continue;
+      if (b.lanes) {
+        await this.applyRound(b, b.lanes, batch);
+        continue;
+      }
+      if (batch.length === 0) continue;
       try {
         const before = b.checkpoint;
-        b.checkpoint = await this.applyTx(b, batch);
+        b.checkpoint = (await this.applyTx(b, batch)).checkpoint;
         if (b.checkpoint > before && this.applied$.observed) {
           const events = batch.filter((e) => e.position > before && e.position <= b.checkpoint && (!b.handles || b.handles.has(e.type)));
           if (events.length) this.applied$.next({ projection: b.projection.name, events });
@@ -265,6 +323,47 @@ export class ProjectionRunner implements Runner {
     }
     for (const waiter of this.waiters) if (this.settle(waiter)) this.waiters.delete(waiter);
     this.progress$.next();
+  }
+
+  /**
+   * Takes a batch into a laned projection's backlog, then gives each lane with work one slice. A
+   * lane working alone takes a long slice (the merges of a slice are written once at its end) but
+   * ends it after the event in progress once the log has moved, so events appended meanwhile, in
+   * other lanes, wait for one event of it at most.
+   */
+  private async applyRound(b: Bound, lanes: LaneBacklog, batch: RecordedEvent[]): Promise<void> {
+    try {
+      lanes.take(batch, b.until);
+      const slices = lanes.round(SLICE_PARTS);
+      const alone = slices.length === 1;
+      for (const slice of alone ? lanes.round(MAX_SLICE_PARTS) : slices) {
+        const startedAt = performance.now();
+        const stop = alone ? () => this.logMoved || (!this.options.notifications && performance.now() - startedAt > UNNOTIFIED_SLICE_MS) : undefined;
+        const { checkpoint, done } = await this.applyTx(b, slice.events, slice, stop);
+        b.checkpoint = checkpoint;
+        lanes.applied(done!, checkpoint);
+        if (this.applied$.observed) this.applied$.next({ projection: b.projection.name, events: done!.events });
+      }
+      // Events the projection does not read move its checkpoint too.
+      if (lanes.checkpoint > b.checkpoint) b.checkpoint = await this.writeCheckpoint(b, lanes.checkpoint);
+    } catch (err) {
+      b.failure = err instanceof Error ? err : new Error(String(err));
+      this.options.onError?.(b.projection.name, b.failure);
+    }
+  }
+
+  private writeCheckpoint(b: Bound, position: number): Promise<number> {
+    const { projection, store } = b;
+    return store.transaction(
+      async (tx) => {
+        const stored = (await readCheckpoint(tx, projection.name))?.position ?? 0;
+        if (position <= stored) return stored;
+        await tx.run(WRITE_CHECKPOINT, projection.name, position, projection.version);
+        await tx.run(FORGET_LANES_BEHIND, projection.name, position);
+        return position;
+      },
+      { lock: lockOf(projection) },
+    );
   }
 
   private settle(waiter: Waiter): boolean {
@@ -289,43 +388,49 @@ export class ProjectionRunner implements Runner {
 
   private async bind(projection: ReadModelProjection, store: ReadModelStore): Promise<Bound> {
     const name = projection.name;
-    const { checkpoint, quarantine } = await store.transaction(
+    const { checkpoint, quarantine, lanes } = await store.transaction(
       async (tx) => {
         await tx.createTables(this.options.changes ? [CHECKPOINTS_SCHEMA, QUARANTINE_SCHEMA, CHANGES_SCHEMA] : [CHECKPOINTS_SCHEMA, QUARANTINE_SCHEMA]);
         const stored = await readCheckpoint(tx, name);
         const current = stored && stored.version === projection.version;
+        if (projection.lane) await tx.createTables([LANES_SCHEMA]);
         if (stored && !current) {
           // A changed fold means the old rows are wrong: rebuild this projection from the first event.
           await tx.dropTables(projection.tables.map((t) => t.name));
           await forgetQuarantines(tx, name);
+          if (projection.lane) await tx.run(FORGET_LANES_BEHIND, name, Number.MAX_SAFE_INTEGER);
         }
         // Recorded at once, not at the first applied event: processes following a shared store
         // learn from it that this version's tables exist.
         if (!current) await tx.run(WRITE_CHECKPOINT, name, 0, projection.version);
         await tx.createTables(projection.tables);
-        return { checkpoint: current ? stored.position : 0, quarantine: await quarantineSummary(tx, name) };
+        const lanes = projection.lane ? new Map((await tx.all<{ lane: LaneKey; position: number }>(READ_LANES, name)).map((r) => [r.lane, r.position])) : null;
+        return { checkpoint: current ? stored.position : 0, quarantine: await quarantineSummary(tx, name), lanes };
       },
       // Schema changes of runners starting together (in several processes) take turns.
       { lock: [SCHEMA_LOCK, lockOf(projection)] },
     );
+    const handles = projection.handles ? new Set(projection.handles) : null;
     return {
       projection,
       store,
-      handles: projection.handles ? new Set(projection.handles) : null,
+      handles,
       checkpoint,
       failure: null,
       quarantine,
       until: Number.MAX_SAFE_INTEGER,
+      lanes: lanes && projection.lane ? new LaneBacklog(checkpoint, lanes, { laneOf: (event) => (handles && !handles.has(event.type) ? null : projection.lane!(event)), partsOf: (event) => projection.parts?.(event) ?? 1 }) : null,
     };
   }
 
   /**
-   * One batch for one projection, in one transaction. If the batch throws, it is applied again with
-   * each event (and each part) in a savepoint, so one that throws is rolled back alone, recorded and
-   * skipped. Deterministic: the same log and fold quarantine the same events, however the log was
-   * cut into batches.
+   * One batch (or one lane's slice) for one projection, in one transaction. If it throws, it is
+   * applied again with each event (and each part) in a savepoint, so one that throws is rolled back
+   * alone, recorded and skipped. Deterministic: the same log and fold quarantine the same events,
+   * however the log was cut into batches or slices. A slice may stop early (`stop`, asked after
+   * each event): it then reports the part it applied.
    */
-  private async applyTx(b: Bound, events: RecordedEvent[]): Promise<number> {
+  private async applyTx(b: Bound, events: RecordedEvent[], slice: LaneSlice | null = null, stop?: () => boolean): Promise<{ checkpoint: number; done: LaneSlice | null }> {
     const { projection, store, handles } = b;
     const name = projection.name;
     /** The batch's events the projection applies, in order; and the position the checkpoint moves to. */
@@ -340,17 +445,47 @@ export class ProjectionRunner implements Runner {
       }
       return { chosen, last };
     };
-    const fold = async (tx: ReadModelTransaction, applyAll: (chosen: RecordedEvent[]) => Promise<void>) => {
+    /** Applies `chosen` in order; answers how many it applied (all, unless `stop` said so). */
+    type ApplyAll = (chosen: RecordedEvent[]) => Promise<number>;
+    /**
+     * A lane's slice: its events past both the checkpoint and the lane's own position (re-read here,
+     * as a second runner may have moved them); the lane's position and the checkpoint the slice
+     * completes are written with its rows.
+     */
+    const foldSlice = async (tx: ReadModelTransaction, slice: LaneSlice, applyAll: ApplyAll) => {
+      const current = (await readCheckpoint(tx, name))?.position ?? 0;
+      const laneAt = Math.max(current, (await tx.get<{ position: number }>(READ_LANE, name, slice.lane))?.position ?? 0);
+      const skipped = slice.events.findIndex((event) => event.position > laneAt);
+      const chosen = skipped === -1 ? [] : slice.events.slice(skipped);
+      const applied = chosen.length ? await applyAll(chosen) : 0;
+      const done: LaneSlice = { lane: slice.lane, events: slice.events.slice(0, slice.events.length - chosen.length + applied) };
+      await tx.run(WRITE_LANE, name, slice.lane, done.events[done.events.length - 1].position);
+      const next = b.lanes!.checkpointAfter(done);
+      if (next > current) {
+        await tx.run(WRITE_CHECKPOINT, name, next, projection.version);
+        await tx.run(FORGET_LANES_BEHIND, name, next);
+      }
+      if (this.options.changes && applied) await this.options.changes.record(tx, name, chosen.slice(0, applied));
+      return { checkpoint: Math.max(next, current), done };
+    };
+    const fold = async (tx: ReadModelTransaction, applyAll: ApplyAll) => {
+      if (slice) return foldSlice(tx, slice, applyAll);
       const current = (await readCheckpoint(tx, name))?.position ?? 0;
       const { chosen, last } = select(current);
       if (chosen.length) await applyAll(chosen);
       if (last !== current) await tx.run(WRITE_CHECKPOINT, name, last, projection.version);
       // Shared read models: what this batch applied, for the processes that follow the store.
       if (this.options.changes && chosen.length) await this.options.changes.record(tx, name, chosen);
-      return last;
+      return { checkpoint: last, done: null };
     };
     const inTurn = async (chosen: RecordedEvent[], apply: (event: RecordedEvent) => Promise<void>) => {
-      for (const event of chosen) await apply(event);
+      let applied = 0;
+      for (const event of chosen) {
+        await apply(event);
+        applied++;
+        if (stop?.()) break;
+      }
+      return applied;
     };
     const lock = { lock: lockOf(projection) };
     try {
@@ -358,7 +493,7 @@ export class ProjectionRunner implements Runner {
       // does so here; the savepoint path below applies event by event.
       return await store.transaction(
         (tx) =>
-          fold(tx, (chosen) => (projection.applyAll ? projection.applyAll(chosen, tx) : inTurn(chosen, (event) => projection.apply(event, tx)))),
+          fold(tx, (chosen) => (projection.applyAll ? projection.applyAll(chosen, tx, stop) : inTurn(chosen, (event) => projection.apply(event, tx)))),
         lock,
       );
     } catch (err) {
@@ -383,9 +518,9 @@ export class ProjectionRunner implements Runner {
       await projection.quarantined?.(event, part, record.error, tx);
       fresh.push(record);
     };
-    let last: number;
+    let result: { checkpoint: number; done: LaneSlice | null };
     try {
-      last = await store.transaction(
+      result = await store.transaction(
         (tx) =>
           fold(tx, (chosen) =>
             inTurn(chosen, async (event) => {
@@ -407,6 +542,6 @@ export class ProjectionRunner implements Runner {
     }
     b.quarantine = mergeSummary(b.quarantine, fresh);
     for (const record of fresh) this.options.onQuarantine?.(record);
-    return last;
+    return result;
   }
 }

@@ -88,7 +88,7 @@ export function rowsOf(db: SqlStore, table: string): unknown[] {
 }
 
 export function warningTypes(db: SqlStore): string[] {
-  return (db.prepare('SELECT type FROM ingestion_warnings ORDER BY id').all() as { type: string }[]).map((r) => r.type);
+  return (db.prepare('SELECT type FROM ingestion_warnings ORDER BY position, seq').all() as { type: string }[]).map((r) => r.type);
 }
 
 export function personRow(db: SqlStore, uuid: string) {

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import type { RecordedEvent } from '../../../streams';
+import { LaneBacklog, type LaneKey } from '../../../src/runtime/lane-backlog';
+
+/** Events by lane letter ('-': one the projection does not read), at positions 1, 2, ... */
+const log = (lanes: string, parts: number[] = []): RecordedEvent[] =>
+  [...lanes].map((lane, i) => ({ position: i + 1, type: lane === '-' ? 'Other' : 'Folded', data: { lane, parts: parts[i] ?? 1 } }) as unknown as RecordedEvent);
+const rules = {
+  laneOf: (event: RecordedEvent) => (event.type === 'Other' ? null : (event.data as { lane: string }).lane),
+  partsOf: (event: RecordedEvent) => (event.data as { parts: number }).parts,
+};
+const positions = (events: readonly RecordedEvent[]) => events.map((e) => e.position);
+const backlog = (checkpoint = 0, lanes: [LaneKey, number][] = []) => new LaneBacklog(checkpoint, new Map(lanes), rules);
+
+describe('lane backlog', () => {
+  it('gives every lane one slice a round, the lane with the least work first, and keeps each lane in log order', () => {
+    const b = backlog();
+    b.take(log('aabab'), Number.MAX_SAFE_INTEGER);
+    const round = b.round(100);
+    expect(round.map((s) => [s.lane, positions(s.events)])).toEqual([
+      ['b', [3, 5]],
+      ['a', [1, 2, 4]],
+    ]);
+  });
+
+  it('cuts a slice at the budget of parts, but never below one event', () => {
+    const b = backlog();
+    b.take(log('aaab', [7, 5, 1, 1]), Number.MAX_SAFE_INTEGER);
+    expect(b.round(10).map((s) => [s.lane, positions(s.events)])).toEqual([
+      ['b', [4]],
+      ['a', [1]],
+    ]);
+    expect(b.round(3).find((s) => s.lane === 'a')!.events.map((e) => e.position)).toEqual([1]);
+  });
+
+  it('moves the checkpoint only over the prefix applied in every lane', () => {
+    const b = backlog();
+    b.take(log('ab-ab'), Number.MAX_SAFE_INTEGER);
+    const [first] = b.round(100).filter((s) => s.lane === 'b');
+    // b's events (2, 5) done: a's at 1 still holds the checkpoint back.
+    expect(b.checkpointAfter(first)).toBe(0);
+    b.applied(first, 0);
+    expect(b.checkpoint).toBe(0);
+    const [second] = b.round(100);
+    expect(second.lane).toBe('a');
+    expect(b.checkpointAfter(second)).toBe(5);
+    b.applied(second, 5);
+    expect(b.pending).toBe(0);
+    expect(b.round(100)).toEqual([]);
+  });
+
+  it("after a restart, skips what a lane applied past the checkpoint, and takes nothing twice or past `until`", () => {
+    const b = backlog(1, [['b', 4]]);
+    b.take(log('abab-ab'), 6);
+    b.take(log('abab-ab'), 6);
+    expect(b.round(100).map((s) => [s.lane, positions(s.events)])).toEqual([['a', [3, 6]]]);
+    expect(b.readTo).toBe(6);
+  });
+
+  it('moves the checkpoint over events no lane reads', () => {
+    const b = backlog();
+    b.take(log('--'), Number.MAX_SAFE_INTEGER);
+    expect(b.pending).toBe(0);
+    expect(b.checkpoint).toBe(2);
+  });
+});
