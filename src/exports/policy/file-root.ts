@@ -10,7 +10,14 @@ export class PathRefusedError extends Error {
   }
 }
 
-const inside = (root: string, target: string) => target === root || target.startsWith(root.endsWith(sep) ? root : root + sep);
+/**
+ * Whether the absolute `target` is `root` or below it. By path.relative, not a string prefix: a
+ * sibling whose name starts with the root's (`<root>-evil/x`) is one `..` away, not inside.
+ */
+export function isInside(root: string, target: string): boolean {
+  const rel = relative(root, target);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
 
 const errnoOf = (err: unknown) => (err as NodeJS.ErrnoException | null)?.code;
 
@@ -34,7 +41,7 @@ export class FileRoot {
     if (path.split(/[\\/]+/).includes('..')) throw new PathRefusedError("path must not contain '..' segments");
     if (!isAbsolute(path)) return path.split(/[\\/]+/).filter((s) => s !== '' && s !== '.');
     const target = resolve(path);
-    if (!inside(this.root, target)) throw new PathRefusedError('path is outside the export root; give a path relative to it');
+    if (!isInside(this.root, target)) throw new PathRefusedError('path is outside the export root; give a path relative to it');
     return relative(this.root, target).split(sep).filter(Boolean);
   }
 
@@ -97,13 +104,13 @@ export async function walk(realRoot: string, segments: readonly string[], option
     }
     if (stat.isSymbolicLink()) {
       const target = await realpath(next).catch(() => null);
-      if (target === null || !inside(realRoot, target)) throw new PathRefusedError('path leads outside the export root through a symbolic link');
+      if (target === null || !isInside(realRoot, target)) throw new PathRefusedError('path leads outside the export root through a symbolic link');
       current = target;
     } else {
       current = next;
     }
     if (!(await lstat(current)).isDirectory()) throw new PathRefusedError(`'${segment}' on the path is not a directory`);
   }
-  if (!inside(realRoot, await realpath(current))) throw new PathRefusedError('path is outside the export root');
+  if (!isInside(realRoot, await realpath(current))) throw new PathRefusedError('path is outside the export root');
   return current;
 }

@@ -42,6 +42,8 @@ describe('File destination confined to the export root', () => {
     expect(await refused(fileExport({ path: '/root/.ssh' }))).toMatch(/outside the export root/);
     expect(await refused(fileExport({ path: s.dataDir }))).toMatch(/outside the export root/);
     expect(await refused(fileExport({ path: outside }))).toMatch(/outside the export root/);
+    // A sibling whose name starts with the root's is not under it.
+    expect(await refused(fileExport({ path: `${root}-evil/x` }))).toMatch(/outside the export root/);
     expect(await refused(fileExport({ path: '../../x' }))).toMatch(/'\.\.' segments/);
     expect(await refused(fileExport({ path: 'a/../../b' }))).toMatch(/'\.\.' segments/);
     expect(await refused(fileExport({ path: `${root}/../escape` }))).toMatch(/'\.\.' segments/);

@@ -9,7 +9,8 @@ import { SqliteEventLog } from '../../../src/adapters/sqlite/event-log';
 import { openSqlite } from '../../../src/adapters/sqlite/open';
 import { tempDir } from '../../support/temp-dir';
 
-type Data = { marker?: boolean; items?: string[]; fault?: boolean };
+/** `fault`: the SQLite error code to throw, as better-sqlite3 sets it. */
+type Data = { marker?: boolean; items?: string[]; fault?: string };
 
 /** Writes before it throws, so a quarantine that does not roll the event's writes back shows. */
 const fragile: ReadModelProjection = {
@@ -24,7 +25,7 @@ const fragile: ReadModelProjection = {
       return;
     }
     await db.run('INSERT INTO seen (position, part) VALUES (?, -1)', event.position);
-    if (data.fault) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    if (data.fault) throw Object.assign(new Error(`storage said ${data.fault}`), { code: data.fault });
     if (data.marker) throw new Error(`marker at ${event.position}`);
   },
   parts: (event) => (event.data as Data).items?.length ?? 0,
@@ -126,17 +127,41 @@ describe('a projection that throws on an event quarantines it and goes on', () =
     await log.close();
   });
 
-  it('stops on a storage fault instead of quarantining (the event is not to blame)', async () => {
+  // better-sqlite3 reports SQLite's extended codes (SQLITE_BUSY_SNAPSHOT, not SQLITE_BUSY): each
+  // still says the store is failing, not the event, so it must stop the projection too.
+  it.each(['SQLITE_FULL', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_IOERR_WRITE', 'SQLITE_CORRUPT_INDEX', 'SQLITE_READONLY_DIRECTORY'])(
+    'stops on a storage fault (%s) instead of quarantining (the event is not to blame)',
+    async (code) => {
+      const dir = tempDir('quarantine-fault-');
+      const log = new SqliteEventLog(join(dir, 'log.sqlite'));
+      append(log, {});
+      append(log, { fault: code });
+      const s = open(dir, 'live', log, 2000);
+      await s.runner.catchUp();
+      expect(s.runner.failures()).toEqual({ fragile: `storage said ${code}` });
+      expect(s.runner.checkpoints().fragile).toBe(0);
+      expect(s.runner.quarantines().count).toBe(0);
+      expect(s.failures()).toEqual([]);
+      await expect(s.runner.waitFor(2)).rejects.toThrow(/fragile has stopped/);
+      s.close();
+      await log.close();
+    },
+  );
+
+  // A bad event fails the batch first, so the runner retries it event by event: the fault met on
+  // that path must stop the projection too, taking the bad event's quarantine back with the batch.
+  it('stops on a storage fault met while retrying a batch event by event', async () => {
     const dir = tempDir('quarantine-fault-');
     const log = new SqliteEventLog(join(dir, 'log.sqlite'));
     append(log, {});
-    append(log, { fault: true });
+    append(log, { marker: true });
+    append(log, { fault: 'SQLITE_BUSY_SNAPSHOT' });
     const s = open(dir, 'live', log, 2000);
     await s.runner.catchUp();
-    expect(s.runner.failures()).toEqual({ fragile: 'database or disk is full' });
+    expect(s.runner.failures()).toEqual({ fragile: 'storage said SQLITE_BUSY_SNAPSHOT' });
     expect(s.runner.checkpoints().fragile).toBe(0);
+    expect(s.runner.quarantines().count).toBe(0);
     expect(s.failures()).toEqual([]);
-    await expect(s.runner.waitFor(2)).rejects.toThrow(/fragile has stopped/);
     s.close();
     await log.close();
   });

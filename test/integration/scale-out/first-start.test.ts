@@ -71,6 +71,42 @@ if (USER !== null) {
       expect(organizations.map((list) => list.map((o) => o.id))).toEqual([[created[0]!.organization_id], [created[0]!.organization_id]]);
     });
 
+    // A second process started while the log was empty, whose fold has not yet seen the first
+    // process's organization when it takes the lease: it must wait for its fold to reach the head
+    // and find that organization, not judge the store empty by its lagging read models.
+    it('a second process whose fold lags finds the first one\'s organization instead of creating one', async () => {
+      const choice = parseEventLog(eventLogUrl());
+      if ('error' in choice) throw new Error(choice.error);
+      const leases = await Promise.all([0, 1].map(() => openLeases(choice, { kind: 'sqlite' })));
+      const first = await openRuntimeOn(choice, { dataDir: tempDir('first-start-') });
+      const second = await openRuntimeOn(choice, { dataDir: tempDir('first-start-') });
+      try {
+        await startProjections(first, { catchUp: false });
+        // The second caught up with the empty log, then its fold stops following it.
+        await second.ready;
+        await second.runner.catchUp();
+        const made = await bootstrapIfEmpty(first, leases[0]);
+        expect(made).not.toBeNull();
+
+        // Its fold resumes only once its first start waits for it (or has already decided without it).
+        let waiting!: () => void;
+        const waits = new Promise<void>((resolve) => (waiting = resolve));
+        const waitFor = second.runner.waitFor.bind(second.runner);
+        second.runner.waitFor = (...args) => (waiting(), waitFor(...args));
+        const found = bootstrapIfEmpty(second, leases[1]);
+        await Promise.race([waits, found]);
+        second.runner.start();
+        expect(await found).toBeNull();
+
+        await Promise.all([first, second].map((runtime) => runtime.runner.catchUp()));
+        const organizations = [first, second].map((runtime) => runtime.stores!.readmodels.prepare('SELECT id FROM organizations ORDER BY id').all());
+        expect(organizations).toEqual([[{ id: made!.organization_id }], [{ id: made!.organization_id }]]);
+      } finally {
+        for (const runtime of [first, second]) await runtime.close();
+        for (const l of leases) await l.close();
+      }
+    });
+
     it('servers started together write one set of credentials, which every one of them accepts', async () => {
       const shared = {
         EVENT_LOG: eventLogUrl(),

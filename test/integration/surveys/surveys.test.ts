@@ -213,6 +213,19 @@ describe('internal targeting flag', () => {
     expect(flag.status === 404 || (await json(flag)).deleted === true).toBe(true);
   });
 
+  // posthog-js keys an answer on the iteration only when `current_iteration > 0`; a survey with
+  // `iteration_count: 0` does not repeat, so its flag must read the plain key the answer set.
+  it('with iteration_count 0, stays off for who answered it', async () => {
+    const survey = await create({ name: 'Once', type: 'popover', start_date: '2026-01-01T00:00:00Z', iteration_count: 0 });
+    const key = survey.internal_targeting_flag.key;
+    await ingestEvents(s, [
+      { event: 'survey sent', distinct_id: 'answered-once', properties: { $survey_id: survey.id, $set: { [`$survey_responded/${survey.id}`]: true } } },
+    ]);
+    const on = async (distinctId: string) => (await evaluate(s, '/flags/?v=2', { distinct_id: distinctId })).flags[key].enabled;
+    expect(await on('answered-once')).toBe(false);
+    expect(await on('not-answered')).toBe(true);
+  });
+
   it('with a wait period, is off for who was shown a survey within it', async () => {
     const survey = await create({ name: 'Patient', type: 'popover', start_date: '2026-01-01T00:00:00Z', conditions: { seenSurveyWaitPeriodInDays: 7 } });
     const key = survey.internal_targeting_flag.key;

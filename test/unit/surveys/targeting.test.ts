@@ -14,6 +14,8 @@ describe('survey internal targeting flag filters', () => {
     expect(keys(internalFlagFilters('abc', fields({})))).toEqual(['$survey_dismissed/abc', '$survey_responded/abc']);
     expect(keys(internalFlagFilters('abc', fields({ iteration_count: 3, current_iteration: 2 })))).toEqual(['$survey_dismissed/abc/2', '$survey_responded/abc/2']);
     expect(keys(internalFlagFilters('abc', fields({ iteration_count: 3 })))).toEqual(['$survey_dismissed/abc/1', '$survey_responded/abc/1']);
+    // 0 repeats is not iterating (PostHog: `iteration_count > 0`), even with an iteration number set.
+    expect(keys(internalFlagFilters('abc', fields({ iteration_count: 0, current_iteration: 1 })))).toEqual(['$survey_dismissed/abc', '$survey_responded/abc']);
   });
 
   it('with a wait period, adds "never seen a survey" or "last seen more than N days ago"', () => {

@@ -4,7 +4,7 @@ import { readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, posix, relative, resolve, sep } from 'node:path';
 import { nonRetryableError } from '../destination';
 import type { ObjectStore, ObjectUpload } from '../file-export';
-import { walk } from '../../policy';
+import { isInside, walk } from '../../policy';
 
 /**
  * Keys as files under a root directory. Each file is written to a hidden temp file beside its
@@ -84,7 +84,7 @@ export class DirectoryStore implements ObjectStore {
   /** The prefix is user-supplied, so a key must not climb out of the root with `..`. */
   private pathOf(key: string): string {
     const target = resolve(this.root, key);
-    if (target !== this.root && !target.startsWith(this.root + sep)) {
+    if (!isInside(this.root, target)) {
       throw nonRetryableError(`Key '${key}' resolves outside the export directory`);
     }
     return target;
