@@ -31,7 +31,7 @@ function gatedProjection(held: Map<string, Promise<void>>, started: (key: string
   };
 }
 
-const opened: { close(): void | Promise<void> }[] = [];
+const opened: { close(): unknown }[] = [];
 afterEach(async () => {
   for (const o of opened.splice(0).reverse()) await o.close();
 });
