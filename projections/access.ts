@@ -1,13 +1,6 @@
-import type { RecordedEvent } from '../streams';
-import type {
-  OrganizationEvent,
-  PersonalApiKeyEvent,
-  ProjectEvent,
-  UserEvent,
-} from '../streams';
-import type { ReadModelProjection, SqlSession, TableSchema } from './projection';
-
-type AccessEvent = OrganizationEvent | ProjectEvent | UserEvent | PersonalApiKeyEvent;
+import { organizationEvents, personalApiKeyEvents, projectEvents, userEvents } from '../streams';
+import { defineProjection } from './define-projection';
+import type { TableSchema } from './projection';
 
 const tables: TableSchema[] = [
   { name: 'organizations', columns: { id: 'text', name: 'text', created_at: 'text' }, primaryKey: ['id'], orderBy: 'id' },
@@ -51,23 +44,14 @@ const tables: TableSchema[] = [
 ];
 
 /** Organizations, users, memberships, projects and personal keys: what authentication reads. */
-export const accessProjection: ReadModelProjection = {
+export const accessProjection = defineProjection({
   name: 'access',
   version: 2,
   store: 'readmodels',
-  handles: [
-    'OrganizationCreated',
-    'OrganizationMemberAdded',
-    'ProjectCreated',
-    'ProjectSettingsChanged',
-    'UserCreated',
-    'PersonalApiKeyCreated',
-    'PersonalApiKeyRevoked',
-  ],
+  reads: [...organizationEvents, ...projectEvents, ...userEvents, ...personalApiKeyEvents],
   tables,
-  async apply(recorded: RecordedEvent, db: SqlSession) {
-    const at = recorded.metadata.recordedAt;
-    const event = recorded as unknown as AccessEvent;
+  async apply(event, db) {
+    const at = event.metadata.recordedAt;
     switch (event.type) {
       case 'OrganizationCreated':
         await db.run('INSERT INTO organizations (id, name, created_at) VALUES (?, ?, ?)', event.data.id, event.data.name, at);
@@ -139,4 +123,4 @@ export const accessProjection: ReadModelProjection = {
       }
     }
   },
-};
+});

@@ -1,8 +1,8 @@
-import type { CapturedEventData, CohortEvent, EventsCapturedData, RecordedEvent } from '../streams';
+import { cohortEvents, EventCaptured, EventsCaptured, type CapturedEventData, type RecordedEvent } from '../streams';
+import { defineProjection } from './define-projection';
 import { canonicalIso } from './ingestion/events-table';
 import { stableJson } from './json';
 import { projectIdOf } from './ingestion/fold-captured';
-import type { ReadModelProjection, SqlSession } from './projection';
 
 /**
  * Flag exposures are kept per (project, flag, distinct id) with the LATEST call time: "sent
@@ -28,11 +28,11 @@ const RECORD_EXPOSURE = `INSERT INTO cohort_flag_exposures (project_id, flag_key
  * through `person_distinct_ids`, so a later merge moves a person's exposures with them; this fold
  * reads nothing but its own tables and the events it is handed.
  */
-export const cohortsProjection: ReadModelProjection = {
+export const cohortsProjection = defineProjection({
   name: 'cohorts',
   version: 1,
   store: 'readmodels',
-  handles: ['CohortCreated', 'CohortDeleted', 'EventCaptured', 'EventsCaptured'],
+  reads: [...cohortEvents, EventCaptured, EventsCaptured],
   tables: [
     {
       name: 'cohorts',
@@ -62,25 +62,24 @@ export const cohortsProjection: ReadModelProjection = {
       orderBy: 'project_id, flag_key, distinct_id',
     },
   ],
-  async apply(recorded: RecordedEvent, db: SqlSession) {
+  async apply(recorded, db) {
     if (recorded.type === 'EventsCaptured') {
       // Most captured events are not exposures: only those wait for a write.
-      for (const data of (recorded.data as EventsCapturedData).events) {
+      for (const data of recorded.data.events) {
         const exposure = exposureOf(recorded, data);
         if (exposure) await db.run(RECORD_EXPOSURE, ...exposure);
       }
       return;
     }
     if (recorded.type === 'EventCaptured') {
-      const exposure = exposureOf(recorded, recorded.data as CapturedEventData);
+      const exposure = exposureOf(recorded, recorded.data);
       if (exposure) await db.run(RECORD_EXPOSURE, ...exposure);
       return;
     }
     const at = recorded.metadata.recordedAt;
-    const e = recorded as unknown as CohortEvent;
-    switch (e.type) {
+    switch (recorded.type) {
       case 'CohortCreated': {
-        const d = e.data;
+        const d = recorded.data;
         await db.run(
           `INSERT INTO cohorts (id, project_id, name, description, filters, flag_key, since, experiment_id, created_by, created_at, deleted, version)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1)`,
@@ -98,12 +97,12 @@ export const cohortsProjection: ReadModelProjection = {
         return;
       }
       case 'CohortDeleted':
-        await db.run('UPDATE cohorts SET deleted = 1, version = version + 1 WHERE id = ?', e.data.cohortId);
+        await db.run('UPDATE cohorts SET deleted = 1, version = version + 1 WHERE id = ?', recorded.data.cohortId);
         return;
       default: {
-        const never: never = e;
+        const never: never = recorded;
         return never;
       }
     }
   },
-};
+});

@@ -1,7 +1,6 @@
-import type { EarlyAccessFeatureEvent, FeatureFlagEvent, RecordedEvent } from '../streams';
+import { earlyAccessFeatureEvents, FeatureFlagCreated } from '../streams';
+import { defineProjection } from './define-projection';
 import { stableJson } from './json';
-import type { ReadModelProjection } from './projection';
-import type { SqlSession } from './sql';
 
 /**
  * Early access features. A feature created with `flagCreated: false` waits for its flag: the
@@ -11,12 +10,12 @@ import type { SqlSession } from './sql';
  * position of its creation (`created_position`), which orders the features the same way on every
  * rebuild and on every engine.
  */
-export const earlyAccessProjection: ReadModelProjection = {
+export const earlyAccessProjection = defineProjection({
   name: 'early_access',
   // 2: the creation's log position replaces SQLite's rowid as the order of the rows.
   version: 2,
   store: 'readmodels',
-  handles: ['EarlyAccessFeatureCreated', 'EarlyAccessFeatureUpdated', 'EarlyAccessFeatureAbandoned', 'EarlyAccessFeatureDeleted', 'FeatureFlagCreated'],
+  reads: [...earlyAccessFeatureEvents, FeatureFlagCreated],
   tables: [
     {
       name: 'early_access_features',
@@ -43,10 +42,10 @@ export const earlyAccessProjection: ReadModelProjection = {
       orderBy: 'id',
     },
   ],
-  async apply(recorded: RecordedEvent, db: SqlSession) {
+  async apply(recorded, db) {
     const at = recorded.metadata.recordedAt;
     if (recorded.type === 'FeatureFlagCreated') {
-      const f = (recorded as unknown as Extract<FeatureFlagEvent, { type: 'FeatureFlagCreated' }>).data;
+      const f = recorded.data;
       // The feature the service appended just before this flag (it queues creates per key): the
       // latest one still waiting for this key, under the flag name the service gives. An older one
       // whose creation crashed before its flag stays invisible.
@@ -60,10 +59,9 @@ export const earlyAccessProjection: ReadModelProjection = {
       );
       return;
     }
-    const e = recorded as unknown as EarlyAccessFeatureEvent;
-    switch (e.type) {
+    switch (recorded.type) {
       case 'EarlyAccessFeatureCreated': {
-        const d = e.data;
+        const d = recorded.data;
         await db.run(
           `INSERT INTO early_access_features (id, project_id, name, stage, fields, flag_key, flag_linked, gone, created_by, created_at, updated_at, version, created_position)
            VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, 1, ?)`,
@@ -82,27 +80,27 @@ export const earlyAccessProjection: ReadModelProjection = {
         return;
       }
       case 'EarlyAccessFeatureUpdated': {
-        const current = await db.get<{ fields: string }>('SELECT fields FROM early_access_features WHERE id = ?', e.data.featureId);
+        const current = await db.get<{ fields: string }>('SELECT fields FROM early_access_features WHERE id = ?', recorded.data.featureId);
         if (!current) return;
-        const fields = { ...(JSON.parse(current.fields) as Record<string, unknown>), ...e.data.changes };
+        const fields = { ...(JSON.parse(current.fields) as Record<string, unknown>), ...recorded.data.changes };
         await db.run(
           'UPDATE early_access_features SET name = ?, stage = ?, fields = ?, updated_at = ?, version = version + 1 WHERE id = ?',
           String(fields.name),
           String(fields.stage),
           stableJson(fields),
           at,
-          e.data.featureId,
+          recorded.data.featureId,
         );
         return;
       }
       case 'EarlyAccessFeatureAbandoned':
       case 'EarlyAccessFeatureDeleted':
-        await db.run('UPDATE early_access_features SET gone = 1, updated_at = ?, version = version + 1 WHERE id = ?', at, e.data.featureId);
+        await db.run('UPDATE early_access_features SET gone = 1, updated_at = ?, version = version + 1 WHERE id = ?', at, recorded.data.featureId);
         return;
       default: {
-        const never: never = e;
+        const never: never = recorded;
         return never;
       }
     }
   },
-};
+});

@@ -1,6 +1,6 @@
-import type { ExperimentEvent, ExperimentUpdatedData, RecordedEvent } from '../streams';
+import { experimentEvents, type ExperimentUpdatedData } from '../streams';
+import { defineProjection } from './define-projection';
 import { stableJson } from './json';
-import type { ReadModelProjection } from './projection';
 import type { SqlSession } from './sql';
 
 /** JSON columns: null stays SQL NULL, anything else is stored with sorted keys (stable digests). */
@@ -35,11 +35,11 @@ async function applyUpdate(db: SqlSession, d: ExperimentUpdatedData, at: string)
  * Experiments read model: one row per experiment stream, abandoned and deleted ones included (they
  * keep their ids). Whether an experiment is visible also depends on its flag, which the queries join.
  */
-export const experimentsProjection: ReadModelProjection = {
+export const experimentsProjection = defineProjection({
   name: 'experiments',
   version: 1,
   store: 'readmodels',
-  handles: ['ExperimentCreated', 'ExperimentUpdated', 'ExperimentExposureCohortSet', 'ExperimentDeleted', 'ExperimentCreationAbandoned'],
+  reads: experimentEvents,
   tables: [
     {
       name: 'experiments',
@@ -68,9 +68,8 @@ export const experimentsProjection: ReadModelProjection = {
       orderBy: 'id',
     },
   ],
-  async apply(recorded: RecordedEvent, db: SqlSession) {
-    const at = recorded.metadata.recordedAt;
-    const e = recorded as unknown as ExperimentEvent;
+  async apply(e, db) {
+    const at = e.metadata.recordedAt;
     switch (e.type) {
       case 'ExperimentCreated': {
         const d = e.data;
@@ -113,4 +112,4 @@ export const experimentsProjection: ReadModelProjection = {
       }
     }
   },
-};
+});

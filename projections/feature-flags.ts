@@ -1,15 +1,15 @@
-import type { FeatureFlagEvent, RecordedEvent } from '../streams';
-import type { ReadModelProjection, SqlSession } from './projection';
+import { featureFlagEvents } from '../streams';
+import { defineProjection } from './define-projection';
 
 /**
  * Feature flags read model. Ids are assigned here, in log order (max + 1), so a replay gives every
  * flag the same id without the command having to allocate one.
  */
-export const featureFlagsProjection: ReadModelProjection = {
+export const featureFlagsProjection = defineProjection({
   name: 'feature_flags',
   version: 1,
   store: 'readmodels',
-  handles: ['FeatureFlagCreated', 'FeatureFlagUpdated', 'FeatureFlagDeleted'],
+  reads: featureFlagEvents,
   tables: [
     {
       name: 'feature_flags',
@@ -33,9 +33,8 @@ export const featureFlagsProjection: ReadModelProjection = {
       orderBy: 'id',
     },
   ],
-  async apply(recorded: RecordedEvent, db: SqlSession) {
-    const at = recorded.metadata.recordedAt;
-    const e = recorded as unknown as FeatureFlagEvent;
+  async apply(e, db) {
+    const at = e.metadata.recordedAt;
     switch (e.type) {
       case 'FeatureFlagCreated': {
         const d = e.data;
@@ -87,4 +86,4 @@ export const featureFlagsProjection: ReadModelProjection = {
       }
     }
   },
-};
+});

@@ -10,6 +10,7 @@ import { batchExportsProjection, batchExportRunsProjection, batchExportLogsProje
 import { recordingsProjection } from './recordings';
 
 export * from './projection';
+export * from './define-projection';
 export { accessProjection } from './access';
 export { accessQueries, type AccessQueries } from './access-queries';
 export { featureFlagsProjection } from './feature-flags';

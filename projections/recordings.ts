@@ -1,5 +1,5 @@
-import { snapshotCount, snapshotLines, type RecordedEvent, type RecordingSnapshotsData } from '../streams';
-import type { ReadModelProjection } from './projection';
+import { recordingEvents, snapshotCount, snapshotLines, type RecordedEvent, type RecordingSnapshotsData } from '../streams';
+import { defineProjection } from './define-projection';
 import type { SqlSession } from './sql';
 import { summarizeChunk } from './recordings-chunk';
 
@@ -18,11 +18,11 @@ function projectOf(recorded: RecordedEvent): number | null {
  * without any falls back to when its first chunk was received. The person is resolved at query
  * time through `person_distinct_ids`, so a later merge moves the recording with the person.
  */
-export const recordingsProjection: ReadModelProjection = {
+export const recordingsProjection = defineProjection({
   name: 'recordings',
   version: 1,
   store: 'readmodels',
-  handles: ['RecordingSnapshotsCaptured'],
+  reads: recordingEvents,
   tables: [
     {
       name: 'session_recordings',
@@ -71,13 +71,12 @@ export const recordingsProjection: ReadModelProjection = {
       orderBy: 'project_id, session_id, seq',
     },
   ],
-  async apply(recorded: RecordedEvent, db: SqlSession) {
-    if (recorded.type !== 'RecordingSnapshotsCaptured') return;
+  async apply(recorded, db) {
     const projectId = projectOf(recorded);
     if (projectId === null) return;
-    await applyChunk(projectId, recorded.revision, recorded.data as RecordingSnapshotsData, db);
+    await applyChunk(projectId, recorded.revision, recorded.data, db);
   },
-};
+});
 
 interface SessionTimes {
   chunk_count: number;

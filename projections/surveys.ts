@@ -1,7 +1,7 @@
-import type { CapturedEventData, EventsCapturedData, RecordedEvent, SurveyEvent } from '../streams';
+import { EventCaptured, EventsCaptured, surveyEvents, type CapturedEventData, type RecordedEvent } from '../streams';
+import { defineProjection } from './define-projection';
 import { projectIdOf } from './ingestion/fold-captured';
 import { stableJson } from './json';
-import type { ReadModelProjection } from './projection';
 import type { SqlSession } from './sql';
 
 /**
@@ -21,11 +21,11 @@ async function recordResponse(recorded: RecordedEvent, data: CapturedEventData, 
 }
 
 /** Surveys (their fields as one JSON document) and the responses counted per survey. */
-export const surveysProjection: ReadModelProjection = {
+export const surveysProjection = defineProjection({
   name: 'surveys',
   version: 1,
   store: 'readmodels',
-  handles: ['SurveyCreated', 'SurveyUpdated', 'SurveyTargetingFlagChanged', 'SurveyDeleted', 'EventCaptured', 'EventsCaptured'],
+  reads: [...surveyEvents, EventCaptured, EventsCaptured],
   tables: [
     {
       name: 'surveys',
@@ -55,21 +55,20 @@ export const surveysProjection: ReadModelProjection = {
       orderBy: 'project_id, survey_id, submission',
     },
   ],
-  async apply(recorded: RecordedEvent, db: SqlSession) {
+  async apply(recorded, db) {
     if (recorded.type === 'EventsCaptured') {
       // Checked here first: the other captured events of a batch then cost no await.
-      for (const data of (recorded.data as EventsCapturedData).events) if (data.event === 'survey sent') await recordResponse(recorded, data, db);
+      for (const data of recorded.data.events) if (data.event === 'survey sent') await recordResponse(recorded, data, db);
       return;
     }
     if (recorded.type === 'EventCaptured') {
-      await recordResponse(recorded, recorded.data as CapturedEventData, db);
+      await recordResponse(recorded, recorded.data, db);
       return;
     }
     const at = recorded.metadata.recordedAt;
-    const e = recorded as unknown as SurveyEvent;
-    switch (e.type) {
+    switch (recorded.type) {
       case 'SurveyCreated': {
-        const d = e.data;
+        const d = recorded.data;
         await db.run(
           `INSERT INTO surveys (id, project_id, name, archived, fields, internal_flag_key, targeting_flag_key, created_by, created_at, updated_at, deleted, version)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1)`,
@@ -87,29 +86,29 @@ export const surveysProjection: ReadModelProjection = {
         return;
       }
       case 'SurveyUpdated': {
-        const current = await db.get<{ fields: string }>('SELECT fields FROM surveys WHERE id = ?', e.data.surveyId);
+        const current = await db.get<{ fields: string }>('SELECT fields FROM surveys WHERE id = ?', recorded.data.surveyId);
         if (!current) return;
-        const fields = { ...(JSON.parse(current.fields) as Record<string, unknown>), ...e.data.changes };
+        const fields = { ...(JSON.parse(current.fields) as Record<string, unknown>), ...recorded.data.changes };
         await db.run(
           'UPDATE surveys SET name = ?, archived = ?, fields = ?, updated_at = ?, version = version + 1 WHERE id = ?',
           String(fields.name),
           fields.archived ? 1 : 0,
           stableJson(fields),
           at,
-          e.data.surveyId,
+          recorded.data.surveyId,
         );
         return;
       }
       case 'SurveyTargetingFlagChanged':
-        await db.run('UPDATE surveys SET targeting_flag_key = ?, updated_at = ?, version = version + 1 WHERE id = ?', e.data.targetingFlagKey, at, e.data.surveyId);
+        await db.run('UPDATE surveys SET targeting_flag_key = ?, updated_at = ?, version = version + 1 WHERE id = ?', recorded.data.targetingFlagKey, at, recorded.data.surveyId);
         return;
       case 'SurveyDeleted':
-        await db.run('UPDATE surveys SET deleted = 1, updated_at = ?, version = version + 1 WHERE id = ?', at, e.data.surveyId);
+        await db.run('UPDATE surveys SET deleted = 1, updated_at = ?, version = version + 1 WHERE id = ?', at, recorded.data.surveyId);
         return;
       default: {
-        const never: never = e;
+        const never: never = recorded;
         return never;
       }
     }
   },
-};
+});

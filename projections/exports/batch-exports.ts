@@ -1,6 +1,7 @@
-import { INTERVAL_MS, type BatchExportEvent, type BatchExportInterval, type RecordedEvent } from '../../streams';
+import { INTERVAL_MS, batchExportEvents, type BatchExportInterval } from '../../streams';
+import { defineProjection } from '../define-projection';
 import { stableJson } from '../json';
-import type { ReadModelProjection, SqlValue } from '../projection';
+import type { SqlValue } from '../projection';
 import type { SqlSession } from '../sql';
 import { EXPORT_TABLES } from './schema';
 
@@ -40,22 +41,14 @@ async function update(db: SqlSession, id: string, at: string, data: Record<strin
  * Batch exports read model: the exports (secrets included, for the worker), their pause spans
  * (what the scheduler skips) and backfill requests (what it schedules besides the clock).
  */
-export const batchExportsProjection: ReadModelProjection = {
+export const batchExportsProjection = defineProjection({
   name: 'batch_exports',
   version: 1,
   store: 'readmodels',
-  handles: [
-    'BatchExportCreated',
-    'BatchExportUpdated',
-    'BatchExportPaused',
-    'BatchExportUnpaused',
-    'BatchExportBackfillRequested',
-    'BatchExportDeleted',
-  ],
+  reads: batchExportEvents,
   tables: EXPORT_TABLES,
-  async apply(recorded: RecordedEvent, db: SqlSession) {
-    const at = recorded.metadata.recordedAt;
-    const e = recorded as unknown as BatchExportEvent;
+  async apply(e, db) {
+    const at = e.metadata.recordedAt;
     switch (e.type) {
       case 'BatchExportCreated': {
         const d = e.data;
@@ -63,14 +56,14 @@ export const batchExportsProjection: ReadModelProjection = {
           `INSERT INTO batch_exports (id, seq, project_id, name, model, destination_type, destination_config, interval,
              paused, created_at, created_by, last_updated_at, last_paused_at, start_at, end_at, hogql_query, schema, deleted, deleted_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL) ON CONFLICT DO NOTHING`,
-          d.id, recorded.position, d.projectId, d.name, d.model, d.destination.type, stableJson(d.destination.config), d.interval,
+          d.id, e.position, d.projectId, d.name, d.model, d.destination.type, stableJson(d.destination.config), d.interval,
           d.paused ? 1 : 0, at, d.createdBy, at, d.paused ? at : null, d.startAt, d.endAt, d.hogqlQuery, nullableJson(d.schema),
         );
         // Created paused: nothing is scheduled until it is unpaused.
         if (d.paused) {
           await db.run(
             'INSERT INTO batch_export_pauses (seq, batch_export_id, paused_at, unpaused_at, backfill, automatic) VALUES (?, ?, ?, NULL, 0, 0)',
-            recorded.position, d.id, at,
+            e.position, d.id, at,
           );
         }
         return;
@@ -84,7 +77,7 @@ export const batchExportsProjection: ReadModelProjection = {
         await db.run('UPDATE batch_exports SET paused = 1, last_paused_at = ?, last_updated_at = ? WHERE id = ?', at, at, e.data.id);
         await db.run(
           'INSERT INTO batch_export_pauses (seq, batch_export_id, paused_at, unpaused_at, backfill, automatic) VALUES (?, ?, ?, NULL, 0, ?)',
-          recorded.position, e.data.id, at, e.data.automatic ? 1 : 0,
+          e.position, e.data.id, at, e.data.automatic ? 1 : 0,
         );
         return;
       case 'BatchExportUnpaused':
@@ -104,7 +97,7 @@ export const batchExportsProjection: ReadModelProjection = {
         await db.run(
           `INSERT INTO batch_export_backfills (id, seq, batch_export_id, project_id, interval, start_at, end_at, total_runs, created_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-          d.backfillId, recorded.position, d.id, d.projectId, row.interval, d.startAt, d.endAt, total, at,
+          d.backfillId, e.position, d.id, d.projectId, row.interval, d.startAt, d.endAt, total, at,
         );
         return;
       }
@@ -117,4 +110,4 @@ export const batchExportsProjection: ReadModelProjection = {
       }
     }
   },
-};
+});

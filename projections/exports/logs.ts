@@ -1,22 +1,20 @@
-import type { BatchExportLogEvent, RecordedEvent } from '../../streams';
-import type { ReadModelProjection } from '../projection';
-import type { SqlSession } from '../sql';
+import { batchExportLogEvents } from '../../streams';
+import { defineProjection } from '../define-projection';
 import { LOG_TABLES } from './schema';
 
 /** Log entries of exports and runs, one row per event, keyed by log position. */
-export const batchExportLogsProjection: ReadModelProjection = {
+export const batchExportLogsProjection = defineProjection({
   name: 'batch_export_logs',
   version: 1,
   store: 'readmodels',
-  handles: ['BatchExportLogWritten'],
+  reads: batchExportLogEvents,
   tables: LOG_TABLES,
-  async apply(recorded: RecordedEvent, db: SqlSession) {
-    const e = recorded as unknown as BatchExportLogEvent;
-    const d = e.data;
+  async apply(recorded, db) {
+    const d = recorded.data;
     await db.run(
       `INSERT INTO batch_export_logs (seq, batch_export_id, project_id, run_id, level, message, timestamp)
        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
       recorded.position, d.batchExportId, d.projectId, d.runId, d.level, d.message, d.timestamp,
     );
   },
-};
+});

@@ -1,28 +1,20 @@
-import type { BatchExportRunEvent, RecordedEvent } from '../../streams';
-import type { ReadModelProjection, SqlValue } from '../projection';
-import type { SqlSession } from '../sql';
+import { batchExportRunEvents } from '../../streams';
+import { defineProjection } from '../define-projection';
+import type { SqlValue } from '../projection';
 import { RUN_TABLES } from './schema';
 
 /**
  * Batch export runs: one row per run stream, its status and counts. Times come from the events'
  * recordedAt; `retry_at` and `lease_until` are the worker's (future) times carried in the data.
  */
-export const batchExportRunsProjection: ReadModelProjection = {
+export const batchExportRunsProjection = defineProjection({
   name: 'batch_export_runs',
   version: 1,
   store: 'readmodels',
-  handles: [
-    'BatchExportRunScheduled',
-    'BatchExportRunStarted',
-    'BatchExportRunAttemptFailed',
-    'BatchExportRunFinished',
-    'BatchExportRunCancelled',
-    'BatchExportRunRetryRequested',
-  ],
+  reads: batchExportRunEvents,
   tables: RUN_TABLES,
-  async apply(recorded: RecordedEvent, db: SqlSession) {
-    const at = recorded.metadata.recordedAt;
-    const e = recorded as unknown as BatchExportRunEvent;
+  async apply(e, db) {
+    const at = e.metadata.recordedAt;
     const set = async (sql: string, ...params: SqlValue[]) => {
       await db.run(`UPDATE batch_export_runs SET ${sql}, last_updated_at = ? WHERE id = ?`, ...params, at, e.data.runId);
     };
@@ -34,7 +26,7 @@ export const batchExportRunsProjection: ReadModelProjection = {
              bytes_exported, latest_error, data_interval_start, data_interval_end, scheduled_at, created_at, finished_at, last_updated_at,
              attempt, retry_at, lease_until)
            VALUES (?, ?, ?, ?, ?, 'Starting', NULL, NULL, NULL, NULL, ?, ?, ?, ?, NULL, ?, 0, NULL, NULL) ON CONFLICT DO NOTHING`,
-          d.runId, recorded.position, d.batchExportId, d.projectId, d.backfillId, d.dataIntervalStart, d.dataIntervalEnd, d.scheduledAt, at, at,
+          d.runId, e.position, d.batchExportId, d.projectId, d.backfillId, d.dataIntervalStart, d.dataIntervalEnd, d.scheduledAt, at, at,
         );
         return;
       }
@@ -64,4 +56,4 @@ export const batchExportRunsProjection: ReadModelProjection = {
       }
     }
   },
-};
+});

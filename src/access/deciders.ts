@@ -1,4 +1,15 @@
-import type { OrganizationEvent, PersonalApiKeyEvent, ProjectEvent, ProjectSettings, Scope, UserEvent } from '../../streams';
+import {
+  organizationEvents,
+  personalApiKeyEvents,
+  projectEvents,
+  userEvents,
+  type OrganizationEvent,
+  type PersonalApiKeyEvent,
+  type ProjectEvent,
+  type ProjectSettings,
+  type Scope,
+  type UserEvent,
+} from '../../streams';
 import { conflict, notFound, validationError } from '../errors';
 import type { Decider } from '../runtime/decider';
 
@@ -10,6 +21,7 @@ export type OrganizationCommand =
   | { type: 'AddMember'; organizationId: string; userId: number; level: 'member' | 'admin' | 'owner' };
 
 export const organizationDecider: Decider<OrganizationCommand, OrganizationEvent, Exists & { members: number[] }> = {
+  events: organizationEvents,
   initialState: () => ({ exists: false, members: [] }),
   evolve: (s, e) => {
     switch (e.type) {
@@ -38,6 +50,7 @@ export type ProjectCommand =
   | { type: 'ChangeProjectSettings'; id: number; changes: ProjectSettings };
 
 export const projectDecider: Decider<ProjectCommand, ProjectEvent, Exists & { settings: ProjectSettings }> = {
+  events: projectEvents,
   initialState: () => ({ exists: false, settings: {} }),
   evolve: (s, e) => (e.type === 'ProjectCreated' ? { ...s, exists: true } : { ...s, settings: { ...s.settings, ...e.data.changes } }),
   decide: (c, s) => {
@@ -66,6 +79,7 @@ export type UserCommand = {
 };
 
 export const userDecider: Decider<UserCommand, UserEvent, Exists> = {
+  events: userEvents,
   initialState: exists,
   evolve: () => ({ exists: true }),
   decide: (c, s) => {
@@ -90,6 +104,7 @@ export type PersonalKeyCommand =
   | { type: 'RevokePersonalKey'; id: string };
 
 export const personalKeyDecider: Decider<PersonalKeyCommand, PersonalApiKeyEvent, Exists & { revoked: boolean }> = {
+  events: personalApiKeyEvents,
   initialState: () => ({ exists: false, revoked: false }),
   evolve: (s, e) => {
     switch (e.type) {

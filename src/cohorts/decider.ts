@@ -1,4 +1,4 @@
-import type { CohortCreatedData, CohortEvent } from '../../streams';
+import { cohortEvents, type CohortCreatedData, type CohortEvent } from '../../streams';
 import { conflict, notFound } from '../errors';
 import type { Decider } from '../runtime/decider';
 
@@ -13,6 +13,7 @@ export type CohortCommand = ({ type: 'CreateCohort' } & CohortCreatedData) | { t
 
 /** A cohort: created once per id (a taken id is a conflict, so withNextId moves on), soft-deleted once. */
 export const cohortDecider: Decider<CohortCommand, CohortEvent, CohortState> = {
+  events: cohortEvents,
   initialState: () => ({ exists: false, deleted: false, cohortId: 0, projectId: 0 }),
   evolve: (s, e) => {
     switch (e.type) {

@@ -1,4 +1,4 @@
-import type { EarlyAccessFeatureEvent, EarlyAccessFields } from '../../streams';
+import { earlyAccessFeatureEvents, type EarlyAccessFeatureEvent, type EarlyAccessFields } from '../../streams';
 import { conflict, notFound } from '../errors';
 import type { Decider } from '../runtime/decider';
 
@@ -28,6 +28,7 @@ function changed(current: EarlyAccessFields, changes: Partial<EarlyAccessFields>
 
 /** An early access feature: created once per id, changed field by field, then abandoned or deleted once. */
 export const earlyAccessDecider: Decider<EarlyAccessCommand, EarlyAccessFeatureEvent, EarlyAccessState> = {
+  events: earlyAccessFeatureEvents,
   initialState: () => ({ exists: false, gone: false, featureId: '', projectId: 0, flagKey: '', fields: null, version: 0 }),
   evolve: (s, e) => {
     const version = s.version + 1;

@@ -1,4 +1,4 @@
-import type { ExperimentEvent, ExperimentUpdatedData } from '../../streams';
+import { experimentEvents, type ExperimentEvent, type ExperimentUpdatedData } from '../../streams';
 import { stableJson } from '../../projections/json';
 import { conflict, notFound, validationError } from '../errors';
 import type { Decider } from '../runtime/decider';
@@ -94,6 +94,7 @@ function apply(s: ExperimentState, e: ExperimentEvent): ExperimentState {
  * exposure cohort, soft-deleted, or abandoned when its flag could not be created.
  */
 export const experimentDecider: Decider<ExperimentCommand, ExperimentEvent, ExperimentState> = {
+  events: experimentEvents,
   initialState: initial,
   evolve: (s, e) => ({ ...apply(s, e), version: s.version + 1 }),
   decide: (c, s) => {

@@ -53,10 +53,12 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
     trustProxy: trustProxySetting(config.TRUST_PROXY),
     clientErrorHandler,
     // A path that does not decode never reaches a route: it gets the error shape here.
-    frameworkErrors: (err, request, reply) => {
+    frameworkErrors: (err, request, routeReply) => {
+      // No route matched, so no route's reply types apply: it answers as a plain reply.
+      const reply: FastifyReply = routeReply;
       const api = badUrl(err);
-      if (isPublicPath(request.url)) setPublicCors(request, reply as unknown as FastifyReply);
-      void (reply as unknown as FastifyReply).status(api.status).send(api.body);
+      if (isPublicPath(request.url)) setPublicCors(request, reply);
+      void reply.status(api.status).send(api.body);
     },
     ...options,
   });

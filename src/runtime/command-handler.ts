@@ -1,7 +1,7 @@
-import type { Actor } from '../../streams';
+import type { Actor, RecordedEvent } from '../../streams';
 import type { AppendResult, EventLog } from '../store/event-log';
 import { WrongExpectedRevisionError } from '../store/event-log';
-import { fold, type Decider } from './decider';
+import { fold, isEventOf, type ContractOf, type Decider } from './decider';
 
 export interface CommandContext {
   actor: Actor;
@@ -40,7 +40,7 @@ export async function handleCommand<Command, Event extends { type: string; data:
   const maxAttempts = options.maxAttempts ?? 5;
   for (let attempt = 1; ; attempt++) {
     const recorded = await log.readStream(streamId);
-    const state = fold(decider.evolve, decider.initialState(), recorded as unknown as Event[]);
+    const state = fold(decider.evolve, decider.initialState(), eventsOf(decider.events, streamId, recorded));
     const events = decider.decide(command, state);
     if (events.length === 0) return { events, state, result: null };
     const expectedRevision = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1].revision;
@@ -60,4 +60,16 @@ export async function handleCommand<Command, Event extends { type: string; data:
       if (attempt >= maxAttempts) throw new ConcurrencyConflictError(streamId, attempt);
     }
   }
+}
+
+/** The stream's events as the decider's; one of another type means the stream is not this decider's, and folding it would be a guess. */
+function eventsOf<Event extends { type: string; data: unknown }>(
+  contracts: readonly ContractOf<Event>[],
+  streamId: string,
+  recorded: readonly RecordedEvent[],
+): Event[] {
+  return recorded.map((event) => {
+    if (!isEventOf(contracts, event)) throw new Error(`stream ${streamId} holds a ${event.type} event, which its decider does not fold`);
+    return event;
+  });
 }

@@ -1,4 +1,4 @@
-import type { SurveyEvent, SurveyFields } from '../../streams';
+import { surveyEvents, type SurveyEvent, type SurveyFields } from '../../streams';
 import { conflict, notFound } from '../errors';
 import type { Decider } from '../runtime/decider';
 
@@ -29,6 +29,7 @@ function changed(current: SurveyFields, changes: Partial<SurveyFields>): Partial
 
 /** A survey: created once per id, changed field by field, deleted once. */
 export const surveyDecider: Decider<SurveyCommand, SurveyEvent, SurveyState> = {
+  events: surveyEvents,
   initialState: () => ({ exists: false, deleted: false, surveyId: '', projectId: 0, fields: null, targetingFlagKey: null, version: 0 }),
   evolve: (s, e) => {
     const version = s.version + 1;

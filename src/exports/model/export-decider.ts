@@ -1,4 +1,10 @@
-import type { BatchExportCreatedData, BatchExportEvent, BatchExportInterval, BatchExportUpdatedData } from '../../../streams';
+import {
+  batchExportEvents,
+  type BatchExportCreatedData,
+  type BatchExportEvent,
+  type BatchExportInterval,
+  type BatchExportUpdatedData,
+} from '../../../streams';
 import { notFound } from '../../errors';
 import type { Decider } from '../../runtime/decider';
 
@@ -47,13 +53,20 @@ const initialState = (): ExportState => ({
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Keeps only the fields whose value differs from the state, so an update records what changed. */
-function changed(changes: ExportChanges, s: ExportState): ExportChanges {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(changes)) {
-    if (value === undefined) continue;
-    if (!same(value, (s as unknown as Record<string, unknown>)[key])) out[key] = value;
+function changed<T extends object>(changes: T, s: { readonly [K in keyof T]?: unknown }): Partial<T> {
+  const out: Partial<T> = {};
+  for (const key in changes) {
+    const value = changes[key];
+    if (value !== undefined && !same(value, s[key])) out[key] = value;
   }
-  return out as ExportChanges;
+  return out;
+}
+
+/** The fields of `changes` that are set: spread over the state, it leaves the others as they are. */
+function setFields<T extends object>(changes: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const key in changes) if (changes[key] !== undefined) out[key] = changes[key];
+  return out;
 }
 
 /**
@@ -62,6 +75,7 @@ function changed(changes: ExportChanges, s: ExportState): ExportChanges {
  * unpausing a running one) changes nothing and records nothing.
  */
 export const exportDecider: Decider<ExportCommand, BatchExportEvent, ExportState> = {
+  events: batchExportEvents,
   initialState,
   evolve(s, e) {
     switch (e.type) {
@@ -84,9 +98,7 @@ export const exportDecider: Decider<ExportCommand, BatchExportEvent, ExportState
       }
       case 'BatchExportUpdated': {
         const { id: _id, projectId: _p, ...changes } = e.data;
-        const next: Record<string, unknown> = { ...s };
-        for (const [key, value] of Object.entries(changes)) if (value !== undefined) next[key] = value;
-        return next as unknown as ExportState;
+        return { ...s, ...setFields(changes) };
       }
       case 'BatchExportPaused':
         return { ...s, paused: true };

@@ -1,4 +1,4 @@
-import type { BatchExportRunEvent, RunScheduledData, RunStatus } from '../../../streams';
+import { batchExportRunEvents, type BatchExportRunEvent, type RunScheduledData, type RunStatus } from '../../../streams';
 import { validationError } from '../../errors';
 import type { Decider } from '../../runtime/decider';
 
@@ -65,6 +65,7 @@ export function isClaimable(s: RunState, now: string): boolean {
  * meanwhile, the outcome is dropped (decide returns nothing) and the worker learns it lost.
  */
 export const runDecider: Decider<RunCommand, BatchExportRunEvent, RunState> = {
+  events: batchExportRunEvents,
   initialState,
   evolve(s, e) {
     switch (e.type) {

@@ -1,4 +1,4 @@
-import type { FeatureFlagEvent } from '../../../streams';
+import { featureFlagEvents, type FeatureFlagEvent } from '../../../streams';
 import { notFound, validationError } from '../../errors';
 import type { Decider } from '../../runtime/decider';
 import type { FlagFilters } from '../types';
@@ -52,6 +52,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 /** A feature flag: created once per (project, key); updates only record what changed; delete is soft. */
 export const flagDecider: Decider<FlagCommand, FeatureFlagEvent, FlagState> = {
+  events: featureFlagEvents,
   initialState: initial,
   evolve: (s, e) => {
     switch (e.type) {

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineEvent } from '../../../streams';
 import { handleCommand, ConcurrencyConflictError } from '../../../src/runtime/command-handler';
 import type { Decider } from '../../../src/runtime/decider';
 import { SqliteEventLog } from '../../../src/adapters/sqlite/event-log';
@@ -9,7 +11,9 @@ import { spec } from '../../support/decider-spec';
 
 type Event = { type: 'Deposited'; data: { amount: number } };
 type Command = { type: 'Deposit'; amount: number; max: number };
+const Deposited = defineEvent('Deposited', z.object({ amount: z.number() }));
 const counter: Decider<Command, Event, { total: number }> = {
+  events: [Deposited],
   initialState: () => ({ total: 0 }),
   evolve: (s, e) => ({ total: s.total + e.data.amount }),
   decide: (c, s) => {
@@ -50,6 +54,14 @@ describe('command handler', () => {
     expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(5);
     const events = await log.readStream('acct-2');
     expect(events.reduce((s, e) => s + (e.data as { amount: number }).amount, 0)).toBe(10);
+    await log.close();
+  });
+
+  it('refuses to fold an event its decider does not declare, rather than guess at it', async () => {
+    const log = new SqliteEventLog(join(dir, 'd.sqlite'));
+    await log.append('acct-4', [{ type: 'Withdrawn', data: { amount: 1 } }], { context: ctx });
+    await expect(handleCommand(log, 'acct-4', counter, { type: 'Deposit', amount: 1, max: 10 }, ctx)).rejects.toThrow(/Withdrawn event, which its decider does not fold/);
+    expect(await log.head()).toBe(1);
     await log.close();
   });
 
