@@ -13,7 +13,7 @@ type EventMembers = 'handles' | 'apply' | 'applyAll' | 'parts' | 'applyPart' | '
 export interface ProjectionDefinition<C extends EventContract> extends Omit<ReadModelProjection, EventMembers> {
   readonly reads: readonly C[];
   apply(event: RecordedOf<C>, db: SqlSession): Promise<void>;
-  applyAll?(events: readonly RecordedOf<C>[], db: SqlSession, stop?: () => boolean): Promise<number>;
+  applyAll?(events: readonly RecordedOf<C>[], db: SqlSession, stop?: () => Promise<boolean>): Promise<number>;
   parts?(event: RecordedOf<C>): number;
   applyPart?(event: RecordedOf<C>, index: number, db: SqlSession): Promise<void>;
   quarantined?(event: RecordedOf<C>, part: number | null, error: string, db: SqlSession): Promise<void>;

@@ -55,10 +55,10 @@ export interface ReadModelProjection {
    * Applies events in order exactly as `apply` on each in turn would, but may keep the storage
    * busy with one event's writes while it folds the next (everything is written once it resolves).
    * Used for a batch's first attempt; the retry that isolates a failing event uses `apply`.
-   * Asks `stop` after each event (when given) and stops there if it answers true; resolves to how
-   * many events it applied.
+   * Asks `stop` after each event (when given) and stops there if it resolves to true; resolves to
+   * how many events it applied.
    */
-  applyAll?(events: readonly RecordedEvent[], db: SqlSession, stop?: () => boolean): Promise<number>;
+  applyAll?(events: readonly RecordedEvent[], db: SqlSession, stop?: () => Promise<boolean>): Promise<number>;
   /**
    * How many independent parts an event holds (e.g. the captured events of an EventsCaptured
    * record), when applying it is the same as applying each part in turn with `applyPart`. When

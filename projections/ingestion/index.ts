@@ -83,7 +83,7 @@ export function createIngestionProjection(): ReadModelProjection {
      * event records of one request is re-pointed once, not once per record), and before anything
      * folded without a record's reads, which reads the rows themselves.
      */
-    async applyAll(records: readonly RecordedEvent[], db: SqlSession, stop?: () => boolean) {
+    async applyAll(records: readonly RecordedEvent[], db: SqlSession, stop?: () => Promise<boolean>) {
       /** The previous record's rows, not inserted yet. */
       let held: EventRow[] = [];
       const absorbed: Absorbed = new Map();
@@ -106,7 +106,7 @@ export function createIngestionProjection(): ReadModelProjection {
           held = reads.rows;
         }
         applied++;
-        if (stop?.()) break;
+        if (stop && (await stop())) break;
       }
       await insertEvents(db, held);
       await repointAbsorbed(db, absorbed);

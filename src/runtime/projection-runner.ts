@@ -338,7 +338,14 @@ export class ProjectionRunner implements Runner {
       const alone = slices.length === 1;
       for (const slice of alone ? lanes.round(MAX_SLICE_PARTS) : slices) {
         const startedAt = performance.now();
-        const stop = alone ? () => this.logMoved || (!this.options.notifications && performance.now() - startedAt > UNNOTIFIED_SLICE_MS) : undefined;
+        // Asked between two events: a turn of the event loop first, or an append notice (a message
+        // from another thread) could not arrive while the slice runs.
+        const stop = alone
+          ? async () => {
+              await yieldToLoop();
+              return this.logMoved || (!this.options.notifications && performance.now() - startedAt > UNNOTIFIED_SLICE_MS);
+            }
+          : undefined;
         const { checkpoint, done } = await this.applyTx(b, slice.events, slice, stop);
         b.checkpoint = checkpoint;
         lanes.applied(done!, checkpoint);
@@ -430,7 +437,7 @@ export class ProjectionRunner implements Runner {
    * however the log was cut into batches or slices. A slice may stop early (`stop`, asked after
    * each event): it then reports the part it applied.
    */
-  private async applyTx(b: Bound, events: RecordedEvent[], slice: LaneSlice | null = null, stop?: () => boolean): Promise<{ checkpoint: number; done: LaneSlice | null }> {
+  private async applyTx(b: Bound, events: RecordedEvent[], slice: LaneSlice | null = null, stop?: () => Promise<boolean>): Promise<{ checkpoint: number; done: LaneSlice | null }> {
     const { projection, store, handles } = b;
     const name = projection.name;
     /** The batch's events the projection applies, in order; and the position the checkpoint moves to. */
@@ -483,7 +490,7 @@ export class ProjectionRunner implements Runner {
       for (const event of chosen) {
         await apply(event);
         applied++;
-        if (stop?.()) break;
+        if (stop && (await stop())) break;
       }
       return applied;
     };
