@@ -52,6 +52,8 @@ describe('a merge chain in one batch', () => {
     console.log(`[merge chain] ${chain.events.length} merges answered in ${Math.round(answeredMs)} ms; the other project's capture listed ${Math.round(listedMs)} ms after it was sent`);
     expect(listedMs).toBeLessThan(LISTED_WITHIN_MS);
 
+    // The capture may be listed before the chain is folded (projects fold in lanes): wait for the chain.
+    await s.runtime.runner.waitFor(await s.runtime.log.head(), ['ingestion']);
     // As folding the merges one by one: every id of the chain on one person, the last pair's.
     const p = s.credentials.project_id;
     const person = await json(await s.api(`/api/projects/${p}/persons/?distinct_id=mc-a_0`));
