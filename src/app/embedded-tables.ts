@@ -10,5 +10,10 @@ import type { SqliteDatabase } from '../adapters/sqlite/open';
  */
 export function createEmbeddedTables(projections: readonly ReadModelProjection[], stores: Record<StoreName, SqliteDatabase>): void {
   for (const db of new Set(Object.values(stores))) for (const statement of sqliteTableDdl(CHECKPOINTS_SCHEMA)) db.exec(statement);
-  for (const p of projections) for (const table of p.tables) for (const statement of sqliteTableDdl(table)) stores[p.store].exec(statement);
+  for (const p of projections) {
+    // Tables of another version keep serving until the new one, built beside them, takes over.
+    const stored = stores[p.store].prepare('SELECT version FROM projection_checkpoints WHERE name = ?').get(p.name) as { version: number } | undefined;
+    if (stored && stored.version !== p.version) continue;
+    for (const table of p.tables) for (const statement of sqliteTableDdl(table)) stores[p.store].exec(statement);
+  }
 }

@@ -2,7 +2,7 @@ import type { Runtime } from './open-runtime';
 
 /**
  * Starts the runtime's runner and resolves once the read models can be served. Own read models
- * are folded to the log's head first. Shared ones are folded by whichever process holds the
+ * are folded to the log's head first (with `catchUp`, those being rebuilt side by side too). Shared ones are folded by whichever process holds the
  * projections lease (this one, if it has the role and wins it): this waits until they exist and,
  * with `catchUp`, until they include the log's head (the CLI's commands read what they just wrote).
  */
@@ -14,6 +14,8 @@ export async function startProjections(runtime: Runtime, options: { catchUp: boo
     return;
   }
   await runtime.ready;
-  await runtime.runner.catchUp();
+  // A service serves once the projections that are not being rebuilt reach the head; rebuilds
+  // (side by side) go on while it follows the log. The CLI's commands wait for them.
+  await runtime.runner.catchUp({ rebuilds: options.catchUp ? 'finish' : 'background' });
   runtime.runner.start();
 }

@@ -3,7 +3,8 @@ import type { ReadModelProjection, StoreName } from '../../projections/projectio
 import type { AppendNotifications } from '../store/append-notifications';
 import type { EventLog } from '../store/event-log';
 import type { ReadModelStore } from '../store/read-models';
-import type { AppliedBatch, Runner } from './projection-runner';
+import type { AppliedBatch, CatchUpOptions, RebuildProgress, Runner } from './projection-runner';
+import { nextVersionSuffix } from './side-by-side/next-version';
 import type { QuarantineSummary } from './quarantine';
 import { FOLLOWER_CUT_OFF_MS, readChanges } from './change-log';
 
@@ -39,6 +40,9 @@ export class FollowingRunner implements Runner {
   readonly applied$ = new Subject<AppliedBatch>();
   readonly ready: Promise<void>;
   private current: Record<string, number> = {};
+  /** The fold version of each projection's checkpoint: a change is a rebuild that took over. */
+  private versions: Record<string, number> = {};
+  private building: Record<string, RebuildProgress> = {};
   private readonly waiters = new Set<Waiter>();
   private subscription: Subscription | null = null;
   private started = false;
@@ -68,9 +72,11 @@ export class FollowingRunner implements Runner {
     let told = false;
     for (;;) {
       const startedAt = this.now();
-      const checkpoints = await this.read().catch(() => null);
-      if (checkpoints && this.projections.every((p) => p.name in checkpoints)) {
-        this.current = checkpoints;
+      const stored = await this.read().catch(() => null);
+      if (stored && this.projections.every((p) => p.name in stored.positions)) {
+        this.current = stored.positions;
+        this.versions = stored.versions;
+        this.building = stored.building;
         this.completeAt = startedAt;
         return;
       }
@@ -93,6 +99,10 @@ export class FollowingRunner implements Runner {
     return { count: 0, latest: [] };
   }
 
+  rebuilds(): Record<string, RebuildProgress> {
+    return { ...this.building };
+  }
+
   start(): void {
     if (this.started) return;
     this.started = true;
@@ -108,7 +118,7 @@ export class FollowingRunner implements Runner {
     this.timer = null;
   }
 
-  async catchUp(options: { toPosition?: number } = {}): Promise<void> {
+  async catchUp(options: CatchUpOptions = {}): Promise<void> {
     await this.ready;
     await this.waitFor(options.toPosition ?? (await this.log.head()));
   }
@@ -164,29 +174,42 @@ export class FollowingRunner implements Runner {
     const cutOff = startedAt - this.completeAt > FOLLOWER_CUT_OFF_MS;
     for (const projection of this.projections) {
       const from = this.current[projection.name] ?? 0;
-      const to = next[projection.name] ?? 0;
-      if (to > from && this.applied$.observed) {
-        if (cutOff) this.applied$.next({ projection: projection.name, events: [], unknown: true });
+      const to = next.positions[projection.name] ?? 0;
+      // Another version took over (built side by side): its rows are all new to the caches.
+      const replaced = this.versions[projection.name] !== next.versions[projection.name];
+      if ((replaced || to > from) && this.applied$.observed) {
+        if (cutOff || replaced) this.applied$.next({ projection: projection.name, events: [], unknown: true });
         else await this.announce(projection, from, to);
       }
-      // A projection not bound at this version (an upgrade under way) has no checkpoint to serve.
-      if (projection.name in next) this.current[projection.name] = to;
+      if (projection.name in next.positions) this.current[projection.name] = to;
       else delete this.current[projection.name];
     }
+    this.versions = next.versions;
+    this.building = next.building;
     this.completeAt = startedAt;
     for (const waiter of this.waiters) if (this.settle(waiter)) this.waiters.delete(waiter);
   }
 
-  /** The stored checkpoints of this process's projections (one not bound yet at this version is absent). */
-  private async read(): Promise<Record<string, number>> {
+  /**
+   * The stored checkpoints of this process's projections, whichever fold version wrote them (while
+   * a new version is built side by side, the old one serves), and the rebuilds under way.
+   */
+  private async read(): Promise<{ positions: Record<string, number>; versions: Record<string, number>; building: Record<string, RebuildProgress> }> {
     const stored = new Map<string, { position: number; version: number }>();
     for (const store of new Set(this.projections.map((p) => this.stores[p.store]))) {
       const rows = await store.session.all<{ name: string; position: number; version: number }>('SELECT name, position, version FROM projection_checkpoints');
       for (const row of rows) stored.set(row.name, row);
     }
-    // A checkpoint of another version is a fold this process does not know (an upgrade under way).
-    const bound = this.projections.filter((p) => stored.get(p.name)?.version === p.version);
-    return Object.fromEntries(bound.map((p) => [p.name, stored.get(p.name)!.position]));
+    const bound = this.projections.filter((p) => stored.has(p.name));
+    const building = this.projections.flatMap((p) => {
+      const next = stored.get(`${p.name}${nextVersionSuffix(p)}`);
+      return next && stored.get(p.name)?.version !== p.version ? [[p.name, { version: next.version, position: next.position }] as const] : [];
+    });
+    return {
+      positions: Object.fromEntries(bound.map((p) => [p.name, stored.get(p.name)!.position])),
+      versions: Object.fromEntries(bound.map((p) => [p.name, stored.get(p.name)!.version])),
+      building: Object.fromEntries(building),
+    };
   }
 
   /** What the projection applied in (from, to], as the folding process recorded it (see change-log.ts). */

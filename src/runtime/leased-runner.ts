@@ -2,7 +2,7 @@ import { Subject, type Subscription } from 'rxjs';
 import type { Leases } from '../store/leases';
 import type { FollowingRunner } from './following-runner';
 import { runWhileLeased, type LeasedRole, type LeasedRoleEvents } from './leased-role';
-import type { AppliedBatch, Runner } from './projection-runner';
+import type { AppliedBatch, RebuildProgress, Runner } from './projection-runner';
 
 /** A runner that folds: in this thread, or in a worker thread (which `close` ends). */
 export type FoldingRunner = Runner & { close?(): Promise<void> };
@@ -54,6 +54,10 @@ export class LeasedRunner implements Runner {
 
   quarantines(): QuarantineSummary {
     return (this.folding ?? this.follower).quarantines();
+  }
+
+  rebuilds(): Record<string, RebuildProgress> {
+    return (this.folding ?? this.follower).rebuilds();
   }
 
   start(): void {

@@ -20,6 +20,20 @@ import { isStorageFault } from './storage-fault';
 import type { AppliedBatch } from './applied';
 import { CHANGES_SCHEMA, type ChangeRecorder } from './change-log';
 import { LaneBacklog, type LaneKey, type LaneSlice } from './lane-backlog';
+import { nextVersionOf } from './side-by-side/next-version';
+import { takeOver } from './side-by-side/take-over';
+import {
+  CHECKPOINTS_SCHEMA,
+  FORGET_LANES_BEHIND,
+  LANES_SCHEMA,
+  readCheckpoint,
+  READ_LANE,
+  READ_LANES,
+  WRITE_CHECKPOINT,
+  WRITE_LANE,
+} from './checkpoints';
+
+export { CHECKPOINTS_SCHEMA, readCheckpoint } from './checkpoints';
 
 interface Bound {
   projection: ReadModelProjection;
@@ -32,6 +46,39 @@ interface Bound {
   until: number;
   /** A laned projection's events read and not applied in every lane yet (null: not laned). */
   lanes: LaneBacklog | null;
+  /**
+   * Its tables were folded by another version: they keep serving, unchanged, while the next
+   * version is built beside them (see Rebuild), and this runner applies nothing to them.
+   */
+  frozen: boolean;
+}
+
+/** A projection's next version, built side by side by a runner of its own until it takes over. */
+interface Rebuild {
+  projection: ReadModelProjection;
+  next: ReadModelProjection;
+  store: ReadModelStore;
+  runner: ProjectionRunner;
+  takingOver: Promise<void> | null;
+}
+
+/** Where a side-by-side rebuild stands (`/_health`). */
+export interface RebuildProgress {
+  /** The version being built, and how far in the log it has come. */
+  version: number;
+  position: number;
+}
+
+export interface CatchUpOptions {
+  toPosition?: number;
+  until?: Record<string, number>;
+  onProgress?: (position: number, head: number) => void;
+  /**
+   * 'finish' (the default): projections being rebuilt side by side are built to the head and take
+   * over before this resolves. 'background': only the others are caught up; rebuilds go on while
+   * the runner follows the log (a service starts serving at once).
+   */
+  rebuilds?: 'finish' | 'background';
 }
 
 interface Waiter {
@@ -58,8 +105,10 @@ export interface Runner {
   quarantines(): QuarantineSummary;
   start(): void;
   stop(): void;
-  catchUp(options?: { toPosition?: number; until?: Record<string, number>; onProgress?: (position: number, head: number) => void }): Promise<void>;
+  catchUp(options?: CatchUpOptions): Promise<void>;
   waitFor(position: number, names?: readonly string[] | null): Promise<void>;
+  /** Projections whose next version is being built side by side, and how far it has come. */
+  rebuilds(): Record<string, RebuildProgress>;
 }
 
 export interface RunnerOptions {
@@ -71,6 +120,12 @@ export interface RunnerOptions {
   /** On shared read models: records what each batch changed, for the processes that follow (see change-log.ts). */
   changes?: ChangeRecorder;
   pollIntervalMs?: number;
+  /**
+   * A projection whose version changed: false rebuilds it in place (its tables dropped, folded again
+   * before anything reads them: a fresh store, a replay); true (the default) builds the new version
+   * side by side while the old tables keep serving.
+   */
+  sideBySide?: boolean;
 }
 
 /**
@@ -92,28 +147,6 @@ const UNNOTIFIED_SLICE_MS = 250;
 /** A laned projection holding this many events unapplied stops the reading until it has caught up. */
 const MAX_HELD_EVENTS = 8_000;
 
-export const CHECKPOINTS_SCHEMA: TableSchema = {
-  name: 'projection_checkpoints',
-  columns: { name: 'text', position: 'integer', version: 'integer' },
-  primaryKey: ['name'],
-  orderBy: 'name',
-};
-/** How far each lane of a laned projection has applied past its checkpoint (see lane-backlog.ts). */
-export const LANES_SCHEMA: TableSchema = {
-  name: 'projection_lanes',
-  columns: { name: 'text', lane: 'text', position: 'integer' },
-  primaryKey: ['name', 'lane'],
-  orderBy: 'name, lane',
-};
-const READ_LANES = 'SELECT lane, position FROM projection_lanes WHERE name = ?';
-const READ_LANE = 'SELECT position FROM projection_lanes WHERE name = ? AND lane = ?';
-const WRITE_LANE = `INSERT INTO projection_lanes (name, lane, position) VALUES (?, ?, ?)
-  ON CONFLICT (name, lane) DO UPDATE SET position = excluded.position`;
-const FORGET_LANES_BEHIND = 'DELETE FROM projection_lanes WHERE name = ? AND position <= ?';
-const READ_CHECKPOINT = 'SELECT position, version FROM projection_checkpoints WHERE name = ?';
-const WRITE_CHECKPOINT = `INSERT INTO projection_checkpoints (name, position, version) VALUES (?, ?, ?)
-  ON CONFLICT (name) DO UPDATE SET position = excluded.position, version = excluded.version`;
-
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const SCHEMA_LOCK = 'schema';
@@ -121,9 +154,6 @@ const SCHEMA_LOCK = 'schema';
 /** The lock a projection's transactions take, so two runners on one store never fold one batch twice. */
 const lockOf = (projection: ReadModelProjection) => `projection:${projection.name}`;
 
-export async function readCheckpoint(db: SqlSession, name: string): Promise<{ position: number; version: number } | undefined> {
-  return db.get<{ position: number; version: number }>(READ_CHECKPOINT, name);
-}
 
 /**
  * Feeds the log, in order, to every projection. Each projection's writes and its checkpoint commit in
@@ -132,6 +162,7 @@ export async function readCheckpoint(db: SqlSession, name: string): Promise<{ po
  */
 export class ProjectionRunner implements Runner {
   private bound: Bound[] = [];
+  private rebuilding: Rebuild[] = [];
   private readonly waiters = new Set<Waiter>();
   private readonly batchSize: number;
   private following = false;
@@ -156,12 +187,13 @@ export class ProjectionRunner implements Runner {
     options.notifications?.moved$.subscribe(() => (this.logMoved = true));
     this.ready = (async () => {
       for (const projection of projections) this.bound.push(await this.bind(projection, stores[projection.store]));
+      for (const b of this.bound.filter((b) => b.frozen)) this.rebuilding.push(await this.rebuildOf(b, stores));
     })();
     // Surfaced through ready's rejection and failures(); never an unhandled rejection.
     this.ready.catch((err: Error) => {
       for (const projection of projections.filter((p) => !this.bound.some((b) => b.projection === p))) {
         const store = stores[projection.store];
-        this.bound.push({ projection, store, handles: null, checkpoint: 0, failure: err, quarantine: { count: 0, latest: [] }, until: 0, lanes: null });
+        this.bound.push({ projection, store, handles: null, checkpoint: 0, failure: err, quarantine: { count: 0, latest: [] }, until: 0, lanes: null, frozen: false });
       }
       this.failAll(err);
     });
@@ -179,22 +211,41 @@ export class ProjectionRunner implements Runner {
     return combineSummaries(this.bound.map((b) => b.quarantine));
   }
 
-  /** Follow the log live until stop(). */
+  rebuilds(): Record<string, RebuildProgress> {
+    return Object.fromEntries(
+      this.rebuilding.map((r) => [r.projection.name, { version: r.next.version, position: r.runner.checkpoints()[r.next.name] ?? 0 }]),
+    );
+  }
+
+  /** Follow the log live until stop(); projections being rebuilt are built meanwhile and take over at the head. */
   start(): void {
     if (this.following) return;
     this.following = true;
     void this.follow();
+    void this.ready.then(
+      () => {
+        for (const r of this.rebuilding) this.followRebuild(r);
+      },
+      () => undefined,
+    );
   }
 
   stop(): void {
     this.following = false;
+    for (const r of this.rebuilding) r.runner.stop();
     this.stopFollowing();
   }
 
   /** Apply everything up to `toPosition` (default: the head now), optionally per projection. */
-  async catchUp(options: { toPosition?: number; until?: Record<string, number>; onProgress?: (position: number, head: number) => void } = {}) {
+  async catchUp(options: CatchUpOptions = {}) {
     await this.ready;
     const head = options.toPosition ?? (await this.log.head());
+    if (options.rebuilds !== 'background') {
+      for (const r of [...this.rebuilding]) {
+        await r.runner.catchUp({ toPosition: head, onProgress: options.onProgress });
+        await this.takeOver(r);
+      }
+    }
     for (const b of this.bound) b.until = options.until?.[b.projection.name] ?? head;
     try {
       let after = this.resumeAfter();
@@ -231,7 +282,7 @@ export class ProjectionRunner implements Runner {
 
   /** Where the next read starts: after the lowest checkpoint of a projection still running (null: none is). */
   private resumeAfter(): number | null {
-    const running = this.bound.filter((b) => !b.failure);
+    const running = this.bound.filter((b) => !b.failure && !b.frozen);
     return running.length ? Math.min(...running.map((b) => b.lanes?.readTo ?? b.checkpoint)) : null;
   }
 
@@ -303,7 +354,7 @@ export class ProjectionRunner implements Runner {
 
   private async processNow(batch: RecordedEvent[]): Promise<void> {
     for (const b of this.bound) {
-      if (b.failure) continue;
+      if (b.failure || b.frozen) continue;
       if (b.lanes) {
         await this.applyRound(b, b.lanes, batch);
         continue;
@@ -373,6 +424,66 @@ export class ProjectionRunner implements Runner {
     );
   }
 
+  /** A runner of its own for the next version of a frozen projection, in the same store. */
+  private async rebuildOf(b: Bound, stores: Record<StoreName, ReadModelStore>): Promise<Rebuild> {
+    const next = nextVersionOf(b.projection);
+    const runner = new ProjectionRunner(this.log, stores, [next], {
+      batchSize: this.options.batchSize,
+      onError: this.options.onError,
+      onQuarantine: this.options.onQuarantine,
+      notifications: this.options.notifications,
+      pollIntervalMs: this.options.pollIntervalMs,
+      sideBySide: false,
+    });
+    await runner.ready;
+    return { projection: b.projection, next, store: b.store, runner, takingOver: null };
+  }
+
+  /** Builds the next version while following the log; once it has reached the head, it takes over. */
+  private followRebuild(r: Rebuild): void {
+    r.runner.start();
+    const check = async () => {
+      if (r.takingOver || !this.following) return;
+      const built = r.runner.checkpoints()[r.next.name] ?? 0;
+      const head = await this.log.head().catch(() => Number.POSITIVE_INFINITY);
+      if (built >= head && !r.takingOver) void this.takeOver(r).catch(() => undefined);
+    };
+    r.runner.progress$.subscribe(() => void check());
+    void check();
+  }
+
+  /**
+   * The next version takes the served version's place (take-over.ts), between two of this runner's
+   * batches; caches hear that everything of the projection may have changed.
+   */
+  private takeOver(r: Rebuild): Promise<void> {
+    r.takingOver ??= (async () => {
+      r.runner.stop();
+      await r.runner.idle();
+      const failure = r.runner.failures()[r.next.name];
+      if (failure) throw new Error(`the rebuild of ${r.projection.name} stopped: ${failure}`);
+      const run = this.queue.then(async () => {
+        await r.store.transaction((tx) => takeOver(tx, r.projection, r.next), { lock: [lockOf(r.projection), lockOf(r.next)] });
+        // Whatever the projection keeps in memory mirrors rows that are gone.
+        r.projection.rolledBack?.();
+        const bound = await this.bind(r.projection, r.store);
+        this.bound = this.bound.map((b) => (b.projection === r.projection ? bound : b));
+        this.rebuilding = this.rebuilding.filter((x) => x !== r);
+        this.applied$.next({ projection: r.projection.name, events: [], unknown: true });
+        for (const waiter of this.waiters) if (this.settle(waiter)) this.waiters.delete(waiter);
+        this.progress$.next();
+      });
+      this.queue = run.catch(() => undefined);
+      await run;
+    })();
+    return r.takingOver;
+  }
+
+  /** Resolves once the batch in progress (if any) is applied. */
+  idle(): Promise<void> {
+    return this.queue;
+  }
+
   private settle(waiter: Waiter): boolean {
     const relevant = this.bound.filter((b) => !waiter.names || waiter.names.includes(b.projection.name));
     const failed = relevant.find((b) => b.failure);
@@ -395,12 +506,16 @@ export class ProjectionRunner implements Runner {
 
   private async bind(projection: ReadModelProjection, store: ReadModelStore): Promise<Bound> {
     const name = projection.name;
-    const { checkpoint, quarantine, lanes } = await store.transaction(
+    const { checkpoint, quarantine, lanes, frozen } = await store.transaction(
       async (tx) => {
         await tx.createTables(this.options.changes ? [CHECKPOINTS_SCHEMA, QUARANTINE_SCHEMA, CHANGES_SCHEMA] : [CHECKPOINTS_SCHEMA, QUARANTINE_SCHEMA]);
         const stored = await readCheckpoint(tx, name);
         const current = stored && stored.version === projection.version;
         if (projection.lane) await tx.createTables([LANES_SCHEMA]);
+        if (stored && !current && this.options.sideBySide !== false) {
+          // The old version keeps serving as it is; the next one is built beside it (rebuildOf).
+          return { checkpoint: stored.position, quarantine: await quarantineSummary(tx, name), lanes: null, frozen: true };
+        }
         if (stored && !current) {
           // A changed fold means the old rows are wrong: rebuild this projection from the first event.
           await tx.dropTables(projection.tables.map((t) => t.name));
@@ -412,7 +527,7 @@ export class ProjectionRunner implements Runner {
         if (!current) await tx.run(WRITE_CHECKPOINT, name, 0, projection.version);
         await tx.createTables(projection.tables);
         const lanes = projection.lane ? new Map((await tx.all<{ lane: LaneKey; position: number }>(READ_LANES, name)).map((r) => [r.lane, r.position])) : null;
-        return { checkpoint: current ? stored.position : 0, quarantine: await quarantineSummary(tx, name), lanes };
+        return { checkpoint: current ? stored.position : 0, quarantine: await quarantineSummary(tx, name), lanes, frozen: false };
       },
       // Schema changes of runners starting together (in several processes) take turns.
       { lock: [SCHEMA_LOCK, lockOf(projection)] },
@@ -426,6 +541,7 @@ export class ProjectionRunner implements Runner {
       failure: null,
       quarantine,
       until: Number.MAX_SAFE_INTEGER,
+      frozen,
       lanes: lanes && projection.lane ? new LaneBacklog(checkpoint, lanes, { laneOf: (event) => (handles && !handles.has(event.type) ? null : projection.lane!(event)), partsOf: (event) => projection.parts?.(event) ?? 1 }) : null,
     };
   }

@@ -7,6 +7,11 @@ export interface ReadModelTransaction extends SqlSession {
   /** Creates the tables and indexes that do not exist yet (idempotent), in this transaction. */
   createTables(tables: readonly TableSchema[]): Promise<void>;
   dropTables(names: readonly string[]): Promise<void>;
+  /**
+   * Puts each `from` table (built side by side, see side-by-side.ts) in place of its `to` table: the
+   * old one is dropped, the new one takes its name and ends with `to`'s indexes under their names.
+   */
+  replaceTables(pairs: readonly { from: TableSchema; to: TableSchema }[]): Promise<void>;
 }
 
 export interface TransactionOptions {

@@ -10,6 +10,9 @@ const Health = z
     log_head: z.number().int().nullable().meta({ description: 'Position of the last event in the log.' }),
     projections: z.record(z.string(), z.unknown()).meta({ description: 'Checkpoint per projection.' }),
     failures: z.record(z.string(), z.unknown()).meta({ description: 'Stopped projections and why.' }),
+    rebuilds: z
+      .record(z.string(), z.object({ version: z.number().int(), position: z.number().int() }))
+      .meta({ description: 'Projections whose new version is being built beside the one serving: the version and how far in the log it has come.' }),
     quarantined: z.looseObject({ count: z.number().int(), latest: z.unknown() }),
   })
   .meta({ id: 'Health' });
@@ -41,6 +44,7 @@ export const healthRoutes: FastifyPluginAsync = async (app) => {
       log_head: logHead,
       projections: runner.checkpoints(),
       failures,
+      rebuilds: runner.rebuilds(),
       quarantined: quarantine.quarantined,
     });
   });

@@ -1,4 +1,4 @@
-import type { AppliedEvent } from '../projection-runner';
+import type { AppliedEvent, RebuildProgress } from '../projection-runner';
 import type { QuarantineSummary } from '../quarantine';
 
 /**
@@ -14,6 +14,6 @@ export type ToWorker = { type: 'appended'; position: number } | { type: 'stop' }
 
 export type FromWorker =
   | { type: 'ready' }
-  | { type: 'progress'; checkpoints: Record<string, number>; failures: Record<string, string>; quarantines: QuarantineSummary }
-  | { type: 'applied'; projection: string; events: AppliedEvent[] }
+  | { type: 'progress'; checkpoints: Record<string, number>; failures: Record<string, string>; quarantines: QuarantineSummary; rebuilds: Record<string, RebuildProgress> }
+  | { type: 'applied'; projection: string; events: AppliedEvent[]; unknown?: true }
   | { type: 'stopped' };

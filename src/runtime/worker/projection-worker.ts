@@ -29,10 +29,11 @@ export function serveProjections(port: MessagePort, thread: ProjectionThread): v
   const runner = new ProjectionRunner(thread.log, thread.stores, thread.projections, { notifications: thread.notifications, changes: thread.changes });
 
   const progress = () =>
-    send({ type: 'progress', checkpoints: runner.checkpoints(), failures: runner.failures(), quarantines: runner.quarantines() });
+    send({ type: 'progress', checkpoints: runner.checkpoints(), failures: runner.failures(), quarantines: runner.quarantines(), rebuilds: runner.rebuilds() });
   runner.progress$.subscribe(progress);
   // One stub per (type, project) is all a cache needs; thousands of ingested events stay in this thread.
-  runner.applied$.subscribe(({ projection, events }) => {
+  runner.applied$.subscribe(({ projection, events, unknown }) => {
+    if (unknown) return send({ type: 'applied', projection, events: [], unknown });
     const seen = new Map<string, (typeof events)[number]>();
     for (const e of events) seen.set(`${e.type}:${e.metadata.projectId}`, e);
     send({
@@ -54,8 +55,9 @@ export function serveProjections(port: MessagePort, thread: ProjectionThread): v
 
   runner.ready.then(
     () => {
-      send({ type: 'ready' });
+      // Progress first: the main thread knows which projections are rebuilding once it is ready.
       progress();
+      send({ type: 'ready' });
       runner.start();
     },
     () => {

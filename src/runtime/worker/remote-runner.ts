@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { Subject } from 'rxjs';
 import type { EventLog } from '../../store/event-log';
-import type { AppliedBatch, ProjectionInfo, Runner } from '../projection-runner';
+import type { AppliedBatch, CatchUpOptions, ProjectionInfo, RebuildProgress, Runner } from '../projection-runner';
 import type { QuarantineSummary } from '../quarantine';
 import type { FromWorker, ToWorker, WorkerStart } from './messages';
 import { startTsWorker } from '../../threads';
@@ -24,6 +24,7 @@ export class RemoteProjectionRunner implements Runner {
   private current: Record<string, number> = {};
   private failed: Record<string, string> = {};
   private quarantined: QuarantineSummary = { count: 0, latest: [] };
+  private building: Record<string, RebuildProgress> = {};
   private readonly waiters = new Set<Waiter>();
   private stopped: Promise<void> | null = null;
 
@@ -66,6 +67,10 @@ export class RemoteProjectionRunner implements Runner {
     return this.quarantined;
   }
 
+  rebuilds() {
+    return { ...this.building };
+  }
+
   start() {}
 
   stop() {
@@ -81,8 +86,11 @@ export class RemoteProjectionRunner implements Runner {
     return this.stopped;
   }
 
-  async catchUp(options: { toPosition?: number } = {}) {
-    await this.waitFor(options.toPosition ?? (await this.log.head()));
+  /** The worker follows the log from its start; this waits for it (rebuilds included unless 'background'). */
+  async catchUp(options: CatchUpOptions = {}) {
+    await this.ready;
+    const names = options.rebuilds === 'background' ? Object.keys(this.current).filter((name) => !(name in this.building)) : null;
+    await this.waitFor(options.toPosition ?? (await this.log.head()), names);
   }
 
   waitFor(position: number, names: readonly string[] | null = null): Promise<void> {
@@ -101,9 +109,10 @@ export class RemoteProjectionRunner implements Runner {
       this.current = m.checkpoints;
       this.failed = m.failures;
       this.quarantined = m.quarantines;
+      this.building = m.rebuilds;
       for (const w of this.waiters) if (this.settle(w)) this.waiters.delete(w);
     } else if (m.type === 'applied') {
-      this.applied$.next({ projection: m.projection, events: m.events });
+      this.applied$.next(m.unknown ? { projection: m.projection, events: [], unknown: true } : { projection: m.projection, events: m.events });
     }
   }
 

@@ -135,6 +135,14 @@ export class PostgresReadModelStore implements ReadModelStore {
       async dropTables(names: readonly string[]) {
         for (const name of names) await client.query(`DROP TABLE IF EXISTS "${name}"`);
       },
+      async replaceTables(pairs: readonly { from: TableSchema; to: TableSchema }[]) {
+        for (const { from, to } of pairs) {
+          await client.query(`DROP TABLE IF EXISTS "${to.name}"`);
+          await client.query(`ALTER TABLE "${from.name}" RENAME TO "${to.name}"`);
+          const names = Object.keys(to.indexes ?? {});
+          for (const [i, index] of Object.keys(from.indexes ?? {}).entries()) await client.query(`ALTER INDEX "${index}" RENAME TO "${names[i]}"`);
+        }
+      },
     };
   }
 

@@ -97,6 +97,16 @@ export class SqliteReadModelStore implements ReadModelStore {
       dropTables: async (names: readonly string[]) => {
         for (const name of names) db.exec(`DROP TABLE IF EXISTS "${name}"`);
       },
+      // SQLite cannot rename an index, and index names are the file's: the new table's are built
+      // again under the names queries give (INDEXED BY).
+      replaceTables: async (pairs) => {
+        for (const { from, to } of pairs) {
+          db.exec(`DROP TABLE IF EXISTS "${to.name}"`);
+          db.exec(`ALTER TABLE "${from.name}" RENAME TO "${to.name}"`);
+          for (const index of Object.keys(from.indexes ?? {})) db.exec(`DROP INDEX IF EXISTS "${index}"`);
+          for (const statement of sqliteTableDdl(to)) db.exec(statement);
+        }
+      },
     };
   }
 }
