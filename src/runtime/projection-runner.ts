@@ -448,7 +448,11 @@ export class ProjectionRunner implements Runner {
       const head = await this.log.head().catch(() => Number.POSITIVE_INFINITY);
       if (built >= head && !r.takingOver) void this.takeOver(r).catch(() => undefined);
     };
-    r.runner.progress$.subscribe(() => void check());
+    r.runner.progress$.subscribe(() => {
+      // The rebuild's position is part of this runner's progress (/_health, the projection thread's reports).
+      this.progress$.next();
+      void check();
+    });
     void check();
   }
 
