@@ -201,10 +201,10 @@ export class FollowingRunner implements Runner {
       for (const row of rows) stored.set(row.name, row);
     }
     const bound = this.projections.filter((p) => stored.has(p.name));
-    const building = this.projections.flatMap((p) => {
-      const next = stored.get(`${p.name}${nextVersionSuffix(p)}`);
-      return next && stored.get(p.name)?.version !== p.version ? [[p.name, { version: next.version, position: next.position }] as const] : [];
-    });
+    // Stored by another version: this one is (or is about to be) built beside it by the folding process.
+    const building = bound
+      .filter((p) => stored.get(p.name)!.version !== p.version)
+      .map((p) => [p.name, { version: p.version, position: stored.get(`${p.name}${nextVersionSuffix(p)}`)?.position ?? 0 }] as const);
     return {
       positions: Object.fromEntries(bound.map((p) => [p.name, stored.get(p.name)!.position])),
       versions: Object.fromEntries(bound.map((p) => [p.name, stored.get(p.name)!.version])),

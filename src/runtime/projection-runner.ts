@@ -4,7 +4,7 @@ import type { ReadModelProjection, StoreName, TableSchema } from '../../projecti
 import type { SqlSession } from '../../projections/sql';
 import type { AppendNotifications } from '../store/append-notifications';
 import type { EventLog } from '../store/event-log';
-import type { ReadModelStore, ReadModelTransaction } from '../store/read-models';
+import { TableLockTimeout, type ReadModelStore, type ReadModelTransaction } from '../store/read-models';
 import {
   combineSummaries,
   forgetQuarantines,
@@ -150,6 +150,27 @@ const MAX_HELD_EVENTS = 8_000;
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const SCHEMA_LOCK = 'schema';
+
+/** How long a take-over waits for readers of the tables it replaces before it tries again. */
+const TAKE_OVER_LOCK_MS = 200;
+
+/**
+ * The take-over's transaction, tried again while readers hold the tables for longer than
+ * TAKE_OVER_LOCK_MS: readers never queue long behind it, nor deadlock with it.
+ */
+async function takeOverPolitely(r: Rebuild): Promise<{ position: number; replaced: readonly string[] }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await r.store.transaction((tx) => takeOver(tx, r.projection, r.next), {
+        lock: [lockOf(r.projection), lockOf(r.next)],
+        tableLockTimeoutMs: TAKE_OVER_LOCK_MS,
+      });
+    } catch (err) {
+      if (!(err instanceof TableLockTimeout) || attempt >= 50) throw err;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * TAKE_OVER_LOCK_MS));
+    }
+  }
+}
 
 /** The lock a projection's transactions take, so two runners on one store never fold one batch twice. */
 const lockOf = (projection: ReadModelProjection) => `projection:${projection.name}`;
@@ -467,7 +488,9 @@ export class ProjectionRunner implements Runner {
       const failure = r.runner.failures()[r.next.name];
       if (failure) throw new Error(`the rebuild of ${r.projection.name} stopped: ${failure}`);
       const run = this.queue.then(async () => {
-        await r.store.transaction((tx) => takeOver(tx, r.projection, r.next), { lock: [lockOf(r.projection), lockOf(r.next)] });
+        const { replaced } = await takeOverPolitely(r);
+        // One table a transaction: a reader still on two of them cannot deadlock with the drop.
+        for (const table of replaced) await r.store.transaction((tx) => tx.dropTables([table]));
         // Whatever the projection keeps in memory mirrors rows that are gone.
         r.projection.rolledBack?.();
         const bound = await this.bind(r.projection, r.store);

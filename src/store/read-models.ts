@@ -8,10 +8,12 @@ export interface ReadModelTransaction extends SqlSession {
   createTables(tables: readonly TableSchema[]): Promise<void>;
   dropTables(names: readonly string[]): Promise<void>;
   /**
-   * Puts each `from` table (built side by side, see side-by-side.ts) in place of its `to` table: the
-   * old one is dropped, the new one takes its name and ends with `to`'s indexes under their names.
+   * Puts each `from` table (a projection's next version, built side by side) in place of its `to`
+   * table: the new one takes its name and ends with `to`'s indexes under their names. Answers the
+   * tables the caller drops in a later transaction (the old ones, where an engine lets a reader that
+   * is already waiting for them finish on them), or none when they are gone already.
    */
-  replaceTables(pairs: readonly { from: TableSchema; to: TableSchema }[]): Promise<void>;
+  replaceTables(pairs: readonly { from: TableSchema; to: TableSchema }[]): Promise<readonly string[]>;
 }
 
 export interface TransactionOptions {
@@ -23,6 +25,20 @@ export interface TransactionOptions {
   lock?: string | readonly string[];
   /** Reads only, all from one snapshot (digests with their checkpoint); takes no write lock. */
   snapshot?: boolean;
+  /**
+   * For schema moves that readers must not wait on long (a take-over): a table lock that others
+   * hold for longer than this fails the transaction with a TableLockTimeout, to be tried again,
+   * instead of queueing readers behind it (or deadlocking with a reader that holds one of the
+   * tables and waits for another). Engines whose readers never wait for writers ignore it.
+   */
+  tableLockTimeoutMs?: number;
+}
+
+/** A transaction gave up waiting for a table lock (see `tableLockTimeoutMs`): nothing was written. */
+export class TableLockTimeout extends Error {
+  constructor() {
+    super('gave up waiting for a table lock');
+  }
 }
 
 /**

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { SqlValue } from '../../../../projections/projection';
 import type { TableSchema } from '../../../../projections/sql';
-import type { ReadModelStore, ReadModelTransaction, TransactionOptions } from '../../../store/read-models';
+import { TableLockTimeout, type ReadModelStore, type ReadModelTransaction, type TransactionOptions } from '../../../store/read-models';
 import { postgresTableDdl } from './ddl';
 import { postgresDialect } from './dialect';
 import { postgresSession, streamRows, type Queryable } from './session';
@@ -27,6 +27,11 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
  * READ COMMITTED on one pooled client; a lock name becomes a transaction-level advisory lock keyed by
  * schema and name, so runners in different processes never fold the same projection at once.
  */
+/** The suffix of a table (and its indexes) replaced by its next version, until it is dropped. */
+const REPLACED = '__replaced';
+/** lock_timeout ran out. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
 export class PostgresReadModelStore implements ReadModelStore {
   readonly dialect = postgresDialect;
   readonly session;
@@ -80,6 +85,7 @@ export class PostgresReadModelStore implements ReadModelStore {
       for (const name of typeof options.lock === 'string' ? [options.lock] : (options.lock ?? [])) {
         await client.query({ text: 'SELECT pg_advisory_xact_lock($1::bigint)', values: [this.lockKey(name)] });
       }
+      if (options.tableLockTimeoutMs !== undefined) await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.round(options.tableLockTimeoutMs))}`);
       const result = await fn(this.tx(client));
       await client.query('COMMIT');
       if (!options.snapshot) this.statistics.written();
@@ -88,6 +94,7 @@ export class PostgresReadModelStore implements ReadModelStore {
       await client.query('ROLLBACK').catch(() => {
         broken = true;
       });
+      if (options.tableLockTimeoutMs !== undefined && (err as { code?: string }).code === LOCK_NOT_AVAILABLE) throw new TableLockTimeout();
       throw err;
     } finally {
       client.release(broken);
@@ -135,13 +142,22 @@ export class PostgresReadModelStore implements ReadModelStore {
       async dropTables(names: readonly string[]) {
         for (const name of names) await client.query(`DROP TABLE IF EXISTS "${name}"`);
       },
+      // A query that named the old table before this commits waits for its lock and then reads it by
+      // its identity: dropped here, it would fail. Renamed aside, it is read as it was, and dropped by
+      // the caller later.
       async replaceTables(pairs: readonly { from: TableSchema; to: TableSchema }[]) {
+        const aside: string[] = [];
         for (const { from, to } of pairs) {
-          await client.query(`DROP TABLE IF EXISTS "${to.name}"`);
-          await client.query(`ALTER TABLE "${from.name}" RENAME TO "${to.name}"`);
+          const old = `${to.name}${REPLACED}`;
+          await client.query(`DROP TABLE IF EXISTS "${old}"`);
+          await client.query(`ALTER TABLE IF EXISTS "${to.name}" RENAME TO "${old}"`);
+          aside.push(old);
           const names = Object.keys(to.indexes ?? {});
+          for (const index of names) await client.query(`ALTER INDEX IF EXISTS "${index}" RENAME TO "${index}${REPLACED}"`);
+          await client.query(`ALTER TABLE "${from.name}" RENAME TO "${to.name}"`);
           for (const [i, index] of Object.keys(from.indexes ?? {}).entries()) await client.query(`ALTER INDEX "${index}" RENAME TO "${names[i]}"`);
         }
+        return aside;
       },
     };
   }

@@ -98,7 +98,8 @@ export class SqliteReadModelStore implements ReadModelStore {
         for (const name of names) db.exec(`DROP TABLE IF EXISTS "${name}"`);
       },
       // SQLite cannot rename an index, and index names are the file's: the new table's are built
-      // again under the names queries give (INDEXED BY).
+      // again under the names queries give (INDEXED BY). Readers keep their snapshot (WAL), so the
+      // old tables go at once.
       replaceTables: async (pairs) => {
         for (const { from, to } of pairs) {
           db.exec(`DROP TABLE IF EXISTS "${to.name}"`);
@@ -106,6 +107,7 @@ export class SqliteReadModelStore implements ReadModelStore {
           for (const index of Object.keys(from.indexes ?? {})) db.exec(`DROP INDEX IF EXISTS "${index}"`);
           for (const statement of sqliteTableDdl(to)) db.exec(statement);
         }
+        return [];
       },
     };
   }
