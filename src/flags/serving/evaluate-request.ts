@@ -233,7 +233,7 @@ function gather(
     );
   // Without groups or group properties in the request no group is ever read (a group flag is then
   // `no_group_type` whatever the mapping says), so the mapping read is skipped.
-  const needsMapping = Object.keys(req.groups ?? {}).length > 0 || Object.keys(req.group_properties ?? {}).length > 0;
+  const needsMapping = !isEmpty(req.groups) || !isEmpty(req.group_properties);
   if (needsMapping) {
     const mapping = source.groupTypeMapping(projectId);
     if (mapping instanceof Promise)
@@ -260,7 +260,10 @@ function readGroups(
 ): void {
   data.mapping = mapping;
   const groups = req.groups ?? {};
-  for (const [index, type] of Object.entries(mapping)) {
+  // for-in visits the indexes in the order Object.entries does, without its array of pairs per request.
+  for (const index in mapping) {
+    if (!Object.hasOwn(mapping, index)) continue;
+    const type = mapping[index as unknown as number];
     const key = groups[type];
     if (key === undefined) continue;
     // Its place taken now, so the order does not depend on which read answers first.

@@ -11,6 +11,7 @@ import { whenReady } from '../../runtime/loading-cache';
 import { keyGateFor, type KeyBeforeBody, refuseBeforeBody } from '../../ingest/refuse-before-body';
 import { asPublicEndpoint, corsPreflight, rawBody } from '../public-endpoint';
 import { sendJsonParts } from '../send-json-parts';
+import { sendHandlerError } from '../handler-outcome';
 import { FlagsAnswer, FlagsBody, FlagsQuery, SDK_CONTENT_TYPES } from '../schema/sdk';
 
 /**
@@ -82,23 +83,22 @@ export const decideRoutes: FastifyPluginAsync = async (app) => {
         ),
       ),
     );
-  const flags = async (request: FastifyRequest, reply: FastifyReply) => {
-    const answer = await inOrder(() =>
-      whenReady(evaluate(request), ({ result, query, projectId }) => {
-        const version = parseApiVersion(query.v);
-        const config = query.config === 'true' || query.config === '1';
-        // posthog-node's path (v2, no config): pre-serialised fragments instead of a fresh 50-key
-        // object, and for a remembered answer its bytes, made once.
-        if (version !== undefined && version >= 2 && !config)
-          return runtime.flagSource.memo?.holds(result) ? flagsV2Parts(result, randomUUID()) : flagsV2Body(result, randomUUID());
-        return whenReady(configOverrides(projectId), (overrides) =>
-          flagsResponse(result, version, { requestId: randomUUID(), config, configOverrides: overrides }),
-        );
-      }),
+  const flags = (request: FastifyRequest, reply: FastifyReply) => {
+    inOrder.run(
+      () =>
+        whenReady(evaluate(request), ({ result, query, projectId }) => {
+          const version = parseApiVersion(query.v);
+          const config = query.config === 'true' || query.config === '1';
+          // posthog-node's path (v2, no config): pre-serialised fragments instead of a fresh 50-key
+          // object, and for a remembered answer its bytes, made once.
+          if (version !== undefined && version >= 2 && !config)
+            return runtime.flagSource.memo?.holds(result) ? flagsV2Parts(result, randomUUID()) : flagsV2Body(result, randomUUID());
+          return whenReady(configOverrides(projectId), (overrides) =>
+            flagsResponse(result, version, { requestId: randomUUID(), config, configOverrides: overrides }),
+          );
+        }),
+      (failed, answer) => answerFlags(reply, failed, answer),
     );
-    if (typeof answer === 'string') return reply.type('application/json; charset=utf-8').send(answer);
-    if (answer instanceof FlagsV2Parts) return sendJsonParts(reply, answer.head, answer.tail);
-    return answer;
   };
   // Documented only: the body is decoded here (every SDK form), and /flags?v=2 answers pre-serialised bytes.
   const docs = { body: FlagsBody, querystring: FlagsQuery, response: { 200: FlagsAnswer }, consumes: SDK_CONTENT_TYPES };
@@ -108,3 +108,18 @@ export const decideRoutes: FastifyPluginAsync = async (app) => {
     app.options(path, corsPreflight('POST, OPTIONS'));
   }
 };
+
+/**
+ * Sends a /flags outcome as fastify sends what an async handler resolves or rejects with (the
+ * handler is a callback one, see ArrivalOrder.run): a body, or an error through the error handler.
+ */
+function answerFlags(reply: FastifyReply, failed: boolean, answer: unknown): void {
+  if (failed) return sendHandlerError(reply, answer);
+  try {
+    if (typeof answer === 'string') reply.type('application/json; charset=utf-8').send(answer);
+    else if (answer instanceof FlagsV2Parts) sendJsonParts(reply, answer.head, answer.tail);
+    else reply.send(answer);
+  } catch (err) {
+    sendHandlerError(reply, err);
+  }
+}
