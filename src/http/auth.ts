@@ -4,6 +4,7 @@ import type { Scope } from '../../streams';
 import type { PersonalKeyRow, ProjectRow, UserRow } from '../../projections/access-queries';
 import { hashKey } from '../access';
 import { authenticationFailed, forbidden, missingScope, notAuthenticated, notFoundError } from './errors';
+import type { AccessQueries } from '../../projections/access-queries';
 
 export interface AuthContext {
   user: UserRow;
@@ -55,11 +56,10 @@ export function hasScope(scopes: readonly string[], needed: Scope): boolean {
  * Bearer personal-key authentication with per-route scopes, and membership of the `:project_id` /
  * `:organization_id` in the path (the key's user must belong; a project-limited key must list it).
  */
-export const authPlugin = fp(
-  async (app) => {
+export const authPlugin = fp<{ access: AccessQueries }>(
+  async (app, { access: queries }) => {
     app.decorateRequest('auth', null);
     const authenticate = async (request: FastifyRequest, scope: Scope) => {
-      const queries = app.runtime.queries.access;
       const presented = presentedKey(request);
       if (!presented) throw notAuthenticated();
       const key = await queries.keyBySecureValue(hashKey(presented));
@@ -107,5 +107,5 @@ export const authPlugin = fp(
       authenticate(request, scope).then(() => done(), done);
     });
   },
-  { name: 'auth', dependencies: ['runtime'] },
+  { name: 'auth' },
 );

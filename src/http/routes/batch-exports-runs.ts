@@ -8,6 +8,7 @@ import { pageEnvelope, type Page } from '../pagination';
 import { pageQuery, paginated, ProjectId, raise } from '../schema/common';
 import { BatchExportLogEntry, BatchExportRun, logBody, runBody } from './batch-exports-body';
 import { cursorEnvelope, decodeCursor } from './batch-exports-cursor';
+import type { Parts } from '../runtime-parts';
 
 const ExportParams = z.object({ project_id: ProjectId, id: z.string().meta({ description: 'Batch export id (UUID).' }) });
 const RunParams = ExportParams.extend({ run_id: z.string().meta({ description: 'Run id (UUID).' }) });
@@ -51,8 +52,8 @@ const LogsQuery = z.object({ ...pageQuery({ defaultLimit: 50, maxLimit: 500 }), 
  * envelope (newest first, `limit` default 100); logs the offset envelope (newest first,
  * `limit` default 50, at most 500, `level` and `search` filters).
  */
-export const batchExportRunRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { service, queries } = app.runtime.exports;
+export const batchExportRunRoutes: FastifyPluginAsyncZod<Parts<'exports'>> = async (app, { exports }) => {
+  const { service, queries } = exports;
   const base = '/api/projects/:project_id/batch_exports/:id';
   const read = { scope: 'batch_export:read' as const };
   const write = { scope: 'batch_export:write' as const };

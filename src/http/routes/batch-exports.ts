@@ -9,6 +9,8 @@ import { BackfillBody, CreateExportBody, UnpauseBody, UpdateExportBody } from '.
 import { NoContent, OrganizationId, pageQuery, paginated, ProjectId } from '../schema/common';
 import { BatchExport, exportBody, LATEST_RUNS } from './batch-exports-body';
 import { batchExportRunRoutes } from './batch-exports-runs';
+import type { Parts } from '../runtime-parts';
+import type { AccessQueries } from '../../../projections/access-queries';
 
 type Params = { project_id?: string; organization_id?: string; id?: string };
 
@@ -16,10 +18,10 @@ type Params = { project_id?: string; organization_id?: string; id?: string };
  * The projects a request may act on. Project scope: the path's project (the auth plugin has
  * checked membership). Organization scope: the organization's projects the key may touch.
  */
-async function projectsOf(app: FastifyInstance, request: FastifyRequest): Promise<number[]> {
+async function projectsOf(access: AccessQueries, request: FastifyRequest): Promise<number[]> {
   const { project_id, organization_id } = request.params as Params;
   if (project_id !== undefined) return [Number(project_id)];
-  const { rows } = await app.runtime.queries.access.projectsOf([organization_id!], 10_000, 0);
+  const { rows } = await access.projectsOf([organization_id!], 10_000, 0);
   const filter = request.auth!.projectFilter;
   return rows.map((p) => p.id).filter((id) => !filter || filter.includes(id));
 }
@@ -28,8 +30,8 @@ async function projectsOf(app: FastifyInstance, request: FastifyRequest): Promis
  * At organization scope an export is created in `team_id` (PostHog's sample PATCH shows the
  * field), defaulting to the organization's first project the key can touch.
  */
-async function projectForCreate(app: FastifyInstance, request: FastifyRequest, team: { id: number; sent: string } | undefined): Promise<number> {
-  const projects = await projectsOf(app, request);
+async function projectForCreate(access: AccessQueries, request: FastifyRequest, team: { id: number; sent: string } | undefined): Promise<number> {
+  const projects = await projectsOf(access, request);
   if ((request.params as Params).project_id !== undefined) return projects[0];
   if (team === undefined) {
     if (projects.length === 0) throw invalidInput('This organization has no project to create the batch export in.', 'team_id');
@@ -44,8 +46,9 @@ async function projectForCreate(app: FastifyInstance, request: FastifyRequest, t
  * update, delete and the actions (backfill, pause, unpause) need `batch_export:write`, as in
  * PostHog. Each route maps to one service command or one query.
  */
-export const batchExportRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { service, queries } = app.runtime.exports;
+export const batchExportRoutes: FastifyPluginAsyncZod<Parts<'exports', 'access'>> = async (app, parts) => {
+  const { service, queries } = parts.exports;
+  const access = parts.queries.access;
   const body = async (row: BatchExportRow) => exportBody(row, await queries.runs.latest(row.id, LATEST_RUNS));
   const read = { scope: 'batch_export:read' as const };
   const write = { scope: 'batch_export:write' as const };
@@ -64,7 +67,7 @@ export const batchExportRoutes: FastifyPluginAsyncZod = async (app) => {
       { config: read, schema: { summary: `Lists batch exports${where}.`, params, querystring: z.object(pageQuery()), response: { 200: paginated(BatchExport) } } },
       async (request) => {
         const page = request.query;
-        const { count, rows } = await service.list(await projectsOf(app, request), page.limit, page.offset);
+        const { count, rows } = await service.list(await projectsOf(access, request), page.limit, page.offset);
         return pageEnvelope(request, page, count, await Promise.all(rows.map(body)));
       },
     );
@@ -74,26 +77,26 @@ export const batchExportRoutes: FastifyPluginAsyncZod = async (app) => {
       { config: write, schema: { summary: 'Creates a batch export.', params, body: CreateExportBody, response: { 201: BatchExport } } },
       async (request, reply) => {
         const input = request.body;
-        const row = await service.create(await projectForCreate(app, request, input.team), input, actorOf(request));
+        const row = await service.create(await projectForCreate(access, request, input.team), input, actorOf(request));
         return reply.status(201).send(await body(row));
       },
     );
 
     app.get(`${base}/:id/`, { config: read, schema: { summary: 'One batch export.', params: one, response: { 200: BatchExport } } }, async (request) =>
-      body(await service.get(await projectsOf(app, request), request.params.id)),
+      body(await service.get(await projectsOf(access, request), request.params.id)),
     );
 
     app.patch(
       `${base}/:id/`,
       { config: write, schema: { summary: 'Changes a batch export (secret fields kept unless given).', params: one, body: UpdateExportBody, response: { 200: BatchExport } } },
-      async (request) => body(await service.update(await projectsOf(app, request), request.params.id, request.body, actorOf(request))),
+      async (request) => body(await service.update(await projectsOf(access, request), request.params.id, request.body, actorOf(request))),
     );
 
     app.delete(
       `${base}/:id/`,
       { config: { ...write, docs: { response: { 204: NoContent } } }, schema: { summary: 'Deletes a batch export.', params: one } },
       async (request, reply) => {
-        await service.delete(await projectsOf(app, request), request.params.id, actorOf(request));
+        await service.delete(await projectsOf(access, request), request.params.id, actorOf(request));
         return reply.status(204).send();
       },
     );
@@ -101,19 +104,19 @@ export const batchExportRoutes: FastifyPluginAsyncZod = async (app) => {
     app.post(
       `${base}/:id/backfill/`,
       { config: write, schema: { summary: 'Schedules runs over a past interval.', params: one, body: BackfillBody, response: { 200: BatchExport } } },
-      async (request) => body(await service.backfill(await projectsOf(app, request), request.params.id, request.body, actorOf(request))),
+      async (request) => body(await service.backfill(await projectsOf(access, request), request.params.id, request.body, actorOf(request))),
     );
 
     app.post(`${base}/:id/pause/`, { config: write, schema: { summary: 'Pauses a batch export.', params: one, response: { 200: BatchExport } } }, async (request) =>
-      body(await service.pause(await projectsOf(app, request), request.params.id, actorOf(request))),
+      body(await service.pause(await projectsOf(access, request), request.params.id, actorOf(request))),
     );
 
     app.post(
       `${base}/:id/unpause/`,
       { config: write, schema: { summary: 'Resumes a batch export.', params: one, body: UnpauseBody, response: { 200: BatchExport } } },
-      async (request) => body(await service.unpause(await projectsOf(app, request), request.params.id, request.body, actorOf(request))),
+      async (request) => body(await service.unpause(await projectsOf(access, request), request.params.id, request.body, actorOf(request))),
     );
   }
 
-  await app.register(batchExportRunRoutes);
+  await app.register(batchExportRunRoutes, parts);
 };

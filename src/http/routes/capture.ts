@@ -5,6 +5,7 @@ import { admitWithin, configuredLimits, RateLimitedError } from '../../ingest/ra
 import { asPublicEndpoint, corsPreflight, rawBody } from '../public-endpoint';
 import { ErrorBody } from '../schema/common';
 import { BatchBody, CaptureAnswer, CaptureBody, SDK_CONTENT_TYPES, SdkQuery } from '../schema/sdk';
+import type { Limits, Parts } from '../runtime-parts';
 
 const SINGLE = ['/capture', '/e', '/i/v0/e', '/track', '/engage'];
 const BATCH = ['/batch'];
@@ -21,9 +22,7 @@ const docs = (body: typeof CaptureBody | typeof BatchBody, method: 'GET' | 'POST
  * Public ingestion endpoints (project API key in the body). The body is taken raw: the pipeline
  * decodes every form and compression the SDKs use and bounds the decompressed size.
  */
-export const captureRoutes: FastifyPluginAsync = async (app) => {
-  const { config } = app;
-  const pipeline = app.runtime.ingest;
+export const captureRoutes: FastifyPluginAsync<Parts<'ingest'> & { config: Limits }> = async (app, { ingest: pipeline, config }) => {
   const admit = admitWithin(configuredLimits(config));
 
   asPublicEndpoint(app);

@@ -6,6 +6,7 @@ import { pageEnvelope } from '../pagination';
 import { JsonObject, numericId, pageQuery, paginated, ProjectObjectParams, ProjectParams, UserBasic } from '../schema/common';
 import { userBody } from '../users';
 import { Person } from './people';
+import type { Parts } from '../runtime-parts';
 
 const Cohort = z
   .object({
@@ -32,8 +33,7 @@ const Cohort = z
  * the persons in one, all with cohort:read. Shape as PostHog's Cohort; membership is computed from
  * the log as events arrive, so `is_calculating` is always false.
  */
-export const cohortRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { experiments, queries } = app.runtime;
+export const cohortRoutes: FastifyPluginAsyncZod<Parts<'experiments', 'access' | 'cohorts' | 'ingestion'>> = async (app, { experiments, queries }) => {
   const cohorts = experiments.queries.cohorts;
   const body = async (c: CohortRow): Promise<z.output<typeof Cohort>> => ({
     id: c.id,

@@ -13,13 +13,15 @@ import { asPublicEndpoint, corsPreflight, rawBody } from '../public-endpoint';
 import { sendJsonParts } from '../send-json-parts';
 import { sendHandlerError } from '../handler-outcome';
 import { FlagsAnswer, FlagsBody, FlagsQuery, SDK_CONTENT_TYPES } from '../schema/sdk';
+import type { Limits, Parts } from '../runtime-parts';
 
 /**
  * Public flag evaluation: /decide (v1..4) and /flags (v1, v2, config=true). Project key in the body;
  * every body form and compression of ingestion. Definitions come from memory, persons from one read.
  */
-export const decideRoutes: FastifyPluginAsync = async (app) => {
-  const { runtime, config } = app;
+export const decideRoutes: FastifyPluginAsync<Parts<'projectIdForToken' | 'flagSource' | 'remoteConfig' | 'flagCache'> & { config: Limits }> = async (app, deps) => {
+  const { config } = deps;
+  const runtime = deps;
 
   asPublicEndpoint(app);
 

@@ -11,6 +11,7 @@ import { ErrorBody, JsonObject, NoContent, pageQuery, paginated, ProjectObjectPa
 import { CreateEarlyAccessBody, UpdateEarlyAccessBody } from '../schema/early-access';
 import { userBody } from '../users';
 import { FeatureFlag } from './feature-flags';
+import type { Parts } from '../runtime-parts';
 
 const EarlyAccessFeature = z
   .object({
@@ -37,8 +38,7 @@ const PublicFeature = z.object({
  * Early access features (compat §8) at PostHog's path `early_access_feature/`, with
  * early_access_feature:read / :write; and the public list posthog-js loads with the project key.
  */
-export const earlyAccessRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { earlyAccess, queries, projectIdForToken } = app.runtime;
+export const earlyAccessRoutes: FastifyPluginAsyncZod<Parts<'earlyAccess' | 'projectIdForToken', 'access' | 'flags'>> = async (app, { earlyAccess, queries, projectIdForToken }) => {
   const flag = (projectId: number, id: number) => queries.flags.byId(projectId, id);
   const body = async (e: EarlyAccessRow) => earlyAccessBody(e, flag, userBody(e.created_by ? await queries.access.user(e.created_by) : null));
   const projectOf = (params: { project_id: string }) => Number(params.project_id);

@@ -7,6 +7,7 @@ import { pageEnvelope } from '../pagination';
 import { JsonObject, NoContent, numericId, pageQuery, paginated, ProjectObjectParams, ProjectParams, UserBasic } from '../schema/common';
 import { CreateExperimentBody, UpdateExperimentBody } from '../schema/experiments';
 import { userBody } from '../users';
+import type { Parts } from '../runtime-parts';
 
 /** Draft until started, running until ended, then complete (compat §4); read-only, beside the spec's fields. */
 const statusOf = (e: ExperimentRow) => (e.start_date === null ? 'draft' : e.end_date === null ? 'running' : 'complete');
@@ -51,8 +52,7 @@ const Results = z
  * update, delete and create_exposure_cohort_for_experiment (it writes the experiment; the cohort
  * it creates belongs to the experiment, as in PostHog, which asks for experiment:write only).
  */
-export const experimentRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { experiments, queries } = app.runtime;
+export const experimentRoutes: FastifyPluginAsyncZod<Parts<'experiments', 'access'>> = async (app, { experiments, queries }) => {
   const { service, results } = experiments;
   const body = async (e: ExperimentRow): Promise<z.output<typeof Experiment>> => ({
     id: e.id,

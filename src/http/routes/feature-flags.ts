@@ -8,6 +8,7 @@ import { validateFlagKey } from '../../flags/management';
 import { JsonObject, NoContent, pageQuery, paginated, ProjectObjectParams, ProjectParams, UserBasic } from '../schema/common';
 import { drf, text } from '../schema/drf';
 import { userBody } from '../users';
+import type { Parts } from '../runtime-parts';
 
 // No `properties` key in examples: the document generator reads any such key as a schema's.
 const FILTERS_EXAMPLE = { groups: [{ rollout_percentage: 50 }], multivariate: null, payloads: {} };
@@ -61,8 +62,7 @@ const ListQuery = z.object({
 });
 
 /** PostHog-style feature flag management: list, create, retrieve, update, soft delete. */
-export const featureFlagRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { queries, flags } = app.runtime;
+export const featureFlagRoutes: FastifyPluginAsyncZod<Parts<'flags', 'access' | 'flags'>> = async (app, { queries, flags }) => {
   const users = queries.access;
   const body = async (f: FeatureFlagRow): Promise<z.output<typeof FeatureFlag>> => ({
     id: f.id,

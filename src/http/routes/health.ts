@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { StorageUnavailableError, type StorageFault } from '../../store/storage-fault';
 import { z } from 'zod';
 import { quarantineHealth } from '../quarantine-health';
+import type { Parts } from '../runtime-parts';
 
 const Health = z
   .object({
@@ -20,9 +21,9 @@ const Health = z
 const docs = { response: { 200: Health, 503: Health.meta({ description: 'A projection stopped or storage is failing: take this instance out of rotation.' }) } };
 
 /** Liveness plus where the log and each projection stand, for operators and load balancers. */
-export const healthRoutes: FastifyPluginAsync = async (app) => {
+export const healthRoutes: FastifyPluginAsync<Parts<'runner' | 'log' | 'storage'>> = async (app, parts) => {
   app.get('/_health', { config: { docs }, schema: { summary: 'Liveness, the log head and each projection (no auth).', tags: ['health'] } }, async (_request, reply) => {
-    const { runner, log } = app.runtime;
+    const { runner, log } = parts;
     const failures = runner.failures();
     const healthy = Object.keys(failures).length === 0;
     // An unreachable log (a lost database server) is a storage fault like the others: the health
@@ -36,7 +37,7 @@ export const healthRoutes: FastifyPluginAsync = async (app) => {
       unreachable = err.fault;
     }
     // A storage fault means writes are refused (503): load balancers must stop sending them here.
-    const storage = app.runtime.storage.fault() ?? unreachable;
+    const storage = parts.storage.fault() ?? unreachable;
     const quarantine = quarantineHealth(runner);
     return reply.status(healthy && !storage ? 200 : 503).send({
       status: storage ? 'unavailable' : healthy && !quarantine.degraded ? 'ok' : 'degraded',

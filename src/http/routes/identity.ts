@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { reachableProjects } from '../auth';
 import { ProjectBody, projectBody } from './projects';
+import type { Parts } from '../runtime-parts';
 
 /** PostHog's OrganizationBasic, as the user body nests it. */
 const OrganizationBasic = z.object({ id: z.string(), name: z.string(), created_at: z.string() }).meta({ id: 'OrganizationBasic' });
@@ -33,8 +34,8 @@ const Me = z
   .meta({ id: 'User' });
 
 /** `/api/users/@me/`: the key's own user (PostHog asks for `user:read`). */
-export const identityRoutes: FastifyPluginAsyncZod = async (app) => {
-  const queries = app.runtime.queries.access;
+export const identityRoutes: FastifyPluginAsyncZod<Parts<never, 'access'>> = async (app, parts) => {
+  const queries = parts.queries.access;
   app.get(
     '/api/users/@me/',
     { config: { scope: 'user:read' }, schema: { summary: "The personal API key's user, organizations, current project and scopes.", response: { 200: Me } } },

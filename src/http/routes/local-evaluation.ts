@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authenticationFailed, forbidden } from '../errors';
 import { JsonObject } from '../schema/common';
+import type { Parts } from '../runtime-parts';
 
 const NotModified = z.null().meta({ description: 'Not modified: If-None-Match matched the ETag (no body).' });
 const MISSING_TOKEN = 'Missing project API key: pass ?token=<project API key>.';
@@ -35,8 +36,7 @@ const Definitions = z
  * Flag definitions for SDK local evaluation (posthog-node polls these with its personal key and
  * If-None-Match). The project comes from `token`; the key must have access to it.
  */
-export const localEvaluationRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { runtime } = app;
+export const localEvaluationRoutes: FastifyPluginAsyncZod<Parts<'projectIdForToken' | 'flagCache' | 'flagSource', 'access' | 'ingestion'>> = async (app, runtime) => {
 
   for (const path of ['/flags/definitions', '/api/feature_flag/local_evaluation'])
     app.get(

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { reachableProjects } from '../auth';
 import { OrganizationId } from '../schema/common';
 import { ProjectBody, projectBody } from './projects';
+import type { Parts } from '../runtime-parts';
 
 /** Far above any real organization; the body lists them all, as PostHog's does. */
 const MAX_PROJECTS = 100_000;
@@ -17,8 +18,8 @@ const Organization = z
   })
   .meta({ id: 'Organization' });
 
-export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
-  const queries = app.runtime.queries.access;
+export const organizationRoutes: FastifyPluginAsyncZod<Parts<never, 'access'>> = async (app, parts) => {
+  const queries = parts.queries.access;
 
   // `@current` is resolved by the auth plugin; the body shows only the projects the key may touch,
   // so a key limited to one project never learns another's name, id or api_token.

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { invalidInput, notFoundError } from '../errors';
 import { pageEnvelope, type Page } from '../pagination';
 import { JsonObject, pageQuery, paginated, ProjectId, ProjectParams, uncounted } from '../schema/common';
+import type { Parts } from '../runtime-parts';
 
 // The ingestion projection's API rows (projections/ingestion/api-types.ts), field for field.
 export const Person = z
@@ -62,8 +63,8 @@ function uncountedEnvelope<T>(request: FastifyRequest, page: Page, rows: T[]) {
 }
 
 /** Read API over persons, groups, group types, events and ingestion warnings. */
-export const peopleRoutes: FastifyPluginAsyncZod = async (app) => {
-  const q = app.runtime.queries.ingestion;
+export const peopleRoutes: FastifyPluginAsyncZod<Parts<never, 'ingestion'>> = async (app, parts) => {
+  const q = parts.queries.ingestion;
   const base = '/api/projects/:project_id';
   const projectOf = (params: { project_id: string }) => Number(params.project_id);
 

@@ -6,6 +6,7 @@ import type { ProjectRow } from '../../../projections/access-queries';
 import { reachableProjects, type AuthContext } from '../auth';
 import { pageEnvelope } from '../pagination';
 import { pageQuery, paginated, ProjectParams } from '../schema/common';
+import type { Parts } from '../runtime-parts';
 
 /** Every setting with PostHog's default when never changed (off, or no value). */
 const SETTING_DEFAULTS: Required<ProjectSettings> = {
@@ -67,8 +68,8 @@ const SettingsPatch = ProjectSettings.extend({ session_recording_sample_rate: sa
   examples: [{ session_recording_opt_in: true, session_recording_sample_rate: '0.50', autocapture_opt_out: false }],
 });
 
-export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
-  const queries = app.runtime.queries.access;
+export const projectRoutes: FastifyPluginAsyncZod<Parts<'access', 'access'>> = async (app, parts) => {
+  const queries = parts.queries.access;
 
   app.get(
     '/api/projects/',
@@ -99,7 +100,7 @@ export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const id = Number(request.params.project_id);
-      await app.runtime.access.changeProjectSettings(id, request.body, actorOf(request));
+      await parts.access.changeProjectSettings(id, request.body, actorOf(request));
       return projectBody((await queries.project(id))!);
     },
   );

@@ -10,6 +10,7 @@ import { pageEnvelope } from '../pagination';
 import { asPublicEndpoint, corsPreflight, rawBody } from '../public-endpoint';
 import { ErrorBody, JsonObject, pageQuery, paginated, ProjectId } from '../schema/common';
 import { CaptureAnswer, SDK_CONTENT_TYPES, SdkQuery } from '../schema/sdk';
+import type { Limits, Parts } from '../runtime-parts';
 
 /** posthog-js's `$snapshot` batch: rrweb events for one session and window, with the project key. */
 const SnapshotBody = z
@@ -79,9 +80,10 @@ const Sources = z.object({
 });
 
 /** `/s/`: posthog-js's snapshot batches (project key in the body), answered after the durable append. */
-const snapshotCapture: FastifyPluginAsync = async (app) => {
-  const recordings = app.runtime.recordings;
-  const admit = admitWithin(configuredLimits(app.config));
+type RecordingParts = Parts<'recordings', 'access' | 'ingestion'> & { config: Limits };
+
+const snapshotCapture: FastifyPluginAsync<RecordingParts> = async (app, { recordings, config }) => {
+  const admit = admitWithin(configuredLimits(config));
   asPublicEndpoint(app);
 
   const docs = { body: SnapshotBody, querystring: SdkQuery, response: { 200: CaptureAnswer, 429: ErrorBody }, consumes: SDK_CONTENT_TYPES };
@@ -113,8 +115,7 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
  * viewing state are not tracked: null / false / []), the list is paginated with limit/offset like
  * this service's other lists, plus PostHog's `has_next` and `version`.
  */
-const recordingApi: FastifyPluginAsyncZod = async (app) => {
-  const { recordings, queries } = app.runtime;
+const recordingApi: FastifyPluginAsyncZod<RecordingParts> = async (app, { recordings, queries }) => {
   const read = { scope: 'session_recording:read' as const };
   const base = '/api/projects/:project_id/session_recordings';
 
@@ -251,7 +252,7 @@ function refuseOverBudget(picked: RecordingChunkRow[], from: number, single: boo
 }
 
 /** Both halves; `/s` sits in its own encapsulated plugin because it takes raw bodies. */
-export const recordingRoutes: FastifyPluginAsync = async (app) => {
-  await app.register(snapshotCapture);
-  await app.register(recordingApi);
+export const recordingRoutes: FastifyPluginAsync<RecordingParts> = async (app, parts) => {
+  await app.register(snapshotCapture, parts);
+  await app.register(recordingApi, parts);
 };

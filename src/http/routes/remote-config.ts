@@ -6,6 +6,7 @@ import { configJson, configScript } from '../../remote-config';
 import { notFoundError } from '../errors';
 import { ErrorBody } from '../schema/common';
 import { sdkBodies, sdkFiles, SDK_VERSION } from './static-sdk';
+import type { Parts } from '../runtime-parts';
 
 const VALID_TOKEN = /^[A-Za-z0-9_-]{1,200}$/;
 // A malformed token is PostHog's 400 "Invalid token" on `token`, before any lookup.
@@ -22,8 +23,7 @@ const BUNDLE_SECONDS = 300;
  * `config.js` (sets `window._POSTHOG_REMOTE_CONFIG[token]`) and `array.js` (the SDK bundle followed
  * by that script). No auth: the token is the public project key. Served from memory.
  */
-export const remoteConfigRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { runtime } = app;
+export const remoteConfigRoutes: FastifyPluginAsyncZod<Parts<'projectIdForToken' | 'remoteConfig' | 'flagCache'>> = async (app, runtime) => {
   const arrayJs = sdkFiles().get('array.js');
   const body = sdkBodies();
 

@@ -10,6 +10,7 @@ import { asPublicEndpoint, corsPreflight } from '../public-endpoint';
 import { ErrorBody, JsonObject, NoContent, pageQuery, paginated, ProjectObjectParams, ProjectParams } from '../schema/common';
 import { CreateSurveyBody, UpdateSurveyBody } from '../schema/surveys';
 import { userBody } from '../users';
+import type { Parts } from '../runtime-parts';
 
 const MinimalFlag = z.looseObject({ id: z.number().int(), key: z.string() }).nullable();
 const Survey = z
@@ -46,8 +47,7 @@ const PublicSurvey = z.looseObject({
  * Surveys (compat §7): the management API with survey:read / survey:write, and the public list
  * posthog-js loads with the project key (`GET /api/surveys/?token=`), open to any origin.
  */
-export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { surveys, queries, projectIdForToken } = app.runtime;
+export const surveyRoutes: FastifyPluginAsyncZod<Parts<'surveys' | 'projectIdForToken', 'access' | 'flags'>> = async (app, { surveys, queries, projectIdForToken }) => {
   const flag = (projectId: number, id: number) => queries.flags.byId(projectId, id);
   const body = async (s: SurveyRow) => surveyBody(s, flag, queries.flags.byKey, userBody(s.created_by ? await queries.access.user(s.created_by) : null));
   const projectOf = (params: { project_id: string }) => Number(params.project_id);
