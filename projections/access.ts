@@ -48,6 +48,8 @@ export const accessProjection = defineProjection({
   name: 'access',
   version: 2,
   store: 'readmodels',
+  // A project's remote config carries its token and settings.
+  invalidates: ['remote-config'],
   reads: [...organizationEvents, ...projectEvents, ...userEvents, ...personalApiKeyEvents],
   tables,
   async apply(event, db) {

@@ -10,6 +10,7 @@ export const featureFlagsProjection = defineProjection({
   version: 1,
   store: 'readmodels',
   reads: featureFlagEvents,
+  invalidates: ['flag-definitions'],
   tables: [
     {
       name: 'feature_flags',

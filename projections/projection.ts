@@ -23,6 +23,12 @@ export interface SqlStore {
 export type StoreName = 'readmodels' | 'analytics';
 
 /**
+ * The copies of read-model rows the runtime keeps in memory (flag serving reads them per request).
+ * A projection names those its changes make stale; the runtime drops them, per project.
+ */
+export type CachedReadModel = 'flag-definitions' | 'person-properties' | 'hash-key-overrides' | 'group-properties' | 'group-type-mappings' | 'remote-config';
+
+/**
  * Where the runner records the events a projection could not apply (one row per event, or per part),
  * in the projection's own store: projection, position, part, stream_id, event_type, project_id,
  * recorded_at, error.
@@ -48,6 +54,8 @@ export interface ReadModelProjection {
    * others, so a lane with a heavy backlog does not hold the rest back (see lane-backlog.ts).
    */
   lane?(event: RecordedEvent): string;
+  /** The in-memory copies its changes make stale. */
+  readonly invalidates?: readonly CachedReadModel[];
   /** Created by the adapter before the first event; dropped on a rebuild. */
   readonly tables: readonly TableSchema[];
   apply(event: RecordedEvent, db: SqlSession): Promise<void>;

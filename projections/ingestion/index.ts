@@ -50,6 +50,7 @@ export function createIngestionProjection(): ReadModelProjection {
     version: 8,
     store: 'readmodels',
     handles: ['EventCaptured', 'EventsCaptured', 'IngestionWarningRaised'],
+    invalidates: ['person-properties', 'hash-key-overrides', 'group-properties', 'group-type-mappings'],
     tables: INGESTION_TABLES,
     // Projects share no rows (warnings too are keyed by log position), so each folds in its own lane.
     lane: (recorded: RecordedEvent) => String(projectIdOf(recorded)),

@@ -6,6 +6,7 @@ import {
   featureFlagQueries,
   ingestionQueries,
   type ReadModelProjection,
+  type CachedReadModel,
   type StoreName,
 } from '../../projections';
 import { AccessService } from '../access';
@@ -201,17 +202,18 @@ export function openRuntime(options: RuntimeOptions) {
     const project = await queries.access.project(projectId);
     return project && { token: project.api_token, settings: JSON.parse(project.settings) };
   });
+  const cached: Record<CachedReadModel, { invalidate(projectId: number): void; invalidateAll(): void }> = {
+    'flag-definitions': flagCache,
+    'person-properties': personCache,
+    'hash-key-overrides': overrideCache,
+    'group-properties': groupCache,
+    'group-type-mappings': mappingCache,
+    'remote-config': remoteConfig,
+  };
+  // Each projection names the in-memory copies its changes make stale.
+  const invalidated = new Map(projections.map((p) => [p.name, (p.invalidates ?? []).map((name) => cached[name])]));
   const sub = runner.applied$.subscribe(({ projection, events, unknown }) => {
-    // Cached flag definitions, person properties and remote configs are dropped when their projection moves.
-    const caches =
-      projection === 'feature_flags'
-        ? [flagCache]
-        : projection === 'ingestion'
-          ? [personCache, overrideCache, groupCache, mappingCache]
-          : projection === 'access'
-            ? [remoteConfig]
-            : [];
-    for (const cache of caches)
+    for (const cache of invalidated.get(projection) ?? [])
       if (unknown) cache.invalidateAll();
       else for (const e of events) if (e.metadata.projectId !== null) cache.invalidate(e.metadata.projectId);
   });
