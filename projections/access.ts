@@ -1,6 +1,6 @@
 import { organizationEvents, personalApiKeyEvents, projectEvents, userEvents } from '../streams';
 import { defineProjection } from './define-projection';
-import type { TableSchema } from './projection';
+import type { TableSchema } from '../src/store/read-model-projection';
 
 const tables: TableSchema[] = [
   { name: 'organizations', columns: { id: 'text', name: 'text', created_at: 'text' }, primaryKey: ['id'], orderBy: 'id' },

@@ -1,6 +1,6 @@
 import type { EventContract, RecordedOf } from '../streams';
-import type { ReadModelProjection } from './projection';
-import type { SqlSession } from './sql';
+import type { ReadModelProjection } from '../src/store/read-model-projection';
+import type { SqlSession } from '../src/store/sql';
 
 /** The members that see events: a typed projection narrows them to the events it reads. */
 type EventMembers = 'handles' | 'apply' | 'applyAll' | 'parts' | 'applyPart' | 'quarantined';

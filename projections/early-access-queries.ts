@@ -1,5 +1,5 @@
 import type { EarlyAccessFields } from '../streams';
-import type { SqlSession } from './sql';
+import type { SqlSession } from '../src/store/sql';
 
 export interface EarlyAccessRow {
   id: string;

@@ -1,4 +1,4 @@
-import type { SqlSession } from './sql';
+import type { SqlSession } from '../src/store/sql';
 import type { FeatureFlagRow } from './feature-flags-queries';
 
 /** The linked flag as the Experiment shape nests it: a slice of the flags read model's row. */

@@ -1,4 +1,4 @@
-import type { SqlSession } from './sql';
+import type { SqlSession } from '../src/store/sql';
 
 /** A closed time range over the events table's canonical ISO timestamps; `to` null = open-ended. */
 export interface TimeRange {

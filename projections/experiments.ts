@@ -1,7 +1,7 @@
 import { experimentEvents, type ExperimentUpdatedData } from '../streams';
 import { defineProjection } from './define-projection';
 import { stableJson } from './json';
-import type { SqlSession } from './sql';
+import type { SqlSession } from '../src/store/sql';
 
 /** JSON columns: null stays SQL NULL, anything else is stored with sorted keys (stable digests). */
 const jsonOrNull = (value: unknown): string | null => (value === undefined || value === null ? null : stableJson(value));

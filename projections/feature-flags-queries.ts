@@ -1,4 +1,4 @@
-import type { SqlSession } from './sql';
+import type { SqlSession } from '../src/store/sql';
 
 export interface FeatureFlagRow {
   id: number;

@@ -1,4 +1,4 @@
-import type { ReadModelProjection } from './projection';
+import type { ReadModelProjection } from '../src/store/read-model-projection';
 import { accessProjection } from './access';
 import { featureFlagsProjection } from './feature-flags';
 import { ingestionProjection } from './ingestion';
@@ -9,7 +9,6 @@ import { earlyAccessProjection } from './early-access';
 import { batchExportsProjection, batchExportRunsProjection, batchExportLogsProjection } from './exports';
 import { recordingsProjection } from './recordings';
 
-export * from './projection';
 export * from './define-projection';
 export { accessProjection } from './access';
 export { accessQueries, type AccessQueries } from './access-queries';

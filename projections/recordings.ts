@@ -1,6 +1,6 @@
 import { recordingEvents, snapshotCount, snapshotLines, type RecordedEvent, type RecordingSnapshotsData } from '../streams';
 import { defineProjection } from './define-projection';
-import type { SqlSession } from './sql';
+import type { SqlSession } from '../src/store/sql';
 import { summarizeChunk } from './recordings-chunk';
 
 /** The project of a recordings record: its metadata, else its stream name. */

@@ -1,5 +1,5 @@
 import type { SurveyFields } from '../streams';
-import type { SqlSession } from './sql';
+import type { SqlSession } from '../src/store/sql';
 
 export interface SurveyRow {
   id: string;

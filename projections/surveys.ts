@@ -2,7 +2,7 @@ import { EventCaptured, EventsCaptured, surveyEvents, type CapturedEventData, ty
 import { defineProjection } from './define-projection';
 import { projectIdOf } from './ingestion/fold-captured';
 import { stableJson } from './json';
-import type { SqlSession } from './sql';
+import type { SqlSession } from '../src/store/sql';
 
 /**
  * One row per `survey sent` submission: partial submits of one response share `$survey_submission_id`

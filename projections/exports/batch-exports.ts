@@ -1,8 +1,8 @@
 import { INTERVAL_MS, batchExportEvents, type BatchExportInterval } from '../../streams';
 import { defineProjection } from '../define-projection';
 import { stableJson } from '../json';
-import type { SqlValue } from '../projection';
-import type { SqlSession } from '../sql';
+import type { SqlValue } from '../../src/store/read-model-projection';
+import type { SqlSession } from '../../src/store/sql';
 import { EXPORT_TABLES } from './schema';
 
 const nullableJson = (value: unknown) => (value === null || value === undefined ? null : stableJson(value));

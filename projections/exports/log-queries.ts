@@ -1,6 +1,6 @@
 import type { BatchExportLogLevel } from '../../streams';
-import type { SqlValue } from '../projection';
-import type { SqlSession } from '../sql';
+import type { SqlValue } from '../../src/store/read-model-projection';
+import type { SqlSession } from '../../src/store/sql';
 
 export interface LogRow {
   seq: number;

@@ -1,6 +1,6 @@
 import { batchExportRunEvents } from '../../streams';
 import { defineProjection } from '../define-projection';
-import type { SqlValue } from '../projection';
+import type { SqlValue } from '../../src/store/read-model-projection';
 import { RUN_TABLES } from './schema';
 
 /**

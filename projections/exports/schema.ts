@@ -1,4 +1,4 @@
-import type { TableSchema } from '../sql';
+import type { TableSchema } from '../../src/store/sql';
 
 /*
  * `seq` columns hold the log position of the creating event: a total, insertion-ordered key that

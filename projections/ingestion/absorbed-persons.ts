@@ -1,4 +1,4 @@
-import type { SqlSession } from '../sql';
+import type { SqlSession } from '../../src/store/sql';
 
 /**
  * The persons merged away while EventsCaptured records fold, each with the person it was merged

@@ -1,4 +1,4 @@
-import type { SqlSession } from '../sql';
+import type { SqlSession } from '../../src/store/sql';
 import type { Ordinal } from './ordinal';
 import type { PersonStore } from './persons';
 import type { Properties, PropertyUpdates } from './properties';

@@ -1,5 +1,5 @@
-import type { SqlValue } from '../projection';
-import type { SqlSession } from '../sql';
+import type { SqlValue } from '../../src/store/read-model-projection';
+import type { SqlSession } from '../../src/store/sql';
 import { EVENTS } from './schema';
 import type { GroupColumns } from './groups';
 

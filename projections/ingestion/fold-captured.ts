@@ -1,5 +1,5 @@
 import type { CapturedEventData, RecordedEvent } from '../../streams';
-import type { SqlSession } from '../sql';
+import type { SqlSession } from '../../src/store/sql';
 import { survivorOf, type Absorbed } from './absorbed-persons';
 import type { FoldContext } from './context';
 import { warn } from './context';

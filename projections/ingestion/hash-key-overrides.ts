@@ -1,4 +1,4 @@
-import type { SqlSession } from '../sql';
+import type { SqlSession } from '../../src/store/sql';
 
 /**
  * Experience continuity: the anonymous id a person had before identifying keeps bucketing their flags.

@@ -1,6 +1,6 @@
 import type { CapturedEventData, EventsCapturedData, RecordedEvent } from '../../streams';
-import type { ReadModelProjection } from '../projection';
-import type { SqlSession } from '../sql';
+import type { ReadModelProjection } from '../../src/store/read-model-projection';
+import type { SqlSession } from '../../src/store/sql';
 import { repointAbsorbed, type Absorbed } from './absorbed-persons';
 import { FOLD_WARNING_SOURCE, recordWarning } from './context';
 import { foldCaptured, projectIdOf, readRecord, type RecordReads } from './fold-captured';

@@ -1,4 +1,4 @@
-import type { SqlSession } from '../sql';
+import type { SqlSession } from '../../src/store/sql';
 import { survivorOf, type Absorbed } from './absorbed-persons';
 import type { Ordinal } from './ordinal';
 import { rememberPerson, type PersonCache } from './person-cache';

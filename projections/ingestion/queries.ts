@@ -1,5 +1,5 @@
-import { QUARANTINE_TABLE } from '../projection';
-import type { SqlSession } from '../sql';
+import { QUARANTINE_TABLE } from '../../src/store/read-model-projection';
+import type { SqlSession } from '../../src/store/sql';
 import { GROUP, GROUP_TYPE_MAPPINGS, HASH_KEY_OVERRIDE_FOR, PERSON_PROPERTIES_BY_DISTINCT_ID } from './read-statements';
 import { INGESTION, QUARANTINE_WARNING } from './names';
 import { canonicalIso } from './events-table';

@@ -1,4 +1,4 @@
-import type { TableSchema } from '../sql';
+import type { TableSchema } from '../../src/store/sql';
 
 /*
  * Index budget: every index costs on each ingested event, so only the ones a read path needs.

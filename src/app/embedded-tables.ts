@@ -1,4 +1,4 @@
-import type { ReadModelProjection, StoreName } from '../../projections';
+import type { ReadModelProjection, StoreName } from '../store/read-model-projection';
 import { sqliteTableDdl } from '../adapters/sqlite/read-models';
 import { CHECKPOINTS_SCHEMA } from '../runtime/projection-runner';
 import type { SqliteDatabase } from '../adapters/sqlite/open';

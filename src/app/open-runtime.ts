@@ -1,14 +1,7 @@
 import { contracts } from '../../streams';
 import { cohortQueries } from '../../projections/cohorts-queries';
-import {
-  accessQueries,
-  allProjections,
-  featureFlagQueries,
-  ingestionQueries,
-  type ReadModelProjection,
-  type CachedReadModel,
-  type StoreName,
-} from '../../projections';
+import { accessQueries, allProjections, featureFlagQueries, ingestionQueries } from '../../projections';
+import { type ReadModelProjection, type CachedReadModel, type StoreName } from '../store/read-model-projection';
 import { AccessService } from '../access';
 import { openExperiments } from '../experiments';
 import { openSurveys } from '../surveys';

@@ -2,7 +2,8 @@
 // read-model stores from plain data, then hands them to the runtime's side (which sees ports only).
 import { parentPort, workerData } from 'node:worker_threads';
 import { contracts } from '../../streams';
-import { allProjections, type StoreName } from '../../projections';
+import { allProjections } from '../../projections';
+import { type StoreName } from '../store/read-model-projection';
 import { serveProjections } from '../runtime/worker/projection-worker';
 import { ContractedEventLog } from '../store/contracted-log';
 import { openSqlite, type Durability, type SqliteDatabase } from '../adapters/sqlite/open';

@@ -1,4 +1,4 @@
-import type { StoreName } from '../../projections';
+import type { StoreName } from '../store/read-model-projection';
 import { ConfigError } from '../config';
 import { redactedUrl } from '../config/event-log';
 import type { ReadModelsChoice } from '../config/read-models';

@@ -1,6 +1,6 @@
 import { earlyAccessQueries } from '../../projections/early-access-queries';
 import type { FeatureFlagQueries } from '../../projections/feature-flags-queries';
-import type { SqlSession } from '../../projections/sql';
+import type { SqlSession } from '../store/sql';
 import type { FlagService } from '../flags/management';
 import type { EventLog } from '../store/event-log';
 import { EarlyAccessService } from './service';

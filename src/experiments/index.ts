@@ -3,7 +3,7 @@ import type { CohortQueries } from '../../projections/cohorts-queries';
 import { experimentQueries } from '../../projections/experiments-queries';
 import { experimentResultsQueries } from '../../projections/experiments-results-queries';
 import type { FeatureFlagQueries } from '../../projections/feature-flags-queries';
-import type { SqlSession } from '../../projections/sql';
+import type { SqlSession } from '../store/sql';
 import { CohortService, personCohorts } from '../cohorts';
 import type { FlagService } from '../flags/management';
 import type { AppliedBatch } from '../runtime/projection-runner';

@@ -4,7 +4,7 @@ import {
   batchExportQueries,
   batchExportRunQueries,
 } from '../../projections/exports';
-import type { SqlSession } from '../../projections/sql';
+import type { SqlSession } from '../store/sql';
 import type { EventLog } from '../store/event-log';
 import { ExportScheduler, type SchedulerDeps } from './scheduler/scheduler';
 import { BatchExportService } from './service/batch-export-service';

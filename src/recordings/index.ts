@@ -3,7 +3,7 @@
  * the log through the recordings read model's chunk list.
  */
 import { recordingQueries } from '../../projections';
-import type { SqlSession } from '../../projections';
+import type { SqlSession } from '../store/read-model-projection';
 import type { EventLog } from '../store/event-log';
 import { RecordingIngest, type RecordingIngestDeps } from './ingest';
 import { readSnapshots } from './snapshots';

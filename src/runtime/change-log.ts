@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '../../streams';
-import type { SqlSession, TableSchema } from '../../projections/sql';
+import type { SqlSession, TableSchema } from '../store/sql';
 import type { AppliedEvent } from './applied';
 
 /**

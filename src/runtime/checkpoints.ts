@@ -1,4 +1,4 @@
-import type { SqlSession, TableSchema } from '../../projections/sql';
+import type { SqlSession, TableSchema } from '../store/sql';
 
 /** Where each projection stands in the log, and the version of the fold that got it there. */
 export const CHECKPOINTS_SCHEMA: TableSchema = {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { ReadModelProjection } from '../../projections/projection';
-import type { SqlSession } from '../../projections/sql';
+import type { ReadModelProjection } from '../store/read-model-projection';
+import type { SqlSession } from '../store/sql';
 import { QUARANTINE_TABLE, quarantineRows } from './quarantine';
 
 const encode = (row: unknown[]) => JSON.stringify(row, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));

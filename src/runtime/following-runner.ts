@@ -1,5 +1,5 @@
 import { Subject, type Subscription } from 'rxjs';
-import type { ReadModelProjection, StoreName } from '../../projections/projection';
+import type { ReadModelProjection, StoreName } from '../store/read-model-projection';
 import type { AppendNotifications } from '../store/append-notifications';
 import type { EventLog } from '../store/event-log';
 import type { ReadModelStore } from '../store/read-models';

@@ -1,7 +1,7 @@
 import { Subject } from 'rxjs';
 import type { RecordedEvent } from '../../streams';
-import type { ReadModelProjection, StoreName, TableSchema } from '../../projections/projection';
-import type { SqlSession } from '../../projections/sql';
+import type { ReadModelProjection, StoreName, TableSchema } from '../store/read-model-projection';
+import type { SqlSession } from '../store/sql';
 import type { AppendNotifications } from '../store/append-notifications';
 import type { EventLog } from '../store/event-log';
 import { TableLockTimeout, type ReadModelStore, type ReadModelTransaction } from '../store/read-models';

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../../streams';
-import { QUARANTINE_TABLE } from '../../projections/projection';
-import type { SqlSession, TableSchema } from '../../projections/sql';
+import { QUARANTINE_TABLE } from '../store/read-model-projection';
+import type { SqlSession, TableSchema } from '../store/sql';
 
 /**
  * Events a projection could not apply: recorded (in the projection's own store, in the transaction

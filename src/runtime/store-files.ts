@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { StoreName } from '../../projections';
+import type { StoreName } from '../store/read-model-projection';
 
 /** File names of the embedded stores inside a data directory. */
 export const storeFiles = (dir: string): Record<StoreName, string> & { log: string } => ({

@@ -1,4 +1,4 @@
-import type { SqlDialect, SqlSession, TableSchema } from '../../projections/sql';
+import type { SqlDialect, SqlSession, TableSchema } from './sql';
 
 /** A read-model transaction: the session a batch of folds writes through, and the schema moves the runner makes. */
 export interface ReadModelTransaction extends SqlSession {

@@ -1,5 +1,5 @@
 import type { FeatureFlagQueries } from '../../projections/feature-flags-queries';
-import type { SqlSession } from '../../projections/sql';
+import type { SqlSession } from '../store/sql';
 import { surveyQueries } from '../../projections/surveys-queries';
 import type { FlagService } from '../flags/management';
 import type { EventLog } from '../store/event-log';

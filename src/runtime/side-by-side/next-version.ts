@@ -1,5 +1,5 @@
-import type { ReadModelProjection } from '../../../projections/projection';
-import type { SqlSession } from '../../../projections/sql';
+import type { ReadModelProjection } from '../../store/read-model-projection';
+import type { SqlSession } from '../../store/sql';
 import { RenamedSessions, renamedSchema } from './renamed-session';
 
 /** What names a projection's next version is built under, beside the version that serves. */

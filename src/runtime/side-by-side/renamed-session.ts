@@ -1,4 +1,4 @@
-import type { SqlSession, SqlValue, TableSchema } from '../../../projections/sql';
+import type { SqlSession, SqlValue, TableSchema } from '../../store/sql';
 
 /** Identifiers (tables and their indexes) and the names they stand for in this session. */
 export type Renames = ReadonlyMap<string, string>;

@@ -1,4 +1,4 @@
-import type { ReadModelProjection } from '../../../projections/projection';
+import type { ReadModelProjection } from '../../store/read-model-projection';
 import type { ReadModelTransaction } from '../../store/read-models';
 import { readCheckpoint, WRITE_CHECKPOINT } from '../checkpoints';
 import { forgetQuarantines } from '../quarantine';

@@ -2,7 +2,7 @@
 // main thread answers HTTP and appends. Its entry module (in the composition root) opens the log and
 // the stores, then hands them here; this side sees ports only.
 import type { MessagePort } from 'node:worker_threads';
-import type { ReadModelProjection, StoreName } from '../../../projections';
+import type { ReadModelProjection, StoreName } from '../../store/read-model-projection';
 import type { AppendNotifications } from '../../store/append-notifications';
 import type { EventLog } from '../../store/event-log';
 import type { ReadModelStore } from '../../store/read-models';

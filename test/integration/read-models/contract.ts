@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TableSchema } from '../../../projections/sql';
+import type { TableSchema } from '../../../src/store/sql';
 import type { ReadModelStore } from '../../../src/store/read-models';
 
 const items: TableSchema = {

@@ -3,7 +3,7 @@ import { experimentsProjection } from '../../../projections/experiments';
 import { experimentQueries } from '../../../projections/experiments-queries';
 import { experimentResultsQueries } from '../../../projections/experiments-results-queries';
 import { ingestionProjection } from '../../../projections/ingestion';
-import type { SqlSession } from '../../../projections/sql';
+import type { SqlSession } from '../../../src/store/sql';
 import { parseMetric } from '../../../src/experiments';
 import { computeMetric } from '../../../src/experiments/results/compute';
 import { startTestServer, type TestServer } from '../../support/server';

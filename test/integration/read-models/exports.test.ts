@@ -8,7 +8,7 @@ import {
   batchExportRunsProjection,
   batchExportsProjection,
 } from '../../../projections/exports';
-import type { SqlSession } from '../../../projections/sql';
+import type { SqlSession } from '../../../src/store/sql';
 import { PostgresReadModelStore } from '../../../src/adapters/postgres/read-models';
 import { SqliteReadModelStore } from '../../../src/adapters/sqlite/read-models';
 import { storeFiles } from '../../../src/app';

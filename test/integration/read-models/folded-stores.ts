@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { featureFlagsProjection } from '../../../projections';
-import type { ReadModelProjection } from '../../../projections/projection';
-import type { SqlSession } from '../../../projections/sql';
+import type { ReadModelProjection } from '../../../src/store/read-model-projection';
+import type { SqlSession } from '../../../src/store/sql';
 import { PostgresReadModelStore } from '../../../src/adapters/postgres/read-models';
 import { SqliteReadModelStore } from '../../../src/adapters/sqlite/read-models';
 import { digestProjection } from '../../../src/runtime/digest';

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ReadModelProjection } from '../../../projections/projection';
+import type { ReadModelProjection } from '../../../src/store/read-model-projection';
 import { PostgresEventLog } from '../../../src/adapters/postgres/event-log';
 import { PostgresReadModelStore } from '../../../src/adapters/postgres/read-models';
 import { digestProjection } from '../../../src/runtime/digest';

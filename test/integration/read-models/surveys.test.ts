@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReadModelProjection } from '../../../projections';
+import type { ReadModelProjection } from '../../../src/store/read-model-projection';
 import { surveysProjection } from '../../../projections/surveys';
 import { surveyQueries } from '../../../projections/surveys-queries';
 import { json } from '../../support/json';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ReadModelProjection } from '../../../projections/projection';
+import type { ReadModelProjection } from '../../../src/store/read-model-projection';
 import { SqliteReadModelStore, sqliteSession } from '../../../src/adapters/sqlite/read-models';
 import { ingestionProjection, ingestionQueries } from '../../../projections/ingestion';
 import { digestProjection } from '../../../src/runtime/digest';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ReadModelProjection } from '../../../projections/projection';
+import type { ReadModelProjection } from '../../../src/store/read-model-projection';
 import { SqliteReadModelStore } from '../../../src/adapters/sqlite/read-models';
 import { ProjectionRunner } from '../../../src/runtime/projection-runner';
 import { SqliteEventLog } from '../../../src/adapters/sqlite/event-log';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ReadModelProjection } from '../../../projections/projection';
+import type { ReadModelProjection } from '../../../src/store/read-model-projection';
 import { SqliteEventLog } from '../../../src/adapters/sqlite/event-log';
 import { openSqlite } from '../../../src/adapters/sqlite/open';
 import { SqliteReadModelStore } from '../../../src/adapters/sqlite/read-models';

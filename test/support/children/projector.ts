@@ -2,7 +2,7 @@
 import { SqliteEventLog } from '../../../src/adapters/sqlite/event-log';
 import { openSqlite } from '../../../src/adapters/sqlite/open';
 import { ProjectionRunner } from '../../../src/runtime/projection-runner';
-import type { ReadModelProjection } from '../../../projections/projection';
+import type { ReadModelProjection } from '../../../src/store/read-model-projection';
 import { SqliteReadModelStore } from '../../../src/adapters/sqlite/read-models';
 
 const [logPath, storePath] = process.argv.slice(2);

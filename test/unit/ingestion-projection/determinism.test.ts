@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ingestionProjection } from '../../../projections/ingestion';
-import type { SqlStore } from '../../../projections/projection';
+import type { SqlStore } from '../../../src/store/read-model-projection';
 import { digestProjection } from '../../../src/runtime/digest';
 import { sqliteSession, sqliteTableDdl } from '../../../src/adapters/sqlite/read-models';
 import { QUARANTINE_SCHEMA } from '../../../src/runtime/quarantine';

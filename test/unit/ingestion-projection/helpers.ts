@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import type { RecordedEvent } from '../../../streams';
-import type { SqlSession, SqlStore } from '../../../projections/projection';
+import type { SqlSession, SqlStore } from '../../../src/store/read-model-projection';
 import { INGESTION_TABLES, ingestionProjection, ingestionQueries } from '../../../projections/ingestion';
 import { cachedStore, SqliteReadModelStore, sqliteTableDdl } from '../../../src/adapters/sqlite/read-models';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordedEvent } from '../../../streams';
-import type { SqlSession } from '../../../projections/sql';
+import type { SqlSession } from '../../../src/store/sql';
 import { ingestionProjection } from '../../../projections/ingestion';
 import { setPersonCacheEnabled } from '../../../projections/ingestion/person-cache';
 import { freshStore, LogBuilder, rowsOf } from './helpers';

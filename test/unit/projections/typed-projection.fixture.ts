@@ -3,7 +3,7 @@
 // directive goes unused, which is an error in turn.
 import { CohortCreated, EventCaptured, EventsCaptured, FeatureFlagCreated, featureFlagEvents, type FeatureFlagEvent } from '../../../streams';
 import { defineProjection, type TypedProjection } from '../../../projections/define-projection';
-import type { ReadModelProjection } from '../../../projections/projection';
+import type { ReadModelProjection } from '../../../src/store/read-model-projection';
 import type { Decider } from '../../../src/runtime/decider';
 
 const base = { name: 'fixture', version: 1, store: 'readmodels', tables: [] } as const;

@@ -1,5 +1,5 @@
 import type { BatchExportRow, RunRow } from '../../../../projections/exports';
-import type { SqlSession } from '../../../../projections/sql';
+import type { SqlSession } from '../../../store/sql';
 import type { ExportRecord } from '../../../exports/destinations';
 import type { ExportSource, RunRows } from '../../../exports/worker/export-source';
 import { hogqlBatches, PERSON_ID, recordFromRow } from '../../../exports/worker/records';

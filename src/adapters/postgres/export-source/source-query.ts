@@ -1,6 +1,6 @@
 import type { BatchExportRow } from '../../../../projections/exports';
-import type { SqlValue } from '../../../../projections/projection';
-import type { SqlDialect } from '../../../../projections/sql';
+import type { SqlValue } from '../../../store/read-model-projection';
+import type { SqlDialect } from '../../../store/sql';
 import { compileToPostgres, type CompiledColumn } from '../../../exports/hogql';
 
 export interface RunWindow {

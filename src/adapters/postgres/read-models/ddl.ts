@@ -1,4 +1,4 @@
-import type { ColumnType, TableSchema } from '../../../../projections/sql';
+import type { ColumnType, TableSchema } from '../../../store/sql';
 
 /**
  * BIGINT: read-model integers hold millisecond times and log positions, past 32 bits. Text compares

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import type { SqlValue } from '../../../../projections/projection';
-import type { ColumnType, SqlSession, TableSchema } from '../../../../projections/sql';
+import type { SqlValue } from '../../../store/read-model-projection';
+import type { ColumnType, SqlSession, TableSchema } from '../../../store/sql';
 import { postgresDialect } from './dialect';
 import { numberPlaceholders } from './placeholders';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { SqlValue } from '../../../../projections/projection';
-import type { TableSchema } from '../../../../projections/sql';
+import type { SqlValue } from '../../../store/read-model-projection';
+import type { TableSchema } from '../../../store/sql';
 import { TableLockTimeout, type ReadModelStore, type ReadModelTransaction, type TransactionOptions } from '../../../store/read-models';
 import { postgresTableDdl } from './ddl';
 import { postgresDialect } from './dialect';

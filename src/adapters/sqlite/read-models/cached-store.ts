@@ -1,4 +1,4 @@
-import type { SqlStatement, SqlStore } from '../../../../projections/projection';
+import type { SqlStatement, SqlStore } from '../../../store/read-model-projection';
 import type { SqliteDatabase } from '../open';
 
 /**

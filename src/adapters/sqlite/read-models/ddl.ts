@@ -1,4 +1,4 @@
-import type { ColumnType, TableSchema } from '../../../../projections/sql';
+import type { ColumnType, TableSchema } from '../../../store/sql';
 
 const TYPES: Record<ColumnType, string> = { text: 'TEXT', integer: 'INTEGER', real: 'REAL', blob: 'BLOB' };
 

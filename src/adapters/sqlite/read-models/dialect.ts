@@ -1,4 +1,4 @@
-import type { SqlDialect } from '../../../../projections/sql';
+import type { SqlDialect } from '../../../store/sql';
 
 const quoteText = (s: string) => `'${s.replaceAll("'", "''")}'`;
 

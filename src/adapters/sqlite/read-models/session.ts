@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { SqlValue } from '../../../../projections/projection';
-import type { SqlSession, TableSchema } from '../../../../projections/sql';
+import type { SqlValue } from '../../../store/read-model-projection';
+import type { SqlSession, TableSchema } from '../../../store/sql';
 import type { SqliteDatabase } from '../open';
 import { sqliteDialect } from './dialect';
 

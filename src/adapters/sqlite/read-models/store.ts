@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { TableSchema } from '../../../../projections/sql';
+import type { TableSchema } from '../../../store/sql';
 import type { ReadModelStore, ReadModelTransaction, TransactionOptions } from '../../../store/read-models';
 import type { SqliteDatabase } from '../open';
 import { sqliteTableDdl } from './ddl';

@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '../streams';
+import type { RecordedEvent } from '../../streams';
 import type { SqlSession, SqlValue, TableSchema } from './sql';
 
 export type { SqlDialect, SqlRow, SqlSession, SqlValue, TableSchema, ColumnType } from './sql';
