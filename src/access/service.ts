@@ -10,7 +10,7 @@ import {
 } from '../../streams';
 import type { AccessQueries } from '../../projections/access-queries';
 import type { EventLog } from '../store/event-log';
-import { handleCommand } from '../runtime/command-handler';
+import { handleCommandAndWait } from '../runtime/read-your-writes';
 import { withNextId } from '../runtime/sequential-id';
 import { notFound } from '../errors';
 import { organizationDecider, personalKeyDecider, projectDecider, userDecider } from './deciders';
@@ -36,57 +36,53 @@ export class AccessService {
 
   async createOrganization(name: string, actor: Actor): Promise<string> {
     const id = randomUUID();
-    const { result } = await handleCommand(this.deps.log, organizationStream(id), organizationDecider, { type: 'CreateOrganization', id, name }, { actor });
-    await this.deps.waitFor(result!.lastPosition);
+    await handleCommandAndWait(this.deps.log, organizationStream(id), organizationDecider, { type: 'CreateOrganization', id, name }, { actor }, { waitFor: this.deps.waitFor });
     return id;
   }
 
   async createUser(input: { email: string; firstName: string; lastName: string }, actor: Actor): Promise<number> {
     const { log, queries } = this.deps;
     const uuid = randomUUID();
-    const { id, position } = await withNextId((await queries.maxUserId()) + 1, async (id) => {
+    return withNextId((await queries.maxUserId()) + 1, async (id) => {
       const cmd = { type: 'CreateUser' as const, id, uuid, distinctId: uuid, ...input };
-      const { result } = await handleCommand(log, userStream(id), userDecider, cmd, { actor }, { maxAttempts: 1 });
-      return { id, position: result!.lastPosition };
+      await handleCommandAndWait(log, userStream(id), userDecider, cmd, { actor }, { waitFor: this.deps.waitFor, maxAttempts: 1 });
+      return id;
     });
-    await this.deps.waitFor(position);
-    return id;
   }
 
   async addMember(organizationId: string, userId: number, level: 'member' | 'admin' | 'owner', actor: Actor) {
-    const { result } = await handleCommand(
+    await handleCommandAndWait(
       this.deps.log,
       organizationStream(organizationId),
       organizationDecider,
       { type: 'AddMember', organizationId, userId, level },
       { actor },
+      { waitFor: this.deps.waitFor },
     );
-    if (result) await this.deps.waitFor(result.lastPosition);
   }
 
   async createProject(organizationId: string, name: string, actor: Actor) {
     const { log, queries } = this.deps;
     if (!(await queries.organization(organizationId))) throw notFound(`Organization ${organizationId} not found.`);
     const apiToken = newProjectToken();
-    const { id, position } = await withNextId((await queries.maxProjectId()) + 1, async (id) => {
+    const id = await withNextId((await queries.maxProjectId()) + 1, async (id) => {
       const cmd = { type: 'CreateProject' as const, id, organizationId, name, apiToken };
-      const { result } = await handleCommand(log, projectStream(id), projectDecider, cmd, { actor, projectId: id }, { maxAttempts: 1 });
-      return { id, position: result!.lastPosition };
+      await handleCommandAndWait(log, projectStream(id), projectDecider, cmd, { actor, projectId: id }, { waitFor: this.deps.waitFor, maxAttempts: 1 });
+      return id;
     });
-    await this.deps.waitFor(position);
     return { id, apiToken };
   }
 
   /** Records the settings that differ from the current ones; read-your-writes on the access model. */
   async changeProjectSettings(id: number, changes: ProjectSettings, actor: Actor) {
-    const { result } = await handleCommand(
+    await handleCommandAndWait(
       this.deps.log,
       projectStream(id),
       projectDecider,
       { type: 'ChangeProjectSettings', id, changes },
       { actor, projectId: id },
+      { waitFor: this.deps.waitFor },
     );
-    if (result) await this.deps.waitFor(result.lastPosition);
   }
 
   async createPersonalKey(
@@ -96,7 +92,7 @@ export class AccessService {
     if (!(await this.deps.queries.user(input.userId))) throw notFound(`User ${input.userId} not found.`);
     const id = randomUUID();
     const key = newPersonalKey();
-    const { result } = await handleCommand(
+    await handleCommandAndWait(
       this.deps.log,
       personalApiKeyStream(id),
       personalKeyDecider,
@@ -112,13 +108,12 @@ export class AccessService {
         scopedOrganizations: input.scopedOrganizations ?? null,
       },
       { actor },
+      { waitFor: this.deps.waitFor },
     );
-    await this.deps.waitFor(result!.lastPosition);
     return { id, key, mask: maskKey(key), scopes: input.scopes };
   }
 
   async revokePersonalKey(id: string, actor: Actor) {
-    const { result } = await handleCommand(this.deps.log, personalApiKeyStream(id), personalKeyDecider, { type: 'RevokePersonalKey', id }, { actor });
-    if (result) await this.deps.waitFor(result.lastPosition);
+    await handleCommandAndWait(this.deps.log, personalApiKeyStream(id), personalKeyDecider, { type: 'RevokePersonalKey', id }, { actor }, { waitFor: this.deps.waitFor });
   }
 }

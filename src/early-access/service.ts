@@ -4,7 +4,7 @@ import type { EarlyAccessQueries, EarlyAccessRow } from '../../projections/early
 import type { FeatureFlagQueries, FeatureFlagRow } from '../../projections/feature-flags-queries';
 import { DomainError, notFound, validationError } from '../errors';
 import type { FlagService } from '../flags/management';
-import { handleCommand } from '../runtime/command-handler';
+import { handleCommandAndWait } from '../runtime/read-your-writes';
 import type { EventLog } from '../store/event-log';
 import { earlyAccessDecider, type EarlyAccessCommand } from './decider';
 import { ENROLLING_STAGES, newFeatureFlagFilters, releasedToAll, slugify, withEnrollment } from './enrollment';
@@ -133,9 +133,10 @@ export class EarlyAccessService {
 
   /** Appends and waits for the read model; answers the position of the last event (or -1 if none). */
   private async run(projectId: number, id: string, command: EarlyAccessCommand, actor: Actor): Promise<number> {
-    const { result } = await handleCommand(this.deps.log, earlyAccessFeatureStream(id), earlyAccessDecider, command, { actor, projectId }, command.type === 'CreateEarlyAccessFeature' ? { maxAttempts: 1 } : {});
-    if (!result) return -1;
-    await this.deps.waitFor(result.lastPosition, ['early_access']);
-    return result.lastPosition;
+    const { result } = await handleCommandAndWait(this.deps.log, earlyAccessFeatureStream(id), earlyAccessDecider, command, { actor, projectId }, {
+      waitFor: (position) => this.deps.waitFor(position, ['early_access']),
+      maxAttempts: command.type === 'CreateEarlyAccessFeature' ? 1 : undefined,
+    });
+    return result?.lastPosition ?? -1;
   }
 }

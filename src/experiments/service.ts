@@ -6,6 +6,7 @@ import { DomainError, notFound, validationError } from '../errors';
 import type { FlagService } from '../flags/management';
 import type { FlagFilters } from '../flags/types';
 import { handleCommand } from '../runtime/command-handler';
+import { handleCommandAndWait } from '../runtime/read-your-writes';
 import { recordedAtOf } from '../runtime/recorded-at';
 import { withNextId } from '../runtime/sequential-id';
 import type { EventLog } from '../store/event-log';
@@ -135,8 +136,8 @@ export class ExperimentService {
 
   /** The state the command left the experiment in (the current one when it changed nothing). */
   private async run(projectId: number, id: number, command: ExperimentCommand, actor: Actor): Promise<ExperimentState> {
-    const { result, state } = await handleCommand(this.deps.log, experimentStream(id), experimentDecider, command, { actor, projectId });
-    if (result) await this.deps.waitFor(result.lastPosition, ['experiments']);
+    const waitFor = (position: number) => this.deps.waitFor(position, ['experiments']);
+    const { state } = await handleCommandAndWait(this.deps.log, experimentStream(id), experimentDecider, command, { actor, projectId }, { waitFor });
     return state;
   }
 

@@ -1,5 +1,5 @@
 import { contracts, MAX_EVENTS_PER_RECORD, type CapturedEventData, type NewEvent } from '../../streams';
-import type { IngestionWarning } from './captured-event';
+import type { IngestionWarning } from './ingestion-warning';
 
 /**
  * A request's log records in request order: captured events go into as few EventsCaptured records

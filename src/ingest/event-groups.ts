@@ -1,4 +1,4 @@
-import type { IngestionWarning } from './captured-event';
+import type { IngestionWarning } from './ingestion-warning';
 import { isJsonObject } from './json-object';
 
 /**

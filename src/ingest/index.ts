@@ -5,14 +5,9 @@
  */
 export { decodeBody, type DecodeBodyInput } from './decode-body';
 export { extractBatch, sentAtFromQuery, type ExtractedBatch } from './extract-batch';
-export { normalizeEvent, type NormalizeContext } from './normalize-event';
+export { normalizeEvent, type NormalizeContext, type NormalizeResult } from './normalize-event';
 export { clientIp, normalizeAddress, type HeaderBag } from './client-ip';
-export {
-  CapturedEventSchema,
-  type CapturedEvent,
-  type IngestionWarning,
-  type NormalizeResult,
-} from './captured-event';
+export type { IngestionWarning } from './ingestion-warning';
 export {
   IngestError,
   invalidApiKey,

@@ -1,7 +1,8 @@
-import type { CapturedEvent, IngestionWarning, NormalizeResult } from './captured-event';
+import type { CapturedEventData } from '../../streams';
 import { dropNonFiniteIds, extractDistinctId } from './distinct-id';
 import { dropUnusableGroups } from './event-groups';
 import { canonicalUuid } from './event-uuid';
+import type { IngestionWarning } from './ingestion-warning';
 import { isJsonObject, type JsonObject } from './json-object';
 import { parseClientDate } from './parse-date';
 import { resolveTimestamp } from './timestamp';
@@ -17,6 +18,12 @@ export interface NormalizeContext {
   /** Mints the uuid of an event that came without one (a UUIDv7 factory). */
   newUuid: () => string;
 }
+
+/**
+ * Refused (`ok: false`), or kept as the log's EventCaptured data (uuid canonical, times ISO),
+ * possibly with a warning about a part that was dropped (e.g. a group).
+ */
+export type NormalizeResult = { ok: true; event: CapturedEventData; warning?: IngestionWarning } | { ok: false; warning: IngestionWarning };
 
 /** A context with what every event of the request shares worked out once (see requestContext). */
 export interface RequestContext extends NormalizeContext {
@@ -76,7 +83,7 @@ export function normalizeEvent(raw: unknown, context: NormalizeContext | Request
   if (properties.$ip !== undefined && properties.$ip !== null && typeof properties.$ip !== 'string') delete properties.$ip;
   if (!properties.$ip && ctx.ip !== undefined) properties.$ip = ctx.ip;
 
-  const captured: CapturedEvent = {
+  const captured: CapturedEventData = {
     uuid,
     event,
     distinct_id: distinctId.value,

@@ -1,6 +1,7 @@
 export { storeFiles } from './store-files';
 export { ProjectionRunner, type Runner } from './projection-runner';
 export { handleCommand, ConcurrencyConflictError, type CommandContext } from './command-handler';
+export { handleCommandAndWait, appendAndWait, type WaitForReadModels } from './read-your-writes';
 export { fold, type Decider } from './decider';
 export { digestProjection } from './digest';
 export { withNextId } from './sequential-id';

@@ -35,18 +35,25 @@ export class StorageUnavailableError extends Error {
   }
 }
 
+/** The errors adapters have marked as faults of their store (see markStorageFault). */
+const storeFaults = new WeakSet<object>();
+
 /**
- * Which storage fault an SQLite or file-system error means, if any. Such an error says nothing
- * about the event being written: a projection meeting one must stop and retry, not quarantine it.
+ * Called by an adapter on an error of its engine that says the store itself is failing (full,
+ * read-only, corrupt, busy, unreachable) rather than that the data written is bad: each engine's
+ * error codes stay in its adapter, which marks such errors before rethrowing them. Answers `err`.
  */
-export function storageFaultOf(err: unknown): StorageFaultReason | null {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return null;
-  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') return 'disk_full';
-  if (code === 'SQLITE_READONLY_DBMOVED') return 'log_missing';
-  if (code.startsWith('SQLITE_READONLY') || code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return 'read_only';
-  if (code.startsWith('SQLITE_IOERR') || code === 'SQLITE_CANTOPEN' || code === 'EIO') return 'io_error';
-  return null;
+export function markStorageFault<E>(err: E): E {
+  if (typeof err === 'object' && err !== null) storeFaults.add(err);
+  return err;
+}
+
+/**
+ * Whether a store's adapter marked `err` as a fault of the store. A projection meeting one must
+ * stop and retry, never quarantine the event: the event is not to blame.
+ */
+export function isStorageFault(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && storeFaults.has(err);
 }
 
 /** What `/_health` shows about storage: nothing when writes can be made durable. */

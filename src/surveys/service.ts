@@ -4,7 +4,7 @@ import type { FeatureFlagQueries } from '../../projections/feature-flags-queries
 import type { SurveyQueries, SurveyRow } from '../../projections/surveys-queries';
 import { DomainError, notFound, validationError } from '../errors';
 import type { FlagService } from '../flags/management';
-import { handleCommand } from '../runtime/command-handler';
+import { handleCommandAndWait } from '../runtime/read-your-writes';
 import type { EventLog } from '../store/event-log';
 import { surveyDecider, type SurveyCommand } from './decider';
 import { checkSurvey, type SurveyCreate, type SurveyUpdate } from './input';
@@ -130,7 +130,6 @@ export class SurveyService {
   }
 
   private async run(projectId: number, id: string, command: SurveyCommand, actor: Actor): Promise<void> {
-    const { result } = await handleCommand(this.deps.log, surveyStream(id), surveyDecider, command, { actor, projectId });
-    if (result) await this.deps.waitFor(result.lastPosition);
+    await handleCommandAndWait(this.deps.log, surveyStream(id), surveyDecider, command, { actor, projectId }, { waitFor: this.deps.waitFor });
   }
 }

@@ -1,6 +1,7 @@
 import { accessSync, constants, statSync, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { storageFault, storageFaultOf, StorageUnavailableError, type StorageFault, type StorageMonitor } from '../../store/storage-fault';
+import { storageFault, StorageUnavailableError, type StorageFault, type StorageMonitor } from '../../store/storage-fault';
+import { storageFaultOf } from './error-codes';
 
 /** Below this many free bytes the disk counts as full for `/_health` (a write may still fit, but barely). */
 const FULL_BELOW_BYTES = 1024 * 1024;

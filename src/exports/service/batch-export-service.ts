@@ -4,7 +4,7 @@ import type { ExportPolicy } from '../policy';
 import { batchExportRunStream, batchExportStream, INTERVAL_MS, type Actor } from '../../../streams';
 import type { BatchExportQueries, BatchExportRow, BatchExportRunQueries, RunRow } from '../../../projections/exports';
 import { notFound } from '../../errors';
-import { handleCommand } from '../../runtime/command-handler';
+import { appendAndWait, handleCommandAndWait } from '../../runtime/read-your-writes';
 import type { EventLog } from '../../store/event-log';
 import { exportDecider, type ExportChanges, type ExportCommand, type ExportState } from '../model/export-decider';
 import { checkBackfillSize, checkUnpauseBackfillSize } from './backfill-size';
@@ -105,8 +105,7 @@ export class BatchExportService {
     const backfillId = randomUUID();
     await this.exec(row.id, row.project_id, { type: 'Backfill', backfillId, ...range }, actor);
     const entry = { runId: null, level: 'INFO' as const, timestamp: now.toISOString(), message: `Backfill ${backfillId} requested from ${range.startAt} to ${range.endAt}` };
-    const logged = await writeLogEntries(this.deps.log, { batchExportId: row.id, projectId: row.project_id }, [entry], actor);
-    if (logged) await this.deps.waitFor(logged.lastPosition);
+    await appendAndWait(() => writeLogEntries(this.deps.log, { batchExportId: row.id, projectId: row.project_id }, [entry], actor), this.deps.waitFor);
     return (await this.deps.exports.byId(row.id))!;
   }
 
@@ -138,8 +137,8 @@ export class BatchExportService {
 
   /** Appends, then waits until the read models hold the append (or, with nothing appended, the log's head). */
   private async exec(id: string, projectId: number, command: ExportCommand, actor: Actor): Promise<ExportState> {
-    const { result, state } = await handleCommand(this.deps.log, batchExportStream(id), exportDecider, command, { actor, projectId });
-    await this.deps.waitFor(result ? result.lastPosition : await this.deps.log.head());
+    const read = { waitFor: this.deps.waitFor, nothingAppended: 'wait_for_head' } as const;
+    const { state } = await handleCommandAndWait(this.deps.log, batchExportStream(id), exportDecider, command, { actor, projectId }, read);
     return state;
   }
 
@@ -154,7 +153,6 @@ export class BatchExportService {
   }
 
   private async execRun(run: RunRow, command: RunCommand, actor: Actor): Promise<void> {
-    const { result } = await handleCommand(this.deps.log, batchExportRunStream(run.id), runDecider, command, { actor, projectId: run.project_id });
-    if (result) await this.deps.waitFor(result.lastPosition);
+    await handleCommandAndWait(this.deps.log, batchExportRunStream(run.id), runDecider, command, { actor, projectId: run.project_id }, { waitFor: this.deps.waitFor });
   }
 }

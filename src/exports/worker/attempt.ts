@@ -1,6 +1,7 @@
 import { batchExportRunStream, batchExportStream, type Actor } from '../../../streams';
 import type { BatchExportQueries, BatchExportRow, BatchExportRunQueries, RunRow } from '../../../projections/exports';
 import { handleCommand } from '../../runtime/command-handler';
+import { handleCommandAndWait } from '../../runtime/read-your-writes';
 import type { EventLog } from '../../store/event-log';
 import { DestinationError, scrubSecrets } from '../destinations';
 import { describeError } from '../destinations/network-errors';
@@ -61,7 +62,10 @@ export async function runAttempt(deps: AttemptDeps, candidate: RunRow, takeOver?
   const now = deps.now();
   const exec = (command: RunCommand) =>
     handleCommand(deps.log, batchExportRunStream(candidate.id), runDecider, command, { actor: ACTOR, projectId: candidate.project_id });
-  const started = await exec({
+  /** The same, then read-your-writes on the exports read models. */
+  const execAndWait = (command: RunCommand) =>
+    handleCommandAndWait(deps.log, batchExportRunStream(candidate.id), runDecider, command, { actor: ACTOR, projectId: candidate.project_id }, { waitFor: deps.waitFor });
+  const started = await execAndWait({
     type: 'Start',
     workerId: settings.workerId,
     now: now.toISOString(),
@@ -69,7 +73,6 @@ export async function runAttempt(deps: AttemptDeps, candidate: RunRow, takeOver?
     ...(takeOver === undefined ? {} : { takeOver }),
   });
   if (!started.result) return;
-  await deps.waitFor(started.result.lastPosition);
   const { attempt, tries } = started.state;
   const exp = await deps.exports.byId(candidate.batch_export_id);
   if (!exp || exp.deleted) {
@@ -112,12 +115,9 @@ export async function runAttempt(deps: AttemptDeps, candidate: RunRow, takeOver?
         await exec({ type: 'FailAttempt', attempt, error: message, retryAt: retryAt.toISOString() });
         runLog.add('WARNING', `Attempt ${attempt} failed, retrying at ${retryAt.toISOString()}: ${message}`);
       } else {
-        const finished = await exec({ type: 'Finish', attempt, status: 'Failed', recordsCompleted: 0, recordsTotalCount: null, bytesExported: null, error: message });
+        const finished = await execAndWait({ type: 'Finish', attempt, status: 'Failed', recordsCompleted: 0, recordsTotalCount: null, bytesExported: null, error: message });
         runLog.add('ERROR', `Run failed: ${message}`);
-        if (finished.result) {
-          failed = true;
-          await deps.waitFor(finished.result.lastPosition);
-        }
+        failed = finished.result !== null;
       }
     }
   }

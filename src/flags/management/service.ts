@@ -1,7 +1,7 @@
 import { featureFlagStream, type Actor } from '../../../streams';
 import type { FeatureFlagQueries, FeatureFlagRow } from '../../../projections/feature-flags-queries';
 import type { EventLog } from '../../store/event-log';
-import { handleCommand } from '../../runtime/command-handler';
+import { handleCommandAndWait } from '../../runtime/read-your-writes';
 import { recordedAtOf } from '../../runtime/recorded-at';
 import { notFound, validationError } from '../../errors';
 import { flagDecider, type FlagCommand } from './decider';
@@ -102,8 +102,7 @@ export class FlagService {
    */
   private async run(projectId: number, key: string, command: FlagCommand, actor: Actor): Promise<FeatureFlagRow> {
     const stream = featureFlagStream(projectId, key);
-    const { state, result } = await handleCommand(this.deps.log, stream, flagDecider, command, { actor, projectId });
-    if (result) await this.deps.waitFor(result.lastPosition);
+    const { state } = await handleCommandAndWait(this.deps.log, stream, flagDecider, command, { actor, projectId }, { waitFor: this.deps.waitFor });
     const row = (await this.deps.flags.byKey(projectId, key))!;
     if (row.version === state.version) return row;
     return {

@@ -1,7 +1,8 @@
 import { v7 as uuidv7 } from 'uuid';
 import { describe, expect, it } from 'vitest';
 
-import { CapturedEventSchema, normalizeEvent, type NormalizeContext, type NormalizeResult } from '../../../src/ingest';
+import { normalizeEvent, type NormalizeContext, type NormalizeResult } from '../../../src/ingest';
+import { CapturedEventSchema } from '../../support/captured-event-schema';
 import { event, NOW } from './helpers';
 
 const MINTED = '01890a5d-ac96-774b-bcce-b302099a8057';

@@ -1,7 +1,8 @@
 import { PostHog } from 'posthog-node';
 import { describe, expect, it } from 'vitest';
 
-import { CapturedEventSchema, clientIp, decodeBody, extractBatch, normalizeEvent } from '../../../src/ingest';
+import { clientIp, decodeBody, extractBatch, normalizeEvent } from '../../../src/ingest';
+import { CapturedEventSchema } from '../../support/captured-event-schema';
 import { MB, NOW } from './helpers';
 
 interface Sent {

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { CapturedEventSchema, normalizeEvent, type NormalizeContext, parseClientDate } from '../../../src/ingest';
+import { normalizeEvent, type NormalizeContext, parseClientDate } from '../../../src/ingest';
+import { CapturedEventSchema } from '../../support/captured-event-schema';
 import { NOW } from './helpers';
 
 const ctx = (overrides: Partial<NormalizeContext> = {}): NormalizeContext => ({

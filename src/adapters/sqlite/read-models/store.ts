@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { TableSchema } from '../../../store/sql';
 import type { ReadModelStore, ReadModelTransaction, TransactionOptions } from '../../../store/read-models';
 import type { SqliteDatabase } from '../open';
+import { markedIfStoreFault } from '../error-codes';
 import { sqliteTableDdl } from './ddl';
 import { sqliteDialect } from './dialect';
 import { sqliteSession } from './session';
@@ -50,16 +51,21 @@ export class SqliteReadModelStore implements ReadModelStore {
     return run;
   }
 
+  /** What fails a transaction (its BEGIN, its work, its COMMIT or ROLLBACK) is marked for the port when SQLite says the store is at fault. */
   private async run<T>(fn: (tx: ReadModelTransaction) => Promise<T>, options: TransactionOptions): Promise<T> {
-    // A deferred transaction reads one snapshot (WAL) without holding the write lock.
-    this.db.exec(options.snapshot ? 'BEGIN' : 'BEGIN IMMEDIATE');
     try {
-      const result = await fn(this.tx());
-      this.db.exec('COMMIT');
-      return result;
+      // A deferred transaction reads one snapshot (WAL) without holding the write lock.
+      this.db.exec(options.snapshot ? 'BEGIN' : 'BEGIN IMMEDIATE');
+      try {
+        const result = await fn(this.tx());
+        this.db.exec('COMMIT');
+        return result;
+      } catch (err) {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw err;
+      }
     } catch (err) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      throw err;
+      throw markedIfStoreFault(err);
     }
   }
 
@@ -77,18 +83,22 @@ export class SqliteReadModelStore implements ReadModelStore {
       ...this.session,
       savepoint: async <T>(fn: () => Promise<T>) => {
         const name = `sp${++this.savepoints}`;
-        db.exec(`SAVEPOINT ${name}`);
         try {
-          const result = await fn();
-          db.exec(`RELEASE ${name}`);
-          return result;
-        } catch (err) {
-          // A storage fault may have rolled the whole transaction back already.
-          if (db.inTransaction) {
-            db.exec(`ROLLBACK TO ${name}`);
+          db.exec(`SAVEPOINT ${name}`);
+          try {
+            const result = await fn();
             db.exec(`RELEASE ${name}`);
+            return result;
+          } catch (err) {
+            // A storage fault may have rolled the whole transaction back already.
+            if (db.inTransaction) {
+              db.exec(`ROLLBACK TO ${name}`);
+              db.exec(`RELEASE ${name}`);
+            }
+            throw err;
           }
-          throw err;
+        } catch (err) {
+          throw markedIfStoreFault(err);
         }
       },
       createTables: async (tables: readonly TableSchema[]) => {

@@ -6,8 +6,8 @@ const JsonObject = z.record(z.string(), z.unknown());
 const CanonicalUuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 
 /**
- * One ingested event after normalisation: the contract between ingestion and the event log.
- * Deduplication is by (project, uuid).
+ * What normalizeEvent promises about an event it keeps, stricter than the log's EventCaptured
+ * contract (streams/ingest.ts), which checks shapes only: canonical uuid, ISO timestamps.
  */
 export const CapturedEventSchema = z.object({
   uuid: CanonicalUuid,
@@ -32,13 +32,3 @@ export const CapturedEventSchema = z.object({
   $set: JsonObject.optional(),
   $set_once: JsonObject.optional(),
 });
-
-export type CapturedEvent = z.infer<typeof CapturedEventSchema>;
-
-export interface IngestionWarning {
-  type: string;
-  details: Record<string, unknown>;
-}
-
-/** Refused (`ok: false`), or kept, possibly with a warning about a part that was dropped (e.g. a group). */
-export type NormalizeResult = { ok: true; event: CapturedEvent; warning?: IngestionWarning } | { ok: false; warning: IngestionWarning };
