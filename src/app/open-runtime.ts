@@ -113,10 +113,9 @@ export function openRuntime(options: RuntimeOptions) {
     ? null
     : {
         readmodels: openSqlite(modelFiles.readmodels, { durability: options.durability }),
-        analytics: openSqlite(modelFiles.analytics, { durability: options.durability }),
       };
   const readModels: Record<StoreName, ReadModelStore> = stores
-    ? { readmodels: new SqliteReadModelStore(stores.readmodels), analytics: new SqliteReadModelStore(stores.analytics) }
+    ? { readmodels: new SqliteReadModelStore(stores.readmodels) }
     : shared!.stores;
   const projections = options.projections ?? allProjections;
   let runner: Runner;
@@ -146,7 +145,7 @@ export function openRuntime(options: RuntimeOptions) {
   } else if (options.projectionsInWorker) {
     const data: ProjectionWorkerData = {
       log: opened.spec,
-      readModels: { kind: 'sqlite', files: { readmodels: modelFiles.readmodels, analytics: modelFiles.analytics } },
+      readModels: { kind: 'sqlite', files: { readmodels: modelFiles.readmodels } },
       durability: options.durability,
       nice: options.projectionsNice,
       backstopCheckpointPages: MODEL_BACKSTOP_CHECKPOINT_PAGES,
@@ -155,7 +154,7 @@ export function openRuntime(options: RuntimeOptions) {
     sub0 = opened.notifications.appended$.subscribe((position) => remote.appended(position));
     runner = remote;
     ready = remote.ready;
-    const walFiles = [...(opened.spec.kind === 'sqlite' ? [opened.spec.path] : []), modelFiles.readmodels, modelFiles.analytics];
+    const walFiles = [...(opened.spec.kind === 'sqlite' ? [opened.spec.path] : []), modelFiles.readmodels];
     const checkpointer = startCheckpointer({ files: walFiles, periodMs: CHECKPOINT_MS, nice: CHECKPOINT_NICE });
     stopThreads = async () => {
       await remote.close();
@@ -288,7 +287,6 @@ export function openRuntime(options: RuntimeOptions) {
       await stopThreads();
       await log.close();
       stores?.readmodels.close();
-      stores?.analytics.close();
     },
   };
 }

@@ -52,15 +52,14 @@ async function openReadModels(config: ProjectionWorkerData): Promise<{ stores: R
   if (spec.kind === 'postgres') {
     const { PostgresReadModelStore } = await import('../adapters/postgres/read-models');
     const store = await PostgresReadModelStore.open({ connection: spec.url, schema: spec.schema });
-    return { stores: { readmodels: store, analytics: store }, close: () => store.close() };
+    return { stores: { readmodels: store }, close: () => store.close() };
   }
   const open = (file: string) => openSqlite(file, { durability: config.durability, autoCheckpointPages: config.backstopCheckpointPages });
-  const dbs: Record<StoreName, SqliteDatabase> = { readmodels: open(spec.files.readmodels), analytics: open(spec.files.analytics) };
+  const dbs: Record<StoreName, SqliteDatabase> = { readmodels: open(spec.files.readmodels) };
   return {
-    stores: { readmodels: new SqliteReadModelStore(dbs.readmodels), analytics: new SqliteReadModelStore(dbs.analytics) },
+    stores: { readmodels: new SqliteReadModelStore(dbs.readmodels) },
     async close() {
       dbs.readmodels.close();
-      dbs.analytics.close();
     },
   };
 }

@@ -26,7 +26,7 @@ export async function openSharedReadModels(choice: Extract<ReadModelsChoice, { k
   const { postgresExportSource } = await import('../adapters/postgres/export-source');
   try {
     const store = await PostgresReadModelStore.open({ connection: choice.url, schema: choice.schema });
-    return { stores: { readmodels: store, analytics: store }, spec: { kind: 'postgres', url: choice.url, schema: choice.schema }, exportSource: postgresExportSource(store), close: () => store.close() };
+    return { stores: { readmodels: store }, spec: { kind: 'postgres', url: choice.url, schema: choice.schema }, exportSource: postgresExportSource(store), close: () => store.close() };
   } catch (err) {
     // At start-up, a server out of reach is the operator's to fix: one line (exit 2), no stack.
     if (isUnreachable(err)) throw new ConfigError(`READ_MODELS ${redactedUrl(choice.url)}: cannot reach PostgreSQL (${(err as Error).message})`);

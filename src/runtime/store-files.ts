@@ -5,5 +5,4 @@ import type { StoreName } from '../store/read-model-projection';
 export const storeFiles = (dir: string): Record<StoreName, string> & { log: string } => ({
   log: join(dir, 'events.sqlite'),
   readmodels: join(dir, 'readmodels.sqlite'),
-  analytics: join(dir, 'analytics.sqlite'),
 });

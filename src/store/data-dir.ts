@@ -6,7 +6,7 @@ export class DataDirError extends Error {
   override name = 'DataDirError';
 }
 
-/** Files the service writes next to its log: finding them without the log means the log was lost. */
+/** Files the service writes next to its log (analytics.sqlite: by earlier versions): finding them without the log means the log was lost. */
 const SERVICE_FILES = ['readmodels.sqlite', 'analytics.sqlite', 'credentials.json', 'secrets.key', 'imports', 'exports'];
 
 const reasonOf = (err: unknown) => {

@@ -20,7 +20,7 @@ export interface SqlStore {
   exec(sql: string): void;
 }
 
-export type StoreName = 'readmodels' | 'analytics';
+export type StoreName = 'readmodels';
 
 /**
  * The copies of read-model rows the runtime keeps in memory (flag serving reads them per request).

@@ -44,7 +44,7 @@ const warmups = gzipped(benchBatches(WARMUP, PER_REQUEST, REQUESTS * PER_REQUEST
 const openLog = () => PostgresEventLog.open({ connection: schemas.connection, schema: schemas.fresh() });
 const openPostgresModels = () => PostgresReadModelStore.open({ connection: schemas.connection, schema: schemas.fresh(), maxConnections: 4 });
 const runnerOn = (log: PostgresEventLog, store: ReadModelStore, live = false) =>
-  new ProjectionRunner(log, { readmodels: store, analytics: store }, [createIngestionProjection()], live ? { notifications: hintedAppendNotifications(log) } : {});
+  new ProjectionRunner(log, { readmodels: store }, [createIngestionProjection()], live ? { notifications: hintedAppendNotifications(log) } : {});
 
 /** Every body through the pipeline, CLIENTS requests in flight at a time, as the HTTP layer calls it. */
 async function ingestAll(log: PostgresEventLog, list: Buffer[]): Promise<void> {

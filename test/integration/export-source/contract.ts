@@ -96,7 +96,7 @@ export function exportSourceContract(name: string, open: () => Promise<EngineUnd
     const backfill = runRow(HOUR, HOUR_END, true);
 
     const fold = async (engine: EngineUnderTest) => {
-      const runner = new ProjectionRunner(s.runtime.log, { readmodels: engine.store, analytics: engine.store }, [ingestionProjection]);
+      const runner = new ProjectionRunner(s.runtime.log, { readmodels: engine.store }, [ingestionProjection]);
       await runner.ready;
       await runner.catchUp();
       expect(runner.failures()).toEqual({});

@@ -122,7 +122,7 @@ async function produceHistory(): Promise<Scenario> {
 async function fold(store: ReadModelStore, dataDir: string): Promise<void> {
   const log = new SqliteEventLog(storeFiles(dataDir).log);
   try {
-    const runner = new ProjectionRunner(log, { readmodels: store, analytics: store }, PROJECTIONS, { batchSize: 50 });
+    const runner = new ProjectionRunner(log, { readmodels: store }, PROJECTIONS, { batchSize: 50 });
     await runner.catchUp();
     expect(runner.failures()).toEqual({});
     expect(runner.quarantines().count).toBe(0);

@@ -60,7 +60,7 @@ export async function foldIntoBoth(
   const sqliteDbs = [openSqlite(join(dir, 'readmodels.sqlite')), openSqlite(join(dir, 'analytics.sqlite'))];
   const sqlite = { readmodels: new SqliteReadModelStore(sqliteDbs[0]), analytics: new SqliteReadModelStore(sqliteDbs[1]) };
   const pg = await PostgresReadModelStore.open({ connection: schemas.connection, schema: schemas.fresh(), maxConnections: 4 });
-  const postgres: Record<'readmodels' | 'analytics', ReadModelStore> = { readmodels: pg, analytics: pg };
+  const postgres: Record<'readmodels', ReadModelStore> = { readmodels: pg };
   for (const stores of [sqlite, postgres]) {
     const runner = new ProjectionRunner(log, stores, projections);
     await runner.ready;

@@ -57,8 +57,8 @@ async function writeLog<L extends EventLog>(log: L, events: readonly RecordedEve
   return log;
 }
 
-async function fold(log: EventLog, store: ReadModelStore, analytics: ReadModelStore) {
-  const runner = new ProjectionRunner(log, { readmodels: store, analytics }, [ingestionProjection], { batchSize: 97 });
+async function fold(log: EventLog, store: ReadModelStore) {
+  const runner = new ProjectionRunner(log, { readmodels: store }, [ingestionProjection], { batchSize: 97 });
   await runner.catchUp();
   expect(runner.failures()).toEqual({});
   expect(runner.quarantines().count).toBe(0);
@@ -118,12 +118,11 @@ if (USER !== null) {
 
       const sqliteDb = openSqlite(join(dir, 'readmodels.sqlite'));
       const sqlite = new SqliteReadModelStore(sqliteDb);
-      const sqliteAnalytics = new SqliteReadModelStore(openSqlite(join(dir, 'analytics.sqlite')));
       const schema = schemas.fresh();
       const postgres = await PostgresReadModelStore.open({ connection: schemas.connection, schema });
       try {
-        await fold(log, sqlite, sqliteAnalytics);
-        await fold(log, postgres, postgres);
+        await fold(log, sqlite);
+        await fold(log, postgres);
 
         expect(await digestProjection(postgres.session, ingestionProjection)).toBe(await digestProjection(sqlite.session, ingestionProjection));
 
@@ -159,7 +158,6 @@ if (USER !== null) {
       } finally {
         await postgres.close();
         await sqlite.close();
-        await sqliteAnalytics.close();
         await log.close();
       }
     });
@@ -176,14 +174,12 @@ if (USER !== null) {
 
       const sqliteDb = openSqlite(join(dir, 'readmodels.sqlite'));
       const sqlite = new SqliteReadModelStore(sqliteDb);
-      const sqliteAnalytics = new SqliteReadModelStore(openSqlite(join(dir, 'analytics.sqlite')));
       const sparseSqlite = new SqliteReadModelStore(openSqlite(join(dir, 'sparse-readmodels.sqlite')));
-      const sparseAnalytics = new SqliteReadModelStore(openSqlite(join(dir, 'sparse-analytics.sqlite')));
       const postgres = await PostgresReadModelStore.open({ connection: schemas.connection, schema: schemas.fresh() });
       try {
-        await fold(dense, sqlite, sqliteAnalytics);
-        await fold(sparse, sparseSqlite, sparseAnalytics);
-        await fold(sparse, postgres, postgres);
+        await fold(dense, sqlite);
+        await fold(sparse, sparseSqlite);
+        await fold(sparse, postgres);
         const ids = (sqliteDb.prepare('SELECT DISTINCT distinct_id FROM events ORDER BY distinct_id').all() as { distinct_id: string }[]).map((r) => r.distinct_id);
         const expected = await answers(ingestionQueries(sqlite.session), ids);
         // Persons newest first and each one's distinct ids in the order they were added, as on the dense log.
@@ -191,7 +187,7 @@ if (USER !== null) {
         expect(await answers(ingestionQueries(postgres.session), ids)).toEqual(expected);
         expect((expected['persons 1'] as { results: { distinct_ids: string[] }[] }).results.some((p) => p.distinct_ids.length > 2)).toBe(true);
       } finally {
-        await Promise.all([postgres, sqlite, sqliteAnalytics, sparseSqlite, sparseAnalytics].map((s) => s.close()));
+        await Promise.all([postgres, sqlite, sparseSqlite].map((s) => s.close()));
         await Promise.all([dense.close(), sparse.close()]);
       }
     });

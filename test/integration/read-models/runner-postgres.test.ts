@@ -47,8 +47,8 @@ if (USER !== null) {
       const [writer, logA, logB, storeA, storeB] = await Promise.all([openLog(), openLog(), openLog(), openStore(), openStore()]);
       const notices = hintedAppendNotifications;
       // Polls far apart: only notices can wake them in time.
-      const a = new ProjectionRunner(logA, { readmodels: storeA, analytics: storeA }, [totals], { notifications: notices(logA), pollIntervalMs: 60_000, batchSize: 7 });
-      const b = new ProjectionRunner(logB, { readmodels: storeB, analytics: storeB }, [totals], { notifications: notices(logB), pollIntervalMs: 60_000, batchSize: 5 });
+      const a = new ProjectionRunner(logA, { readmodels: storeA }, [totals], { notifications: notices(logA), pollIntervalMs: 60_000, batchSize: 7 });
+      const b = new ProjectionRunner(logB, { readmodels: storeB }, [totals], { notifications: notices(logB), pollIntervalMs: 60_000, batchSize: 5 });
       await Promise.all([a.ready, b.ready]);
       a.start();
       b.start();
@@ -86,10 +86,10 @@ if (USER !== null) {
       const openLog = () => PostgresEventLog.open({ connection: schemas.connection, schema: logSchema, pollIntervalMs: 60_000 });
       const openStore = () => PostgresReadModelStore.open({ connection: schemas.connection, schema: modelSchema });
       const [apiLog, foldLog, apiStore, foldStore] = await Promise.all([openLog(), openLog(), openStore(), openStore()]);
-      const folding = new ProjectionRunner(foldLog, { readmodels: foldStore, analytics: foldStore }, [totals], { notifications: hintedAppendNotifications(foldLog), changes: new ChangeRecorder() });
+      const folding = new ProjectionRunner(foldLog, { readmodels: foldStore }, [totals], { notifications: hintedAppendNotifications(foldLog), changes: new ChangeRecorder() });
       await folding.ready;
       folding.start();
-      const following = new FollowingRunner(apiLog, { readmodels: apiStore, analytics: apiStore }, [totals], {
+      const following = new FollowingRunner(apiLog, { readmodels: apiStore }, [totals], {
         notifications: follow.notices ? hintedAppendNotifications(apiLog) : undefined,
         pollIntervalMs: follow.pollIntervalMs,
         now: follow.now,

@@ -22,8 +22,8 @@ describe('projection runner batches', () => {
     // 40 records of ~1 MB: what 40 large /batch/ requests leave behind.
     const pad = 'x'.repeat(1_000_000);
     for (let i = 0; i < 40; i++) log.appendSync('big', [{ type: 'Noted', data: { i, pad } }], { context: { actor: { type: 'system' } } });
-    const stores = { readmodels: openSqlite(join(dir, 'rm.sqlite')), analytics: openSqlite(join(dir, 'an.sqlite')) };
-    const runner = new ProjectionRunner(log, { readmodels: new SqliteReadModelStore(stores.readmodels), analytics: new SqliteReadModelStore(stores.analytics) }, [counting]);
+    const stores = { readmodels: openSqlite(join(dir, 'rm.sqlite')) };
+    const runner = new ProjectionRunner(log, { readmodels: new SqliteReadModelStore(stores.readmodels) }, [counting]);
     let batches = 0;
     runner.progress$.subscribe(() => batches++);
     await runner.catchUp();
@@ -32,7 +32,6 @@ describe('projection runner batches', () => {
     // 16 MB per batch: 40 MB takes three.
     expect(batches).toBe(3);
     stores.readmodels.close();
-    stores.analytics.close();
     await log.close();
   });
 });

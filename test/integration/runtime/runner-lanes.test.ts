@@ -39,11 +39,10 @@ afterEach(async () => {
 function setUp(dir: string, projection: ReadModelProjection) {
   const log = new SqliteEventLog(join(dir, 'log.sqlite'));
   const db = openSqlite(join(dir, 'rm.sqlite'));
-  const analytics = openSqlite(join(dir, 'an.sqlite'));
-  const runner = new ProjectionRunner(log, { readmodels: new SqliteReadModelStore(db), analytics: new SqliteReadModelStore(analytics) }, [projection], {
+  const runner = new ProjectionRunner(log, { readmodels: new SqliteReadModelStore(db) }, [projection], {
     notifications: inProcessAppendNotifications(log),
   });
-  opened.push(log, db, analytics, { close: () => runner.stop() });
+  opened.push(log, db, { close: () => runner.stop() });
   const note = (lane: string, n: number) => log.appendSync(`notes-${lane}`, [{ type: 'Noted', data: { lane, n } }], { context: { actor: { type: 'system' } } });
   /** The rows, in log order. */
   const seen = () => (db.prepare('SELECT lane, n FROM seen ORDER BY position').all() as Noted[]).map((r) => `${r.lane}${r.n}`);
@@ -89,7 +88,7 @@ describe('a laned projection', () => {
 
     // Started again on the same files, it applies a2..a4 and never b1 again (its primary key would
     // refuse a second row, which the runner would quarantine).
-    const resumed = new ProjectionRunner(first.log, { readmodels: new SqliteReadModelStore(first.db), analytics: new SqliteReadModelStore(openSqlite(join(dir, 'an2.sqlite'))) }, [
+    const resumed = new ProjectionRunner(first.log, { readmodels: new SqliteReadModelStore(first.db) }, [
       gatedProjection(new Map(), () => undefined),
     ]);
     await resumed.catchUp();

@@ -81,13 +81,13 @@ describe.each(engines)('side-by-side rebuilds on %s read models', (_engine, make
     const open = makeStores();
     const store = await open();
     const v1 = [ingestionProjection, totals];
-    const first = new ProjectionRunner(log, { readmodels: store, analytics: store }, v1, { sideBySide: false });
+    const first = new ProjectionRunner(log, { readmodels: store }, v1, { sideBySide: false });
     await first.catchUp();
     const before = await digests(store, v1);
     const oldCheckpoint = first.checkpoints().ingestion;
 
     const v2 = v1.map(upgraded);
-    const runner = new ProjectionRunner(log, { readmodels: store, analytics: store }, v2, { notifications: inProcessAppendNotifications(log), batchSize: 50 });
+    const runner = new ProjectionRunner(log, { readmodels: store }, v2, { notifications: inProcessAppendNotifications(log), batchSize: 50 });
     await runner.ready;
     // Nothing applied to the old tables: they serve as they were, from their checkpoint.
     expect(runner.rebuilds()).toEqual({ ingestion: { version: 8 + 1, position: 0 }, totals: { version: 2, position: 0 } });
@@ -107,7 +107,7 @@ describe.each(engines)('side-by-side rebuilds on %s read models', (_engine, make
 
     // The same rows as a fresh fold of the whole log by the new version, under the old names.
     const fresh = await makeStores()();
-    const reference = new ProjectionRunner(log, { readmodels: fresh, analytics: fresh }, v2);
+    const reference = new ProjectionRunner(log, { readmodels: fresh }, v2);
     await reference.catchUp();
     expect(await digests(store, v2)).toEqual(await digests(fresh, v2));
     const versions = await store.session.all<{ name: string; version: number }>('SELECT name, version FROM projection_checkpoints ORDER BY name');
@@ -122,7 +122,7 @@ describe.each(engines)('side-by-side rebuilds on %s read models', (_engine, make
       expect(indexes).toEqual([]);
     }
     // The next start binds the new version as current: nothing is rebuilt again.
-    const again = new ProjectionRunner(log, { readmodels: store, analytics: store }, v2);
+    const again = new ProjectionRunner(log, { readmodels: store }, v2);
     await again.ready;
     expect(again.rebuilds()).toEqual({});
     await Promise.all([store.close(), fresh.close(), log.close()]);
@@ -133,9 +133,9 @@ describe.each(engines)('side-by-side rebuilds on %s read models', (_engine, make
     const open = makeStores();
     const store = await open();
     const v1 = [ingestionProjection];
-    await new ProjectionRunner(log, { readmodels: store, analytics: store }, v1, { sideBySide: false }).catchUp();
+    await new ProjectionRunner(log, { readmodels: store }, v1, { sideBySide: false }).catchUp();
     const v2 = v1.map(upgraded);
-    const interrupted = new ProjectionRunner(log, { readmodels: store, analytics: store }, v2, { notifications: inProcessAppendNotifications(log), batchSize: 20 });
+    const interrupted = new ProjectionRunner(log, { readmodels: store }, v2, { notifications: inProcessAppendNotifications(log), batchSize: 20 });
     await interrupted.ready;
     interrupted.start();
     await until(() => (interrupted.rebuilds().ingestion?.position ?? 0) > 0, 'the rebuild to start');
@@ -143,13 +143,13 @@ describe.each(engines)('side-by-side rebuilds on %s read models', (_engine, make
     const reached = interrupted.rebuilds().ingestion.position;
     expect(reached).toBeLessThan(await log.head());
 
-    const resumed = new ProjectionRunner(log, { readmodels: store, analytics: store }, v2, { batchSize: 20 });
+    const resumed = new ProjectionRunner(log, { readmodels: store }, v2, { batchSize: 20 });
     await resumed.ready;
     expect(resumed.rebuilds().ingestion.position).toBeGreaterThanOrEqual(reached);
     await resumed.catchUp();
     expect(resumed.rebuilds()).toEqual({});
     const fresh = await makeStores()();
-    await new ProjectionRunner(log, { readmodels: fresh, analytics: fresh }, v2).catchUp();
+    await new ProjectionRunner(log, { readmodels: fresh }, v2).catchUp();
     expect(await digests(store, v2)).toEqual(await digests(fresh, v2));
     await Promise.all([store.close(), fresh.close(), log.close()]);
   }, 120_000);

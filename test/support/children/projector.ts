@@ -23,7 +23,7 @@ const recorder: ReadModelProjection = {
 };
 
 const port = new SqliteReadModelStore(store);
-const runner = new ProjectionRunner(log, { readmodels: port, analytics: port }, [recorder], { batchSize: 200, notifications: { appended$: log.appends, moved$: log.appends, notify: () => {} } });
+const runner = new ProjectionRunner(log, { readmodels: port }, [recorder], { batchSize: 200, notifications: { appended$: log.appends, moved$: log.appends, notify: () => {} } });
 const head = await log.head();
 runner.start();
 const timer = setInterval(() => {
