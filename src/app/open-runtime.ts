@@ -4,6 +4,7 @@ import { accessQueries, allProjections, featureFlagQueries, ingestionQueries } f
 import { type ReadModelProjection, type CachedReadModel, type StoreName } from '../store/read-model-projection';
 import { AccessService } from '../access';
 import { openExperiments } from '../experiments';
+import { personCohorts } from '../cohorts';
 import { openSurveys } from '../surveys';
 import { openEarlyAccess } from '../early-access';
 import { exportPolicy, openBatchExports, type ExportPolicy } from '../exports';
@@ -227,7 +228,8 @@ export function openRuntime(options: RuntimeOptions) {
     personProperties: (projectId, distinctId) => personCache.get(projectId, distinctId),
     groupProperties: (projectId, index, key) => groupCache.get(projectId, `${index}/${key}`),
     hashKeyOverride: (projectId, distinctId) => overrideCache.get(projectId, distinctId),
-    personCohorts: (projectId, distinctId) => experiments.personCohorts(projectId, distinctId),
+    // Cohort membership, looked up only when a flag has a cohort condition.
+    personCohorts: personCohorts(queries.cohorts.cohortIdsOf),
     geoProperties: (ip) => (geo && ip ? geo.lookup(ip) : null),
     // Every value above is replaced, never changed in place, when what it holds changes.
     memo: new AnswerMemo(),

@@ -4,7 +4,7 @@ import { experimentQueries } from '../../projections/experiments-queries';
 import { experimentResultsQueries } from '../../projections/experiments-results-queries';
 import type { FeatureFlagQueries } from '../../projections/feature-flags-queries';
 import type { SqlSession } from '../store/sql';
-import { CohortService, personCohorts } from '../cohorts';
+import { CohortService } from '../cohorts';
 import type { FlagService } from '../flags/management';
 import type { AppliedBatch } from '../runtime/projection-runner';
 import type { EventLog } from '../store/event-log';
@@ -62,8 +62,6 @@ export function openExperiments(deps: ExperimentsDeps) {
     service,
     results,
     queries,
-    /** For flag evaluation: cohort membership, looked up only when a flag has a cohort condition. */
-    personCohorts: personCohorts(queries.cohorts.cohortIdsOf),
     close: () => counter.close(),
   };
 }

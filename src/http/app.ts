@@ -89,7 +89,7 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
   await app.register(decideRoutes, { ...parts(['projectIdForToken', 'flagSource', 'remoteConfig', 'flagCache'], []), config: limits });
   await app.register(localEvaluationRoutes, parts(['projectIdForToken', 'flagCache', 'flagSource'], ['access', 'ingestion']));
   await app.register(experimentRoutes, parts(['experiments'], ['access']));
-  await app.register(cohortRoutes, parts(['experiments'], ['access', 'cohorts', 'ingestion']));
+  await app.register(cohortRoutes, parts([], ['access', 'cohorts', 'ingestion']));
   await app.register(batchExportRoutes, parts(['exports'], ['access']));
   await app.register(recordingRoutes, { ...parts(['recordings'], ['access', 'ingestion']), config: limits });
   await app.register(remoteConfigRoutes, parts(['projectIdForToken', 'remoteConfig', 'flagCache'], []));

@@ -33,8 +33,8 @@ const Cohort = z
  * the persons in one, all with cohort:read. Shape as PostHog's Cohort; membership is computed from
  * the log as events arrive, so `is_calculating` is always false.
  */
-export const cohortRoutes: FastifyPluginAsyncZod<Parts<'experiments', 'access' | 'cohorts' | 'ingestion'>> = async (app, { experiments, queries }) => {
-  const cohorts = experiments.queries.cohorts;
+export const cohortRoutes: FastifyPluginAsyncZod<Parts<never, 'access' | 'cohorts' | 'ingestion'>> = async (app, { queries }) => {
+  const cohorts = queries.cohorts;
   const body = async (c: CohortRow): Promise<z.output<typeof Cohort>> => ({
     id: c.id,
     name: c.name,
