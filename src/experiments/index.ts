@@ -6,7 +6,7 @@ import type { FeatureFlagQueries } from '../../projections/feature-flags-queries
 import type { SqlSession } from '../store/sql';
 import { CohortService } from '../cohorts';
 import type { FlagService } from '../flags/management';
-import type { AppliedBatch } from '../runtime/projection-runner';
+import type { AppliedBatch } from '../store/runner';
 import type { EventLog } from '../store/event-log';
 import { ProjectEventCounter } from './results/event-counter';
 import { ExperimentResults } from './results/service';

@@ -1,4 +1,4 @@
-import type { Runner } from '../runtime/projection-runner';
+import type { Runner } from '../store/runner';
 
 /**
  * The quarantine part of `/_health`: events some projection skipped. The service keeps serving, so

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../../streams';
 import type { SqlSession, TableSchema } from '../store/sql';
-import type { AppliedEvent } from './applied';
+import type { AppliedEvent } from '../store/runner';
 
 /**
  * What each committed batch of a projection changed, one row per (event type, stream, project):

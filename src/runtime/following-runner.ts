@@ -3,9 +3,9 @@ import type { ReadModelProjection, StoreName } from '../store/read-model-project
 import type { AppendNotifications } from '../store/append-notifications';
 import type { EventLog } from '../store/event-log';
 import type { ReadModelStore } from '../store/read-models';
-import type { AppliedBatch, CatchUpOptions, RebuildProgress, Runner } from './projection-runner';
+import type { AppliedBatch, CatchUpOptions, RebuildProgress, Runner } from '../store/runner';
 import { nextVersionSuffix } from './side-by-side/next-version';
-import type { QuarantineSummary } from './quarantine';
+import type { QuarantineSummary } from '../store/runner';
 import { FOLLOWER_CUT_OFF_MS, readChanges } from './change-log';
 
 export interface FollowingOptions {

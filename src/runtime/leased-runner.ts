@@ -2,11 +2,11 @@ import { Subject, type Subscription } from 'rxjs';
 import type { Leases } from '../store/leases';
 import type { FollowingRunner } from './following-runner';
 import { runWhileLeased, type LeasedRole, type LeasedRoleEvents } from './leased-role';
-import type { AppliedBatch, RebuildProgress, Runner } from './projection-runner';
+import type { AppliedBatch, RebuildProgress, Runner } from '../store/runner';
 
 /** A runner that folds: in this thread, or in a worker thread (which `close` ends). */
 export type FoldingRunner = Runner & { close?(): Promise<void> };
-import type { QuarantineSummary } from './quarantine';
+import type { QuarantineSummary } from '../store/runner';
 
 /** The lease the folding process of a deployment holds. */
 export const PROJECTIONS_LEASE = 'projections';

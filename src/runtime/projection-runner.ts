@@ -5,20 +5,10 @@ import type { SqlSession } from '../store/sql';
 import type { AppendNotifications } from '../store/append-notifications';
 import type { EventLog } from '../store/event-log';
 import { TableLockTimeout, type ReadModelStore, type ReadModelTransaction } from '../store/read-models';
-import {
-  combineSummaries,
-  forgetQuarantines,
-  insertQuarantine,
-  mergeSummary,
-  QUARANTINE_SCHEMA,
-  quarantineRecord,
-  quarantineSummary,
-  type QuarantinedEvent,
-  type QuarantineSummary,
-} from './quarantine';
+import { combineSummaries, forgetQuarantines, insertQuarantine, mergeSummary, QUARANTINE_SCHEMA, quarantineRecord, quarantineSummary } from './quarantine';
 import { isStorageFault } from './storage-fault';
-import type { AppliedBatch } from './applied';
 import { CHANGES_SCHEMA, type ChangeRecorder } from './change-log';
+import type { AppliedBatch, CatchUpOptions, QuarantinedEvent, QuarantineSummary, RebuildProgress, Runner } from '../store/runner';
 import { LaneBacklog, type LaneKey, type LaneSlice } from './lane-backlog';
 import { nextVersionOf } from './side-by-side/next-version';
 import { takeOver } from './side-by-side/take-over';
@@ -62,24 +52,7 @@ interface Rebuild {
   takingOver: Promise<void> | null;
 }
 
-/** Where a side-by-side rebuild stands (`/_health`). */
-export interface RebuildProgress {
-  /** The version being built, and how far in the log it has come. */
-  version: number;
-  position: number;
-}
 
-export interface CatchUpOptions {
-  toPosition?: number;
-  until?: Record<string, number>;
-  onProgress?: (position: number, head: number) => void;
-  /**
-   * 'finish' (the default): projections being rebuilt side by side are built to the head and take
-   * over before this resolves. 'background': only the others are caught up; rebuilds go on while
-   * the runner follows the log (a service starts serving at once).
-   */
-  rebuilds?: 'finish' | 'background';
-}
 
 interface Waiter {
   position: number;
@@ -88,28 +61,8 @@ interface Waiter {
   reject: (err: Error) => void;
 }
 
-export type { AppliedBatch, AppliedEvent } from './applied';
 
-/** What the rest of the runtime needs to know of a projection: its name, store and tables. */
-export type ProjectionInfo = Pick<ReadModelProjection, 'name' | 'store' | 'tables'>;
 
-/** The runner as the rest of the runtime sees it: in this thread, or in a worker thread. */
-export interface Runner {
-  readonly projections: readonly ProjectionInfo[];
-  readonly applied$: Subject<AppliedBatch>;
-  /** Resolves once every projection's tables exist and its checkpoint is known. */
-  readonly ready: Promise<void>;
-  checkpoints(): Record<string, number>;
-  failures(): Record<string, string>;
-  /** Events skipped because a projection could not apply them (see quarantine.ts). */
-  quarantines(): QuarantineSummary;
-  start(): void;
-  stop(): void;
-  catchUp(options?: CatchUpOptions): Promise<void>;
-  waitFor(position: number, names?: readonly string[] | null): Promise<void>;
-  /** Projections whose next version is being built side by side, and how far it has come. */
-  rebuilds(): Record<string, RebuildProgress>;
-}
 
 export interface RunnerOptions {
   batchSize?: number;

@@ -1,30 +1,13 @@
 import type { RecordedEvent } from '../../streams';
 import { QUARANTINE_TABLE } from '../store/read-model-projection';
 import type { SqlSession, TableSchema } from '../store/sql';
+import type { QuarantinedEvent, QuarantineSummary } from '../store/runner';
 
-/**
+/*
  * Events a projection could not apply: recorded (in the projection's own store, in the transaction
  * that skips them) instead of stopping the projection. The content is a function of the log and the
  * fold alone (no clock), so a replay quarantines the same rows, and digests include them.
  */
-export interface QuarantinedEvent {
-  projection: string;
-  position: number;
-  /** Index of the part (e.g. the captured event inside an EventsCaptured record); null for the whole record. */
-  part: number | null;
-  stream_id: string;
-  event_type: string;
-  project_id: number | null;
-  /** The event's own time (log metadata), not the time of the failure: the same on every replay. */
-  recorded_at: string;
-  error: string;
-}
-
-export interface QuarantineSummary {
-  count: number;
-  /** The most recent quarantines, newest first. */
-  latest: QuarantinedEvent[];
-}
 
 export { QUARANTINE_TABLE };
 /** How many recent quarantines each projection keeps in memory for `/_health`. */

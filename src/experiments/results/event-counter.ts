@@ -1,5 +1,5 @@
 import type { Observable, Subscription } from 'rxjs';
-import type { AppliedBatch } from '../../runtime/projection-runner';
+import type { AppliedBatch } from '../../store/runner';
 
 /** Ingested events go to `ingest-<projectId>` streams; the metadata carries the project as well. */
 const projectOf = (e: AppliedBatch['events'][number]): number | null => {

@@ -1,5 +1,5 @@
-import type { AppliedEvent, RebuildProgress } from '../projection-runner';
-import type { QuarantineSummary } from '../quarantine';
+import type { AppliedEvent, RebuildProgress } from '../../store/runner';
+import type { QuarantineSummary } from '../../store/runner';
 
 /**
  * How the runtime starts its projection thread: the composition root names the entry module (which

@@ -1,8 +1,8 @@
 import type { Worker } from 'node:worker_threads';
 import { Subject } from 'rxjs';
 import type { EventLog } from '../../store/event-log';
-import type { AppliedBatch, CatchUpOptions, ProjectionInfo, RebuildProgress, Runner } from '../projection-runner';
-import type { QuarantineSummary } from '../quarantine';
+import type { AppliedBatch, CatchUpOptions, ProjectionInfo, RebuildProgress, Runner } from '../../store/runner';
+import type { QuarantineSummary } from '../../store/runner';
 import type { FromWorker, ToWorker, WorkerStart } from './messages';
 import { startTsWorker } from '../../threads';
 

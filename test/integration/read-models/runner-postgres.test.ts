@@ -5,7 +5,8 @@ import { PostgresReadModelStore } from '../../../src/adapters/postgres/read-mode
 import { digestProjection } from '../../../src/runtime/digest';
 import { FollowingRunner } from '../../../src/runtime/following-runner';
 import { ChangeRecorder, FOLLOWER_CUT_OFF_MS } from '../../../src/runtime/change-log';
-import { ProjectionRunner, type AppliedBatch } from '../../../src/runtime/projection-runner';
+import { ProjectionRunner } from '../../../src/runtime/projection-runner';
+import type { AppliedBatch } from '../../../src/store/runner';
 import { hintedAppendNotifications } from '../../../src/store/append-notifications';
 import { PG_DATABASE, PG_HOST, PG_PORT, reachablePgUser } from '../../support/postgres';
 import { pgSchemas } from '../../support/postgres-schema';
