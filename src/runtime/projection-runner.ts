@@ -41,6 +41,8 @@ interface Bound {
    * version is built beside them (see Rebuild), and this runner applies nothing to them.
    */
   frozen: boolean;
+  /** The version being built side by side, to take over these tables (null: none). */
+  upgradeTo: ReadModelProjection | null;
 }
 
 /** A projection's next version, built side by side by a runner of its own until it takes over. */
@@ -161,20 +163,20 @@ export class ProjectionRunner implements Runner {
     options.notifications?.moved$.subscribe(() => (this.logMoved = true));
     this.ready = (async () => {
       for (const projection of projections) this.bound.push(await this.bind(projection, stores[projection.store]));
-      for (const b of this.bound.filter((b) => b.frozen)) this.rebuilding.push(await this.rebuildOf(b, stores));
+      for (const b of this.bound.filter((b) => b.upgradeTo)) this.rebuilding.push(await this.rebuildOf(b, b.upgradeTo!, stores));
     })();
     // Surfaced through ready's rejection and failures(); never an unhandled rejection.
     this.ready.catch((err: Error) => {
       for (const projection of projections.filter((p) => !this.bound.some((b) => b.projection === p))) {
         const store = stores[projection.store];
-        this.bound.push({ projection, store, handles: null, checkpoint: 0, failure: err, quarantine: { count: 0, latest: [] }, until: 0, lanes: null, frozen: false });
+        this.bound.push({ projection, store, handles: null, checkpoint: 0, failure: err, quarantine: { count: 0, latest: [] }, until: 0, lanes: null, frozen: false, upgradeTo: null });
       }
       this.failAll(err);
     });
   }
 
   checkpoints(): Record<string, number> {
-    return Object.fromEntries(this.projections.map((p) => [p.name, this.bound.find((b) => b.projection === p)?.checkpoint ?? 0]));
+    return Object.fromEntries(this.projections.map((p) => [p.name, this.bound.find((b) => b.projection.name === p.name)?.checkpoint ?? 0]));
   }
 
   failures(): Record<string, string> {
@@ -398,9 +400,9 @@ export class ProjectionRunner implements Runner {
     );
   }
 
-  /** A runner of its own for the next version of a frozen projection, in the same store. */
-  private async rebuildOf(b: Bound, stores: Record<StoreName, ReadModelStore>): Promise<Rebuild> {
-    const next = nextVersionOf(b.projection);
+  /** A runner of its own for the version of a projection built side by side, in the same store. */
+  private async rebuildOf(b: Bound, projection: ReadModelProjection, stores: Record<StoreName, ReadModelStore>): Promise<Rebuild> {
+    const next = nextVersionOf(projection);
     const runner = new ProjectionRunner(this.log, stores, [next], {
       batchSize: this.options.batchSize,
       onError: this.options.onError,
@@ -410,7 +412,7 @@ export class ProjectionRunner implements Runner {
       sideBySide: false,
     });
     await runner.ready;
-    return { projection: b.projection, next, store: b.store, runner, takingOver: null };
+    return { projection, next, store: b.store, runner, takingOver: null };
   }
 
   /** Builds the next version while following the log; once it has reached the head, it takes over. */
@@ -447,7 +449,7 @@ export class ProjectionRunner implements Runner {
         // Whatever the projection keeps in memory mirrors rows that are gone.
         r.projection.rolledBack?.();
         const bound = await this.bind(r.projection, r.store);
-        this.bound = this.bound.map((b) => (b.projection === r.projection ? bound : b));
+        this.bound = this.bound.map((b) => (b.projection.name === r.projection.name ? bound : b));
         this.rebuilding = this.rebuilding.filter((x) => x !== r);
         this.applied$.next({ projection: r.projection.name, events: [], unknown: true });
         for (const waiter of this.waiters) if (this.settle(waiter)) this.waiters.delete(waiter);
@@ -486,14 +488,16 @@ export class ProjectionRunner implements Runner {
 
   private async bind(projection: ReadModelProjection, store: ReadModelStore): Promise<Bound> {
     const name = projection.name;
-    const { checkpoint, quarantine, lanes, frozen } = await store.transaction(
+    const bound = await store.transaction(
       async (tx) => {
         await tx.createTables(this.options.changes ? [CHECKPOINTS_SCHEMA, QUARANTINE_SCHEMA, CHANGES_SCHEMA] : [CHECKPOINTS_SCHEMA, QUARANTINE_SCHEMA]);
         const stored = await readCheckpoint(tx, name);
         const current = stored && stored.version === projection.version;
         if (projection.lane) await tx.createTables([LANES_SCHEMA]);
         if (stored && !current && this.options.sideBySide !== false) {
-          // The old version keeps serving as it is; the next one is built beside it (rebuildOf).
+          // The old version keeps serving (folded on by the previous version's fold when the
+          // projection kept it, else as it is); this one is built beside it (rebuildOf).
+          if (projection.previous?.version === stored.version) return 'previous' as const;
           return { checkpoint: stored.position, quarantine: await quarantineSummary(tx, name), lanes: null, frozen: true };
         }
         if (stored && !current) {
@@ -512,6 +516,8 @@ export class ProjectionRunner implements Runner {
       // Schema changes of runners starting together (in several processes) take turns.
       { lock: [SCHEMA_LOCK, lockOf(projection)] },
     );
+    if (bound === 'previous') return { ...(await this.bind(projection.previous!, store)), upgradeTo: projection };
+    const { checkpoint, quarantine, lanes, frozen } = bound;
     const handles = projection.handles ? new Set(projection.handles) : null;
     return {
       projection,
@@ -522,6 +528,7 @@ export class ProjectionRunner implements Runner {
       quarantine,
       until: Number.MAX_SAFE_INTEGER,
       frozen,
+      upgradeTo: frozen ? projection : null,
       lanes: lanes && projection.lane ? new LaneBacklog(checkpoint, lanes, { laneOf: (event) => (handles && !handles.has(event.type) ? null : projection.lane!(event)), partsOf: (event) => projection.parts?.(event) ?? 1 }) : null,
     };
   }

@@ -54,6 +54,11 @@ export interface ReadModelProjection {
    * others, so a lane with a heavy backlog does not hold the rest back (see lane-backlog.ts).
    */
   lane?(event: RecordedEvent): string;
+  /**
+   * The version before this one, kept for one upgrade: while this version is built side by side, that
+   * one goes on folding new events into the tables that serve (without it they serve as they were).
+   */
+  readonly previous?: ReadModelProjection;
   /** The in-memory copies its changes make stale. */
   readonly invalidates?: readonly CachedReadModel[];
   /** Created by the adapter before the first event; dropped on a rebuild. */

@@ -128,6 +128,32 @@ describe.each(engines)('side-by-side rebuilds on %s read models', (_engine, make
     await Promise.all([store.close(), fresh.close(), log.close()]);
   }, 120_000);
 
+  it('go on folding new events into the serving tables with the previous version, when the projection keeps it', async () => {
+    const { log, add } = filledLog(300);
+    const store = await makeStores()();
+    await new ProjectionRunner(log, { readmodels: store }, [totals], { sideBySide: false }).catchUp();
+    const v2: ReadModelProjection = { ...totals, version: 2, previous: totals };
+    const runner = new ProjectionRunner(log, { readmodels: store }, [v2]);
+    await runner.ready;
+    add(mixedLog(200)); // written after the upgrade started
+    const head = await log.head();
+    // Only the serving version is caught up here: the new one is not built yet.
+    await runner.catchUp({ rebuilds: 'background' });
+    expect(runner.rebuilds()).toEqual({ totals: { version: 2, position: 0 } });
+    expect(runner.checkpoints().totals).toBe(head);
+    await runner.waitFor(head, ['totals']);
+    const served = await digests(store, [totals]);
+    const fresh = await makeStores()();
+    await new ProjectionRunner(log, { readmodels: fresh }, [totals]).catchUp();
+    expect(served).toEqual(await digests(fresh, [totals]));
+    // Then the new version is built and takes over.
+    await runner.catchUp();
+    expect(runner.rebuilds()).toEqual({});
+    expect((await store.session.get<{ version: number }>('SELECT version FROM projection_checkpoints WHERE name = ?', 'totals'))?.version).toBe(2);
+    expect(await digests(store, [v2])).toEqual(await digests(fresh, [totals]));
+    await Promise.all([store.close(), fresh.close(), log.close()]);
+  }, 120_000);
+
   it('resumes an interrupted rebuild where it stopped', async () => {
     const { log } = filledLog(1500);
     const open = makeStores();
