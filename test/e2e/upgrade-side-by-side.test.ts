@@ -29,6 +29,8 @@ interface Engine {
   env: Record<string, string>;
   /** Credentials of the store's project (the embedded store writes them on its first start). */
   credentials(): { personal_api_key: string; project_api_key: string; project_id: number };
+  /** Whether the test also kills the service mid-rebuild and restarts it. */
+  killMidRebuild: boolean;
   /** Runs an UPDATE on the read models; answers how many rows it changed. */
   update(sql: string, params: string[]): Promise<number>;
 }
@@ -47,6 +49,7 @@ function sqliteEngine(): Engine {
   return {
     name: 'SQLite',
     events: 600_000,
+    killMidRebuild: false,
     env: { DATA_DIR: dataDir },
     credentials: () => JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')),
     async update(sql, params) {
@@ -74,6 +77,7 @@ function postgresEngine(): Engine {
   return {
     name: 'PostgreSQL',
     events: 60_000,
+    killMidRebuild: true,
     env,
     credentials: () => credentials,
     async update(sql, params) {
@@ -101,7 +105,7 @@ async function until(what: string, condition: () => Promise<boolean>, timeoutMs 
 }
 
 describe.each(engines)('an upgrade of the ingestion and flags projections on the built service (%s)', (_name, makeEngine) => {
-  it('serves the old answers at once while the new versions build, then the new versions; a SIGKILL mid-rebuild resumes', async () => {
+  it('serves the old answers at once while the new versions build, then the new versions (where asked: killed mid-rebuild, it resumes)', async () => {
     const engine = makeEngine();
     const EVENTS = engine.events;
     const env = { ...engine.env, PORT: '0', LOG_LEVEL: 'info', PRINT_CREDENTIALS: 'false' };
@@ -198,9 +202,11 @@ describe.each(engines)('an upgrade of the ingestion and flags projections on the
     const after = await health(url);
     expect(after.rebuilds).toEqual({});
     for (const name of UPGRADED) expect(after.projections[name]).toBeGreaterThanOrEqual(after.log_head);
-    await stop();
 
-    // Upgraded again, killed mid-rebuild: the next start resumes it and it completes.
+    // Upgraded again, killed mid-rebuild: the next start resumes it and it completes. On the
+    // smaller store only (the suite's time): the runner-level test resumes on both engines.
+    if (!engine.killMidRebuild) return void (await stop());
+    await stop();
     await downgradeStoredVersions();
     url = (await start()).url;
     await until('the rebuild to make progress', async () => Object.values((await health(url)).rebuilds).some((r) => r.position > 0));
