@@ -135,6 +135,7 @@ function evaluateOn(flag: FlagDefinition, subject: Subject): FlagEvaluation {
       bestIndex = index;
     }
   }
+  // Stryker disable next-line ConditionalExpression: equivalent, with no sets the flag returned above, so some set set bestIndex
   return result(flag, false, null, reason(bestCode, bestIndex < 0 ? null : bestIndex));
 }
 

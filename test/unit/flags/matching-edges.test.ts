@@ -91,6 +91,10 @@ describe('reasons', () => {
     const first = evaluateFlag(flag('n1', { groups: [{ properties: [{ key: 'plan', value: 'x' }] }] }), ctx()).reason;
     expect(none).toEqual({ code: 'no_condition_match', condition_index: null, description: 'No matching condition set' });
     expect(first).toEqual({ code: 'no_condition_match', condition_index: 0, description: 'No matching condition set' });
+    const miss = { properties: [{ key: 'plan', value: 'x' }] };
+    const second = evaluateFlag(flag('n2', { groups: [miss, miss] }), ctx()).reason;
+    expect(second).toEqual({ code: 'no_condition_match', condition_index: 1, description: 'No matching condition set' });
+    expect(evaluateFlag(flag('n3', { groups: [] }), ctx()).reason.condition_index).toBeNull();
   });
 });
 
