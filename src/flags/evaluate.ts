@@ -110,6 +110,7 @@ function evaluateOn(flag: FlagDefinition, subject: Subject): FlagEvaluation {
   }
 
   // The best failure so far (none yet: index -1).
+  // Stryker disable next-line StringLiteral: equivalent, the first set always replaces it (bestIndex < 0)
   let bestCode: ReasonCode = 'no_condition_match';
   let bestIndex = -1;
   for (let index = 0; index < sets.length; index++) {
@@ -119,6 +120,7 @@ function evaluateOn(flag: FlagDefinition, subject: Subject): FlagEvaluation {
     const bucket = aggregation === null ? personBucket : subject.groupKey(aggregation);
     const code: ReasonCode =
       bucket === null ? 'no_group_type' : OUTCOME_REASON[evaluateSet(flag.key, set, { subject, aggregation }, bucket)];
+    // Stryker disable next-line ConditionalExpression: equivalent, a set only matches with a bucket (kept for the type checker)
     if (code === 'condition_match' && bucket !== null) {
       const variant = variantFor(flag.key, filters, set.variant, bucket);
       return result(flag, true, variant, reason(code, index));
@@ -133,6 +135,7 @@ function evaluateOn(flag: FlagDefinition, subject: Subject): FlagEvaluation {
       bestIndex = index;
     }
   }
+  // Stryker disable next-line ConditionalExpression: equivalent, with no sets the flag returned above, so some set set bestIndex
   return result(flag, false, null, reason(bestCode, bestIndex < 0 ? null : bestIndex));
 }
 

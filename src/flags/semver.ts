@@ -21,8 +21,10 @@ export function parseSemver(input: unknown): Semver | null {
   if (typeof input !== 'string' && typeof input !== 'number') return null;
   const key = String(input);
   let hit = parsed.get(key);
+  // Stryker disable next-line ConditionalExpression: equivalent, a cache: parsing again gives the same result
   if (hit === undefined) {
     hit = parseUncached(key);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, only bounds the cache's memory
     if (parsed.size >= 5000) parsed.clear();
     parsed.set(key, hit);
   }
@@ -45,7 +47,9 @@ function parseUncached(input: string): Semver | null {
 }
 
 function compareCore(a: readonly number[], b: readonly number[]): number {
+  // Stryker disable next-line EqualityOperator: equivalent, index 3 is undefined on both sides
   for (let i = 0; i < 3; i++) {
+    // Stryker disable next-line EqualityOperator: equivalent, the parts differ here
     if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
   }
   return 0;
@@ -61,8 +65,15 @@ function comparePre(a: readonly string[], b: readonly string[]): number {
     const [x, y] = [a[i], b[i]];
     if (x === y) continue;
     const [xNum, yNum] = [NUMERIC.test(x), NUMERIC.test(y)];
-    if (xNum && yNum) return Number(x) < Number(y) ? -1 : 1;
+    // Numerically: "01" is 1, as leading zeros of the core are dropped (comparing them as unequal
+    // ranked each above the other).
+    if (xNum && yNum) {
+      const order = Math.sign(Number(x) - Number(y));
+      if (order !== 0) return order;
+      continue;
+    }
     if (xNum !== yNum) return xNum ? -1 : 1;
+    // Stryker disable next-line EqualityOperator: equivalent, x and y differ here
     return x < y ? -1 : 1;
   }
   return Math.sign(a.length - b.length);
@@ -101,6 +112,7 @@ function caretRange(filter: unknown): Range | null {
 function wildcardRange(filter: unknown): Range | null {
   if (typeof filter !== 'string' && typeof filter !== 'number') return null;
   const text = String(filter).trim().replace(/^[vV]/, '');
+  // Stryker disable next-line ArrayDeclaration: equivalent, every version is at least 0.0.0, and compareCore with [] says "above"
   if (text === '*' || text.toLowerCase() === 'x') return { lower: [0, 0, 0], upper: [Infinity, 0, 0] };
   const fixed = text.replace(/(\.[*xX])+$/, '').split('.');
   if (fixed.length > 3 || !fixed.every((p) => NUMERIC.test(p))) return null;
