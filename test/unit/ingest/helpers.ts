@@ -2,10 +2,21 @@ import { gzipSync } from 'node:zlib';
 
 import { compressToBase64 } from 'lz-string';
 
-import type { DecodeBodyInput } from '../../../src/ingest';
+import type { DecodeBodyInput, NormalizeContext } from '../../../src/ingest';
 
 export const MB = 1024 * 1024;
 export const NOW = new Date('2024-05-01T12:00:00.000Z');
+/** The uuid `normalizeContext` mints for an event that has none. */
+export const MINTED = '01890a5d-ac96-774b-bcce-b302099a8057';
+/** A request's normalisation context: at NOW, from one address, minting MINTED. */
+export const normalizeContext = (overrides: Partial<NormalizeContext> = {}): NormalizeContext => ({
+  now: NOW,
+  ip: '203.0.113.9',
+  sentAt: undefined,
+  historicalMigration: false,
+  newUuid: () => MINTED,
+  ...overrides,
+});
 
 /** A request as the route would hand it over, with a generous default limit. */
 export const request = (overrides: Partial<DecodeBodyInput> & Pick<DecodeBodyInput, 'body'>): DecodeBodyInput => ({

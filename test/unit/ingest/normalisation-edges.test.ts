@@ -7,17 +7,8 @@ import { dropNonFiniteIds, extractDistinctId } from '../../../src/ingest/distinc
 import { dropUnusableGroups, isAcceptableGroupType } from '../../../src/ingest/event-groups';
 import { canonicalUuid } from '../../../src/ingest/event-uuid';
 import { requestContext } from '../../../src/ingest/normalize-event';
+import { MINTED, NOW, normalizeContext as ctx } from './helpers';
 
-const NOW = new Date('2024-05-01T12:00:00Z');
-const MINTED = '01890a5d-ac96-774b-bcce-b302099a8057';
-const ctx = (overrides: Partial<NormalizeContext> = {}): NormalizeContext => ({
-  now: NOW,
-  ip: '203.0.113.9',
-  sentAt: undefined,
-  historicalMigration: false,
-  newUuid: () => MINTED,
-  ...overrides,
-});
 const ok = (raw: unknown, context: NormalizeContext = ctx()) => {
   const result = normalizeEvent(raw, context);
   if (!result.ok) throw new Error(`warning ${result.warning.type}`);

@@ -3,17 +3,8 @@ import { describe, expect, it } from 'vitest';
 
 import { normalizeEvent, type NormalizeContext, type NormalizeResult } from '../../../src/ingest';
 import { CapturedEventSchema } from '../../support/captured-event-schema';
-import { event, NOW } from './helpers';
+import { event, MINTED, NOW, normalizeContext as ctx } from './helpers';
 
-const MINTED = '01890a5d-ac96-774b-bcce-b302099a8057';
-const ctx = (overrides: Partial<NormalizeContext> = {}): NormalizeContext => ({
-  now: NOW,
-  ip: '203.0.113.9',
-  sentAt: undefined,
-  historicalMigration: false,
-  newUuid: () => MINTED,
-  ...overrides,
-});
 
 function ingested(result: NormalizeResult) {
   if (!result.ok) throw new Error(`expected an event, got warning ${result.warning.type}`);
