@@ -263,7 +263,8 @@ function readGroups(
   // for-in visits the indexes in the order Object.entries does, without its array of pairs per request.
   for (const index in mapping) {
     if (!Object.hasOwn(mapping, index)) continue;
-    const type = mapping[index as unknown as number];
+    const groupTypeIndex = Number(index);
+    const type = mapping[groupTypeIndex];
     const key = groups[type];
     if (key === undefined) continue;
     // Its place taken now, so the order does not depend on which read answers first.
@@ -271,7 +272,7 @@ function readGroups(
     const at = data.groupInputs.push(key, UNREAD) - 1;
     read(
       pending,
-      () => source.groupProperties(projectId, Number(index), key),
+      () => source.groupProperties(projectId, groupTypeIndex, key),
       (stored) => {
         data.groupProperties[type] = { ...stored, ...req.group_properties?.[type] };
         data.groupInputs[at] = stored;

@@ -3,12 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedEvent } from '../../../streams';
 import { LaneBacklog, type LaneKey } from '../../../src/runtime/lane-backlog';
+import { laneData, laneLog } from './lane-events';
 
-const log = (lanes: string, parts: number[] = []): RecordedEvent[] =>
-  [...lanes].map((lane, i) => ({ position: i + 1, type: 'Folded', data: { lane, parts: parts[i] ?? 1 } }) as unknown as RecordedEvent);
+const log = laneLog;
 const rules = {
-  laneOf: (event: RecordedEvent) => (event.data as { lane: string }).lane,
-  partsOf: (event: RecordedEvent) => (event.data as { parts: number }).parts,
+  laneOf: (event: RecordedEvent) => laneData(event).lane,
+  partsOf: (event: RecordedEvent) => laneData(event).parts,
 };
 const positions = (events: readonly RecordedEvent[]) => events.map((e) => e.position);
 const ALL = Number.MAX_SAFE_INTEGER;

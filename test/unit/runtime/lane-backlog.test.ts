@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedEvent } from '../../../streams';
 import { LaneBacklog, type LaneKey } from '../../../src/runtime/lane-backlog';
+import { laneData, laneLog } from './lane-events';
 
-/** Events by lane letter ('-': one the projection does not read), at positions 1, 2, ... */
-const log = (lanes: string, parts: number[] = []): RecordedEvent[] =>
-  [...lanes].map((lane, i) => ({ position: i + 1, type: lane === '-' ? 'Other' : 'Folded', data: { lane, parts: parts[i] ?? 1 } }) as unknown as RecordedEvent);
+const log = laneLog;
 const rules = {
-  laneOf: (event: RecordedEvent) => (event.type === 'Other' ? null : (event.data as { lane: string }).lane),
-  partsOf: (event: RecordedEvent) => (event.data as { parts: number }).parts,
+  laneOf: (event: RecordedEvent) => (event.type === 'Other' ? null : laneData(event).lane),
+  partsOf: (event: RecordedEvent) => laneData(event).parts,
 };
 const positions = (events: readonly RecordedEvent[]) => events.map((e) => e.position);
 const backlog = (checkpoint = 0, lanes: [LaneKey, number][] = []) => new LaneBacklog(checkpoint, new Map(lanes), rules);
