@@ -26,6 +26,7 @@ import { registerPublicCors, setPublicCors, isPublicPath } from './public-endpoi
 import { surveyRoutes } from './routes/surveys';
 import { earlyAccessRoutes } from './routes/early-access';
 import { identityRoutes } from './routes/identity';
+import { activityRoutes } from './routes/activity';
 import { registerOpenApi } from './openapi';
 import { serializerCompiler, validatorCompiler } from './schema/provider';
 
@@ -96,5 +97,6 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
   await app.register(staticSdkRoutes);
   await app.register(surveyRoutes, parts(['surveys', 'projectIdForToken'], ['access', 'flags']));
   await app.register(earlyAccessRoutes, parts(['earlyAccess', 'projectIdForToken'], ['access', 'flags']));
+  await app.register(activityRoutes, parts([], ['access', 'activity']));
   return app;
 }
