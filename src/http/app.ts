@@ -27,6 +27,7 @@ import { surveyRoutes } from './routes/surveys';
 import { earlyAccessRoutes } from './routes/early-access';
 import { identityRoutes } from './routes/identity';
 import { activityRoutes } from './routes/activity';
+import { evaluationReasonRoutes } from './routes/evaluation-reasons';
 import { registerOpenApi } from './openapi';
 import { serializerCompiler, validatorCompiler } from './schema/provider';
 
@@ -98,5 +99,6 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
   await app.register(surveyRoutes, parts(['surveys', 'projectIdForToken'], ['access', 'flags']));
   await app.register(earlyAccessRoutes, parts(['earlyAccess', 'projectIdForToken'], ['access', 'flags']));
   await app.register(activityRoutes, parts([], ['access', 'activity']));
+  await app.register(evaluationReasonRoutes, parts(['flagSource'], []));
   return app;
 }
