@@ -28,6 +28,7 @@ import { earlyAccessRoutes } from './routes/early-access';
 import { identityRoutes } from './routes/identity';
 import { activityRoutes } from './routes/activity';
 import { evaluationReasonRoutes } from './routes/evaluation-reasons';
+import { experimentExposureRoutes } from './routes/experiment-exposures';
 import { registerOpenApi } from './openapi';
 import { serializerCompiler, validatorCompiler } from './schema/provider';
 
@@ -100,5 +101,6 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
   await app.register(earlyAccessRoutes, parts(['earlyAccess', 'projectIdForToken'], ['access', 'flags']));
   await app.register(activityRoutes, parts([], ['access', 'activity']));
   await app.register(evaluationReasonRoutes, parts(['flagSource'], []));
+  await app.register(experimentExposureRoutes, parts(['experiments'], ['ingestion']));
   return app;
 }
