@@ -146,6 +146,27 @@ describe('GET feature_flags/evaluation_reasons/', () => {
     expect(flags.flags['forced-variant'].variant).toBe('b');
   });
 
+  it('explains a group flag: no group given, then the group key bucketed and its properties read', async () => {
+    await ingest(s, [{ event: '$groupidentify', distinct_id: 'g', properties: { $group_type: 'company', $group_key: 'acme', $group_set: { tier: 'enterprise' } } }]);
+    await createFlag(s, {
+      key: 'company-flag',
+      filters: { aggregation_group_type_index: 0, groups: [{ properties: [{ key: 'tier', value: 'enterprise', type: 'group', group_type_index: 0 }], rollout_percentage: 100 }] },
+    });
+    const without = await reasons(id(1));
+    expect(without['company-flag']).toMatchObject({ value: false, evaluation: { reason: 'no_group_type', condition_index: 0 }, facts: { conditions: [{ bucketed_on: null, hash: null, outcome: 'no_group_type' }] } });
+    const groups = encodeURIComponent(JSON.stringify({ company: 'acme' }));
+    const withGroup = await reasons(id(1), `&groups=${groups}`);
+    expect(withGroup['company-flag']).toMatchObject({
+      value: true,
+      evaluation: { reason: 'condition_match', condition_index: 0 },
+      facts: { conditions: [{ bucketed_on: 'acme', hash: flagHash('company-flag', 'acme'), outcome: 'match', properties: [{ key: 'tier', actual: 'enterprise', matched: true }] }] },
+    });
+    const flags = await evaluate(s, '/flags/?v=2', { distinct_id: id(1), groups: { company: 'acme' } });
+    expect(flags.flags['company-flag']).toMatchObject({ enabled: true, reason: { code: 'condition_match', condition_index: 0 } });
+    const flagsWithout = await evaluate(s, '/flags/?v=2', { distinct_id: id(1) });
+    expect(flagsWithout.flags['company-flag'].reason).toMatchObject({ code: 'no_group_type', condition_index: 0 });
+  });
+
   it('refuses without distinct_id, with bad groups, and without feature_flag:read', async () => {
     const missing = await s.api(`${base}/feature_flags/evaluation_reasons/`);
     expect(missing.status).toBe(400);
