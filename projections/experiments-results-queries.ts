@@ -34,6 +34,19 @@ export interface FunnelRow {
   v: string | number | null;
 }
 
+/** One event of one person, as the results read it: the flag call's response, or the event's `$feature/<key>`. */
+export interface PersonEventRow {
+  uuid: string;
+  event: string;
+  distinct_id: string;
+  timestamp: string;
+  /** `$feature_flag_response` (flag calls) or `$feature/<key>` (other events); non-strings as in FunnelRow. */
+  v: string | number | null;
+}
+
+/** Whose events: a person's (every distinct id it holds now), or a distinct id no person holds. */
+export type PersonRef = { personId: string } | { distinctId: string };
+
 export function experimentResultsQueries(db: SqlSession) {
   const { dialect } = db;
   // The alias goes before SQLite's INDEXED BY.
@@ -109,6 +122,37 @@ export function experimentResultsQueries(db: SqlSession) {
         featureOf(flagKey),
         projectId,
         ...names,
+        range.from,
+        range.to ?? END_OF_TIME,
+        flagOf,
+        flagKey,
+      );
+    },
+
+    /**
+     * One person's events among `names` in the range, with the same selection and attribution as
+     * the counts above (flag calls of this flag only, resolved to the person now), oldest first:
+     * what the results counted for that person. Read through the distinct-id index.
+     */
+    personEvents(projectId: number, person: PersonRef, names: readonly string[], flagKey: string, range: TimeRange): Promise<PersonEventRow[]> {
+      const unique = [...new Set(names)];
+      const who =
+        'personId' in person
+          ? { sql: 'e.distinct_id IN (SELECT distinct_id FROM person_distinct_ids WHERE project_id = ? AND person_id = ?)', params: [projectId, person.personId] }
+          : { sql: 'e.distinct_id = ?', params: [person.distinctId] };
+      return db.all<PersonEventRow>(
+        `SELECT e.uuid, e.event, e.distinct_id, e.timestamp,
+           CASE WHEN e.event = ${FLAG_CALLED} THEN ${property} ELSE ${property} END AS v
+         FROM ${dialect.indexedBy('events e', 'events_by_distinct_id')}
+         WHERE e.project_id = ? AND ${who.sql} AND e.event IN (${unique.map(() => '?').join(', ')})
+           AND e.timestamp >= ? AND e.timestamp <= ?
+           AND (e.event <> ${FLAG_CALLED} OR ${property} = ?)
+         ORDER BY e.timestamp, e.uuid`,
+        responseOf,
+        featureOf(flagKey),
+        projectId,
+        ...who.params,
+        ...unique,
         range.from,
         range.to ?? END_OF_TIME,
         flagOf,

@@ -1,6 +1,6 @@
 import { contracts } from '../../streams';
 import { cohortQueries } from '../../projections/cohorts-queries';
-import { accessQueries, allProjections, featureFlagQueries, ingestionQueries } from '../../projections';
+import { accessQueries, activityQueries, allProjections, featureFlagQueries, ingestionQueries } from '../../projections';
 import { type ReadModelProjection, type CachedReadModel, type StoreName } from '../store/read-model-projection';
 import { AccessService } from '../access';
 import { openExperiments } from '../experiments';
@@ -178,6 +178,7 @@ export function openRuntime(options: RuntimeOptions) {
     flags: featureFlagQueries(session),
     cohorts: cohortQueries(session),
     ingestion: ingestionQueries(session),
+    activity: activityQueries(session),
   };
   const waitFor = (names: string[]) => (position: number) => runner.waitFor(position, names);
 

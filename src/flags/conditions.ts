@@ -12,7 +12,7 @@ export interface SetScope {
   aggregation: number | null;
 }
 
-function readerForFilter(filter: PropertyFilter, scope: SetScope): PropertyReader {
+export function readerForFilter(filter: PropertyFilter, scope: SetScope): PropertyReader {
   const { subject, aggregation } = scope;
   if (filter.type === 'person') return subject.person;
   if (filter.type === 'group') {
@@ -24,7 +24,7 @@ function readerForFilter(filter: PropertyFilter, scope: SetScope): PropertyReade
   return aggregation === null ? subject.person : subject.group(aggregation);
 }
 
-function filterMatches(filter: PropertyFilter, scope: SetScope): boolean {
+export function filterMatches(filter: PropertyFilter, scope: SetScope): boolean {
   if (filter.type === 'cohort') return matchCohort(filter, scope.subject.cohorts);
   return matchFilter(filter, readerForFilter(filter, scope), scope.subject.now, scope.subject.regexBudget);
 }

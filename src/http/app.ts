@@ -26,6 +26,9 @@ import { registerPublicCors, setPublicCors, isPublicPath } from './public-endpoi
 import { surveyRoutes } from './routes/surveys';
 import { earlyAccessRoutes } from './routes/early-access';
 import { identityRoutes } from './routes/identity';
+import { activityRoutes } from './routes/activity';
+import { evaluationReasonRoutes } from './routes/evaluation-reasons';
+import { experimentExposureRoutes } from './routes/experiment-exposures';
 import { registerOpenApi } from './openapi';
 import { serializerCompiler, validatorCompiler } from './schema/provider';
 
@@ -96,5 +99,8 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
   await app.register(staticSdkRoutes);
   await app.register(surveyRoutes, parts(['surveys', 'projectIdForToken'], ['access', 'flags']));
   await app.register(earlyAccessRoutes, parts(['earlyAccess', 'projectIdForToken'], ['access', 'flags']));
+  await app.register(activityRoutes, parts([], ['access', 'activity']));
+  await app.register(evaluationReasonRoutes, parts(['flagSource'], []));
+  await app.register(experimentExposureRoutes, parts(['experiments'], ['ingestion']));
   return app;
 }

@@ -4,6 +4,8 @@ import { DomainError, notFound, validationError } from '../../errors';
 import { computeMetric, Exposures, secondaryValues } from './compute';
 import type { ProjectEventCounter } from './event-counter';
 import { parseMetric } from './metric';
+import { personExposures, type PersonExposures } from './person-exposures';
+import type { PersonRef } from '../../../projections/experiments-results-queries';
 
 export interface ExperimentResultsDeps {
   experiments: ExperimentQueries;
@@ -67,6 +69,13 @@ export class ExperimentResults {
       }
       return results;
     });
+  }
+
+  /** What the results count for one person (issue 23 item 4): their exposures and metric events, and the variant attributed. */
+  async forPerson(projectId: number, id: number, person: PersonRef): Promise<PersonExposures> {
+    const experiment = await this.deps.experiments.byId(projectId, id);
+    if (!experiment) throw notFound();
+    return personExposures(this.deps.queries, experiment, person);
   }
 
   /**

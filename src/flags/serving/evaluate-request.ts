@@ -1,4 +1,4 @@
-import type { FlagDefinition, EvaluateAllResult } from '../types';
+import type { FlagDefinition, EvaluateAllResult, EvaluationContext } from '../types';
 import { evaluateAll } from '../evaluate';
 import type { FlagRequest } from './flag-request';
 import { whenReady, type MaybePromise } from '../../runtime/loading-cache';
@@ -285,12 +285,19 @@ function readGroups(
   }
 }
 
-function evaluateWith(
-  loaded: FlagDefinition[],
-  data: RequestData,
-  req: FlagRequest & { distinct_id: string },
-  now: Date,
-): EvaluateAllResult {
+/**
+ * What a request's flags are evaluated against: the definitions (less those that could not be
+ * evaluated faithfully) and the context built from what was read. `/flags` evaluates it; the
+ * evaluation-reasons route explains it. A past state (as of a time) is another RequestState.
+ */
+export interface RequestState {
+  definitions: FlagDefinition[];
+  context: EvaluationContext;
+  /** Some asked flag was left out (its continuity key could not be read): report an error. */
+  skippedContinuity: boolean;
+}
+
+function stateOf(loaded: FlagDefinition[], data: RequestData, req: FlagRequest & { distinct_id: string }, now: Date): RequestState {
   let definitions = loaded;
   const groupProperties = data.groupProperties;
   for (const [type, props] of Object.entries(req.group_properties ?? {})) groupProperties[type] ??= { ...props };
@@ -307,20 +314,38 @@ function evaluateWith(
   const personProperties = data.personFailure
     ? failing(data.personFailure.error)
     : { distinct_id: req.distinct_id, ...data.geo, ...data.stored, ...req.person_properties };
-  const result = evaluateAll(
-    definitions,
-    {
-      distinctId: req.distinct_id,
-      personProperties,
-      groups: req.groups ?? {},
-      groupProperties,
-      groupTypeMapping: data.mapping,
-      hashKeyOverride: data.hashKeyOverride,
-      personCohorts: data.personCohorts,
-      now,
-    },
-    req.flag_keys_to_evaluate ? { flagKeys: req.flag_keys_to_evaluate } : undefined,
-  );
+  const context: EvaluationContext = {
+    distinctId: req.distinct_id,
+    personProperties,
+    groups: req.groups ?? {},
+    groupProperties,
+    groupTypeMapping: data.mapping,
+    hashKeyOverride: data.hashKeyOverride,
+    personCohorts: data.personCohorts,
+    now,
+  };
+  return { definitions, context, skippedContinuity };
+}
+
+/** The state a request is evaluated against, read exactly as `evaluateRequest` reads it (never from the memo). */
+export function requestState(
+  source: FlagDataSource,
+  projectId: number,
+  req: FlagRequest & { distinct_id: string },
+  ip: string | undefined,
+  now: Date,
+): MaybePromise<RequestState> {
+  return whenReady(source.definitions(projectId), (definitions) => whenReady(gather(source, definitions, projectId, req, ip), (data) => stateOf(definitions, data, req, now)));
+}
+
+function evaluateWith(
+  loaded: FlagDefinition[],
+  data: RequestData,
+  req: FlagRequest & { distinct_id: string },
+  now: Date,
+): EvaluateAllResult {
+  const { definitions, context, skippedContinuity } = stateOf(loaded, data, req, now);
+  const result = evaluateAll(definitions, context, req.flag_keys_to_evaluate ? { flagKeys: req.flag_keys_to_evaluate } : undefined);
   // `flags` is a getter of the result's class: a spread copy would not carry it.
   return skippedContinuity ? { ...result, flags: result.flags, errorsWhileComputingFlags: true } : result;
 }

@@ -42,6 +42,12 @@ export const isDocumentationRoute = (label: string): boolean => label === 'GET /
 /** Public SDK routes that take the project key as `?token=` (posthog-js's surveys and early access lists). */
 export const PUBLIC_TOKEN_QUERY_ROUTES = new Set(['/api/surveys', '/api/early_access_features']);
 
+/** Query parameters a route cannot answer without (else its 400 would stand in the way of the matrix). */
+export const REQUIRED_QUERIES: Readonly<Record<string, string>> = {
+  '/api/projects/:project_id/feature_flags/evaluation_reasons/': 'distinct_id=matrix-person',
+  '/api/projects/:project_id/experiments/:id/exposures/': 'distinct_id=matrix-person',
+};
+
 /** Personal-key routes that name their project by the project key in `?token=` instead of the path. */
 export const TOKEN_ROUTES = new Set(['/flags/definitions', '/api/feature_flag/local_evaluation']);
 /** Personal-key routes that name no project or organization: they answer over everything the key reaches. */
@@ -100,6 +106,7 @@ export function pathFor(url: string, target: Target, idsFor: (kind: IdKind, inde
     return segment;
   });
   const path = segments.join('/');
+  if (REQUIRED_QUERIES[url]) return `${path}?${REQUIRED_QUERIES[url]}`;
   return TOKEN_ROUTES.has(url) ? `${path}?token=${encodeURIComponent(target.token)}` : path;
 }
 
