@@ -16,7 +16,7 @@ export interface DigestReport {
   quarantined: number;
 }
 
-type Progress = (position: number, head: number) => void;
+type Progress = (position: number, head: number, records: number) => void;
 
 /** Snapshot of each projection's checkpoint and digest, read in one transaction so they agree. */
 export async function liveDigests(runtime: Runtime): Promise<DigestReport[]> {
