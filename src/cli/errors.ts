@@ -1,7 +1,8 @@
 /**
  * The CLI's exit codes (README "The CLI"): 0 done; 1 the command ran and failed, or `verify` found a
  * difference; 2 the command line is wrong (unknown command or option, a missing or invalid value, a
- * path argument that does not exist or is a directory, an invalid environment): nothing was done.
+ * path argument that does not exist or is a directory) or the environment is (an invalid variable,
+ * an unusable DATA_DIR): nothing was done.
  */
 export const ExitCode = { ok: 0, failure: 1, usage: 2 } as const;
 

@@ -1,5 +1,6 @@
 import { CommanderError } from 'commander';
 import { ConfigError } from '../config';
+import { DataDirError } from '../store/data-dir';
 import { errorLine, ExitCode, UsageError } from './errors';
 import { buildProgram } from './program';
 
@@ -17,7 +18,7 @@ export async function run(argv: string[]): Promise<number> {
     // Commander has already printed its own message (or the help it was asked for).
     if (err instanceof CommanderError) return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     process.stderr.write(`${errorLine(err)}\n`);
-    return err instanceof UsageError || err instanceof ConfigError ? ExitCode.usage : ExitCode.failure;
+    return err instanceof UsageError || err instanceof ConfigError || err instanceof DataDirError ? ExitCode.usage : ExitCode.failure;
   }
 }
 

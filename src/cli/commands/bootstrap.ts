@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { examples } from '../help';
 import { bootstrap } from '../../access';
 import { writeCredentialsFile } from '../../app';
 import { withRuntime } from '../session';
@@ -8,7 +9,7 @@ export function registerBootstrap(program: Command) {
     .command('bootstrap')
     .description('create the default organization, project and an all-scopes personal key (on an initialised directory: reuse them and issue a fresh key)')
     .option('--json', 'print the credentials as one JSON object')
-    .addHelpText('after', '\nExample:\n  $ DATA_DIR=/var/lib/eventful npm run -s cli -- bootstrap --json')
+    .addHelpText('after', examples('bootstrap --json'))
     .action((options: { json?: boolean }) =>
       withRuntime(async ({ runtime, dataDir }) => {
         const { credentials, created } = await bootstrap(runtime.access, runtime.queries.access, { type: 'cli' });

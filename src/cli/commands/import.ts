@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { examples } from '../help';
 import { createReadStream, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -32,7 +33,7 @@ export function registerImport(program: Command) {
     .option('--source <name>', 'the name the saved position is kept under (default: the absolute path, or stdin)')
     .option('--restart', 'ignore a saved position and start from the first line')
     .option('--json', 'print the summary as one JSON object')
-    .addHelpText('after', '\nExamples:\n  $ npm run -s cli -- import events.jsonl --batch-size 5000\n  $ gunzip -c events.jsonl.gz | npm run -s cli -- import - --source events-2024')
+    .addHelpText('after', examples('import events.jsonl --batch-size 5000', 'import - --source events-2024 < events-2024.jsonl'))
     .action((file: string, options: ImportOptions) => withRuntime((session) => importFile(session, file, options)));
 }
 

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { examples } from '../help';
 import { SCOPES, ScopeOrAll } from '../../../streams';
 import { intList, list, positiveInt } from '../options';
 import { UsageError } from '../errors';
@@ -25,7 +26,7 @@ export function registerKeys(program: Command) {
     .option('--label <label>', 'a label shown in keys list and in activity', 'cli')
     .option('--user <id>', 'the user the key belongs to (default: the first user)', positiveInt)
     .option('--json', 'print {id, key, scopes}')
-    .addHelpText('after', '\nExamples:\n  $ npm run -s cli -- keys create --scopes feature_flag:read --label flags-poller\n  $ npm run -s cli -- keys create --scopes experiment:read,feature_flag:write --projects 1 --json')
+    .addHelpText('after', examples('keys create --scopes feature_flag:read --label flags-poller', 'keys create --scopes experiment:read,feature_flag:write --projects 1 --json'))
     .action((options: CreateOptions) => {
       // Checked here rather than as a commander requiredOption: that check runs before the one for
       // unknown options, so a misspelt `--scope` would be reported as a missing `--scopes`.
@@ -52,7 +53,7 @@ export function registerKeys(program: Command) {
     .command('list')
     .description('list personal API keys, masked: id, mask, active or revoked, label, scopes, projects')
     .option('--json', 'print a JSON array')
-    .addHelpText('after', '\nExample:\n  $ npm run -s cli -- keys list --json')
+    .addHelpText('after', examples('keys list --json'))
     .action((options: { json?: boolean }) =>
       withRuntime(async ({ runtime }) => {
         const rows = (await runtime.queries.access.keys()).map((k) => ({
@@ -75,7 +76,7 @@ export function registerKeys(program: Command) {
     .command('revoke')
     .description('revoke a personal API key: it stops authenticating at once')
     .argument('<id>', 'the key id (from keys list)')
-    .addHelpText('after', '\nExample:\n  $ npm run -s cli -- keys revoke 0193a1c2-…')
+    .addHelpText('after', examples('keys revoke 0193a1c2-…'))
     .action((id: string) =>
       withRuntime(async ({ runtime }) => {
         await runtime.access.revokePersonalKey(id, { type: 'cli' });

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { examples } from '../help';
 import { UsageError } from '../errors';
 import { withRuntime } from '../session';
 
@@ -11,7 +12,7 @@ export function registerProjects(program: Command) {
     .argument('<name...>', 'the project name (several words are joined)')
     .option('--organization <uuid>', 'the organization (default: the first one)')
     .option('--json', 'print {id, api_token, organization_id}')
-    .addHelpText('after', '\nExample:\n  $ npm run -s cli -- projects create "Staging" --json')
+    .addHelpText('after', examples('projects create "Staging" --json'))
     .action((words: string[], options: { organization?: string; json?: boolean }) =>
       withRuntime(async ({ runtime }) => {
         const name = words.join(' ').trim();
@@ -27,7 +28,7 @@ export function registerProjects(program: Command) {
     .command('list')
     .description("list the first organization's projects: id, name, project API key")
     .option('--json', 'print a JSON array')
-    .addHelpText('after', '\nExample:\n  $ npm run -s cli -- projects list')
+    .addHelpText('after', examples('projects list'))
     .action((options: { json?: boolean }) =>
       withRuntime(async ({ runtime }) => {
         const q = runtime.queries.access;

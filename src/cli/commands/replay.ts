@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { examples } from '../help';
 import { rebuild } from '../../app';
 import { loadConfig } from '../../config';
 import { directoryPath } from '../options';
@@ -10,7 +11,7 @@ export function registerReplay(program: Command) {
     .description('rebuild every read model from the log into a fresh store and print one digest per read model')
     .option('--out <dir>', 'keep the rebuilt read models in this directory (default: a temporary one, removed)', directoryPath)
     .option('--json', 'print {dir, digests, quarantined}')
-    .addHelpText('after', '\nExamples:\n  $ npm run -s cli -- replay\n  $ npm run -s cli -- replay --out /tmp/rebuilt --json')
+    .addHelpText('after', examples('replay', 'replay --out /tmp/rebuilt --json'))
     .action(async (options: { out?: string; json?: boolean }) => {
       const config = loadConfig();
       const progress = foldProgress('replay');

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { examples } from '../help';
 import { verify } from '../../app';
 import { ExitCode } from '../errors';
 import { foldProgress } from '../replay-progress';
@@ -9,10 +10,7 @@ export function registerVerify(program: Command) {
     .command('verify')
     .description('catch the live read models up, replay the log to the same positions and compare digests (exit 1 on a difference)')
     .option('--json', 'print the comparison as one JSON object')
-    .addHelpText(
-      'after',
-      '\nExit code 1 on a different digest, different quarantines, or a read model that cannot reach the log\'s head.\n\nExample:\n  $ npm run -s cli -- verify',
-    )
+    .addHelpText('after', '\nExit code 1 on a different digest, different quarantines, or a read model that cannot reach the log\'s head.\n' + examples('verify'))
     .action((options: { json?: boolean }) =>
       withRuntime(async ({ runtime, dataDir }) => {
         const progress = foldProgress('verify');
