@@ -1,4 +1,5 @@
 import { CommanderError } from 'commander';
+import { keepNewFilesPrivate } from '../runtime/private-files';
 import { ConfigError } from '../config';
 import { DataDirError } from '../store/data-dir';
 import { errorLine, ExitCode, UsageError } from './errors';
@@ -22,6 +23,7 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
+keepNewFilesPrivate();
 run(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { examples } from '../help';
 import { rebuild } from '../../app';
-import { loadConfig } from '../../config';
 import { directoryPath } from '../options';
 import { foldProgress } from '../replay-progress';
+import { cliConfig } from '../session';
 
 export function registerReplay(program: Command) {
   program
@@ -13,7 +13,7 @@ export function registerReplay(program: Command) {
     .option('--json', 'print {dir, digests, quarantined}')
     .addHelpText('after', examples('replay', 'replay --out /tmp/rebuilt --json'))
     .action(async (options: { out?: string; json?: boolean }) => {
-      const config = loadConfig();
+      const config = cliConfig();
       const progress = foldProgress('replay');
       const { dir, digests, quarantined } = await rebuild(config.DATA_DIR, { outDir: options.out, keep: !!options.out, eventLog: config.EVENT_LOG, onProgress: progress.onProgress });
       progress.done();
