@@ -93,6 +93,12 @@ describe('CLI usage', () => {
       await server.close();
     }
 
+    // Replay counts events too, not log records (an import batch is one record holding many events).
+    const replayed = cli(dir, ['replay']);
+    expect(replayed.code, replayed.stderr).toBe(0);
+    const folded = Number(/100\.0% ([\d,]+) events \(/.exec(replayed.stderr)![1].replace(/,/g, ''));
+    expect(folded).toBeGreaterThanOrEqual(57);
+
     // The text summary says the same.
     const again = cli(dir, ['import', file, '--restart']);
     expect(again.stdout).toBe(`imported 57 events from ${lines.length} lines (1 skipped as not JSON, 2 refused by ingestion (see ingestion_warnings)) into project ${server.credentials.project_id}\n`);
