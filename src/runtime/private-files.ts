@@ -37,31 +37,36 @@ export function tightenDataDir(dir: string): string | null {
   if (!top?.isDirectory()) return null;
   const wasMode = top.mode & 0o777;
   let changed = 0;
-  const refused: string[] = [];
+  const refused: { path: string; code: string }[] = [];
+  const attempt = (path: string, change: () => void) => {
+    try {
+      change();
+    } catch (err) {
+      refused.push({ path, code: (err as NodeJS.ErrnoException).code ?? (err as Error).message });
+    }
+  };
   const visit = (path: string, isDir: boolean, mode: number) => {
-    if (mode & 0o077) {
-      try {
+    if (mode & 0o077)
+      attempt(path, () => {
         chmodSync(path, mode & 0o700);
         changed++;
-      } catch (err) {
-        refused.push(`${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-      }
-    }
+      });
     if (!isDir) return;
-    try {
+    attempt(path, () => {
       for (const entry of readdirSync(path, { withFileTypes: true })) {
         if (entry.isSymbolicLink() || !(entry.isDirectory() || entry.isFile())) continue;
         const child = join(path, entry.name);
         visit(child, entry.isDirectory(), lstatSync(child).mode & 0o777);
       }
-    } catch (err) {
-      refused.push(`${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-    }
+    });
   };
   visit(dir, true, wasMode);
+  // On a read-only file system nothing can be changed, nor written: the start's own check refuses it in one line.
+  if (refused.some((r) => r.code === 'EROFS')) return null;
   if (!changed && !refused.length) return null;
   const mode = wasMode.toString(8).padStart(4, '0');
   const made = changed ? `took group and other permissions away from ${changed} entr${changed === 1 ? 'y' : 'ies'} (directories now 0700, files 0600)` : '';
-  const failed = refused.length ? `${made ? '; ' : ''}could not change ${refused.length}: ${refused.slice(0, 3).join(', ')}${refused.length > 3 ? ', …' : ''}` : '';
+  const shown = refused.slice(0, 3).map((r) => `${r.path} (${r.code})`);
+  const failed = refused.length ? `${made ? '; ' : ''}could not change ${refused.length}: ${shown.join(', ')}${refused.length > 3 ? ', …' : ''}` : '';
   return `DATA_DIR ${dir} was open to other users (mode ${mode}): ${made}${failed}`;
 }
