@@ -6,7 +6,7 @@ import { errorLine, ExitCode, UsageError } from './errors';
 import { buildProgram } from './program';
 
 /** Runs one command line; resolves to the process's exit code (see errors.ts). */
-export async function run(argv: string[]): Promise<number> {
+async function run(argv: string[]): Promise<number> {
   const program = buildProgram();
   if (argv.length === 0) {
     program.outputHelp({ error: true });
@@ -23,6 +23,7 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
+// Before anything is created: see runtime/private-files.ts.
 keepNewFilesPrivate();
 run(process.argv.slice(2)).then(
   (code) => process.exit(code),

@@ -11,11 +11,6 @@ export interface Session {
   dataDir: string;
 }
 
-/**
- * Opens the configured store for one command, caught up with the log, and closes it afterwards.
- * With shared read models the CLI folds them itself only when no service process does (it takes
- * the projections lease when free): `bootstrap` works before any service has started.
- */
 /** The configuration, with DATA_DIR made private (one warning when it was not): every command that opens the store starts here. */
 export function cliConfig(): Config {
   const config = loadConfig();
@@ -24,6 +19,11 @@ export function cliConfig(): Config {
   return config;
 }
 
+/**
+ * Opens the configured store for one command, caught up with the log, and closes it afterwards.
+ * With shared read models the CLI folds them itself only when no service process does (it takes
+ * the projections lease when free): `bootstrap` works before any service has started.
+ */
 export async function withRuntime<T>(work: (session: Session) => Promise<T>): Promise<T> {
   const config = cliConfig();
   const dataDir = config.DATA_DIR;
