@@ -1,9 +1,11 @@
 import { ConfigError, loadConfig, type Config } from './config';
 import { guardProcessOutputs } from './app/log-output';
+import { keepNewFilesPrivate, tightenDataDir } from './runtime/private-files';
 import { DataDirError } from './store/data-dir';
 import { startServer } from './server';
 
 guardProcessOutputs();
+keepNewFilesPrivate();
 
 /** Start-up failures an operator fixes (configuration, data directory, port): one line each, exit 2. */
 function startupFailure(err: unknown, config: Config | undefined): string | null {
@@ -30,6 +32,10 @@ try {
   config = loadConfig();
 } catch (err) {
   fail(err);
+}
+{
+  const warning = tightenDataDir(config.DATA_DIR);
+  if (warning) process.stderr.write(`warning: ${warning}\n`);
 }
 
 // Handlers go in before the server starts: "Server listening" is printed inside listen(), so a

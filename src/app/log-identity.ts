@@ -64,5 +64,5 @@ export function claimDataDir(dataDir: string, spec: EventLogSpec): void {
   if (leftovers.length) {
     throw new DataDirError(`DATA_DIR ${dataDir} holds an SQLite install (${leftovers.join(', ')}), not read models of ${describe(wanted)}: use another DATA_DIR`);
   }
-  writeFileSync(path, JSON.stringify(wanted) + '\n', { mode: 0o644 });
+  writeFileSync(path, JSON.stringify(wanted) + '\n', { mode: 0o600 });
 }

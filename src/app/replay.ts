@@ -5,6 +5,7 @@ import { digestProjection } from '../runtime/digest';
 import { readCheckpoint } from '../runtime/projection-runner';
 import { quarantineRows } from '../runtime/quarantine';
 import type { EventLogChoice } from '../config/event-log';
+import type { CatchUpOptions } from '../store/runner';
 import { openRuntimeOn } from './open-configured-runtime';
 import type { Runtime } from './open-runtime';
 
@@ -16,7 +17,7 @@ export interface DigestReport {
   quarantined: number;
 }
 
-type Progress = (position: number, head: number) => void;
+type Progress = NonNullable<CatchUpOptions['onProgress']>;
 
 /** Snapshot of each projection's checkpoint and digest, read in one transaction so they agree. */
 export async function liveDigests(runtime: Runtime): Promise<DigestReport[]> {

@@ -8,6 +8,8 @@ export interface ImportState {
   offset: number;
   events: number;
   skipped: number;
+  /** Events the ingestion pipeline refused (stored as ingestion warnings, not as events). */
+  warnings: number;
 }
 
 /** Where an import stands, saved after every committed batch so an interrupted import resumes. */

@@ -235,7 +235,7 @@ export class ProjectionRunner implements Runner {
         if (batch.length === 0) break;
         await this.process(batch);
         after = batch[batch.length - 1].position;
-        options.onProgress?.(after, head);
+        options.onProgress?.(after, head, batch);
         await yieldToLoop();
       }
       // Laned projections apply what they hold, a round at a time.

@@ -28,7 +28,8 @@ export function prepareDataDir(dir: string, logPath: string): void {
   try {
     const existing = statSync(dir, { throwIfNoEntry: false });
     if (existing && !existing.isDirectory()) throw new DataDirError(`DATA_DIR ${dir} is not a directory`);
-    mkdirSync(dir, { recursive: true });
+    // Its owner's only (as PostgreSQL's data directory): the log holds every event and person.
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     accessSync(dir, constants.W_OK);
   } catch (err) {
     if (err instanceof DataDirError) throw err;

@@ -1,4 +1,5 @@
 import type { Subject } from 'rxjs';
+import type { RecordedEvent } from '../../streams';
 import type { ReadModelProjection } from './read-model-projection';
 
 /**
@@ -53,7 +54,8 @@ export interface RebuildProgress {
 export interface CatchUpOptions {
   toPosition?: number;
   until?: Record<string, number>;
-  onProgress?: (position: number, head: number) => void;
+  /** After each batch read from the log: where it ended, the head aimed at, and the records it held. */
+  onProgress?: (position: number, head: number, batch: readonly RecordedEvent[]) => void;
   /**
    * 'finish' (the default): projections being rebuilt side by side are built to the head and take
    * over before this resolves. 'background': only the others are caught up; rebuilds go on while

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export type Durability = 'normal' | 'strict';
@@ -17,7 +17,12 @@ export interface OpenOptions {
 }
 
 export function openSqlite(path: string, options: OpenOptions = {}) {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:' && !options.readonly) {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // A new database is its owner's only whatever the umask (SQLite would create it 0644); its
+    // -wal and -shm files take the database file's mode.
+    closeSync(openSync(path, 'a', 0o600));
+  }
   const db = new Database(path, { readonly: options.readonly ?? false });
   db.pragma('busy_timeout = 10000');
   if (!options.readonly) {

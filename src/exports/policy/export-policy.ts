@@ -1,6 +1,7 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { inheritedModes, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../runtime/private-files';
 import type { Config } from '../../config';
-import { FileRoot } from './file-root';
+import { FileRoot, isInside } from './file-root';
 import { NetworkPolicy } from './network-policy';
 
 /** What a destination may touch: the File export root and the network policy. */
@@ -18,8 +19,12 @@ export interface ExportPolicy extends DestinationPolicy {
 export const DEFAULT_BACKFILL_MAX_RUNS = 10_000;
 
 export function exportPolicy(options: { dataDir: string; fileRoot?: string; allowedHosts?: string; backfillMaxRuns?: number }): ExportPolicy {
+  const root = options.fileRoot ?? join(options.dataDir, 'exports');
+  // Export files under DATA_DIR are as private as the rest of it; a root the operator put elsewhere
+  // (for another tool to read) gets the modes the process's own umask would have given.
+  const modes = isInside(resolve(options.dataDir), resolve(root)) ? { file: PRIVATE_FILE_MODE, dir: PRIVATE_DIR_MODE } : inheritedModes();
   return {
-    files: new FileRoot(options.fileRoot ?? join(options.dataDir, 'exports')),
+    files: new FileRoot(root, modes),
     network: options.allowedHosts ? NetworkPolicy.parse(options.allowedHosts) : NetworkPolicy.NONE,
     backfillMaxRuns: options.backfillMaxRuns ?? DEFAULT_BACKFILL_MAX_RUNS,
   };

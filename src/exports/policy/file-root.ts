@@ -1,4 +1,4 @@
-import { lstat, mkdir, realpath } from 'node:fs/promises';
+import { chmod, lstat, mkdir, realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /** A File destination path the export root does not admit; the message says why. */
@@ -30,10 +30,19 @@ const errnoOf = (err: unknown) => (err as NodeJS.ErrnoException | null)?.code;
  * out of the root. The path is stored as given and resolved against the root each time a run
  * writes, so moving the root moves relative paths with it.
  */
+/** Modes given explicitly to what exports create (null: what the process umask gives). */
+export interface CreatedModes {
+  file: number;
+  dir: number;
+}
+
 export class FileRoot {
   readonly root: string;
 
-  constructor(root: string) {
+  constructor(
+    root: string,
+    readonly modes: CreatedModes | null = null,
+  ) {
     this.root = resolve(root);
   }
 
@@ -51,7 +60,8 @@ export class FileRoot {
 
   /** The root as the file system names it, created when missing (the operator chose it: it may itself be a link). */
   async realRoot(): Promise<string> {
-    await mkdir(this.root, { recursive: true });
+    const created = await mkdir(this.root, { recursive: true });
+    if (created !== undefined && this.modes) await chmod(this.root, this.modes.dir);
     return realpath(this.root);
   }
 
@@ -79,7 +89,7 @@ export class FileRoot {
   async prepare(path: string): Promise<{ dir: string; realRoot: string }> {
     const segments = this.segments(path);
     const realRoot = await this.realRoot();
-    const dir = await walk(realRoot, segments, { create: true });
+    const dir = await walk(realRoot, segments, { create: true, dirMode: this.modes?.dir });
     return { dir, realRoot };
   }
 }
@@ -89,7 +99,7 @@ export class FileRoot {
  * stays inside the root; a missing directory is created (with `create`) or ends the walk.
  * Returns the real path reached.
  */
-export async function walk(realRoot: string, segments: readonly string[], options: { create: boolean; from?: string }): Promise<string> {
+export async function walk(realRoot: string, segments: readonly string[], options: { create: boolean; from?: string; dirMode?: number }): Promise<string> {
   let current = options.from ?? realRoot;
   for (const [i, segment] of segments.entries()) {
     const next = join(current, segment);
@@ -102,6 +112,7 @@ export async function walk(realRoot: string, segments: readonly string[], option
       if (!options.create) return join(next, ...segments.slice(i + 1));
       try {
         await mkdir(next);
+        if (options.dirMode !== undefined) await chmod(next, options.dirMode);
       } catch (mkdirErr) {
         if (errnoOf(mkdirErr) !== 'EEXIST') throw mkdirErr;
       }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, posix, relative, resolve, sep } from 'node:path';
 import { nonRetryableError } from '../destination';
 import type { ObjectStore, ObjectUpload } from '../file-export';
-import { isInside, walk } from '../../policy';
+import { isInside, walk, type CreatedModes } from '../../policy';
 
 /**
  * Keys as files under a root directory. Each file is written to a hidden temp file beside its
@@ -17,15 +17,18 @@ export class DirectoryStore implements ObjectStore {
   private readonly root: string;
   private readonly confine: string;
   private readonly label: string | undefined;
+  private readonly modes: CreatedModes | null;
 
   /**
    * `confine`: the directory no link may lead out of (default: `root`). `label`: how logs name
    * `root` (File exports show the configured path, not where the server keeps its files).
+   * `modes`: given to the files and directories it creates (null: the process umask decides).
    */
-  constructor(root: string, confine: string = root, label?: string) {
+  constructor(root: string, confine: string = root, label?: string, modes: CreatedModes | null = null) {
     this.root = resolve(root);
     this.confine = resolve(confine);
     this.label = label;
+    this.modes = modes;
   }
 
   describe(key: string): string {
@@ -41,7 +44,10 @@ export class DirectoryStore implements ObjectStore {
     const stream = createWriteStream(temp, { highWaterMark: 8 * 1024 * 1024, flags: 'wx' });
     return {
       stream,
-      commit: () => rename(temp, target),
+      commit: async () => {
+        await this.applyMode(temp);
+        await rename(temp, target);
+      },
       discard: async () => {
         // The temp file may still be opening; remove it only once the stream has let go of it.
         if (!stream.closed) await new Promise<void>((done) => stream.destroy().once('close', () => done()));
@@ -54,6 +60,7 @@ export class DirectoryStore implements ObjectStore {
     const target = await this.prepare(key);
     const temp = tempPathFor(target);
     await writeFile(temp, body, { flag: 'wx' });
+    await this.applyMode(temp);
     await rename(temp, target);
   }
 
@@ -77,8 +84,13 @@ export class DirectoryStore implements ObjectStore {
   /** The key's real directory (created unless `create` is false, links checked) joined with its file name. */
   private async prepare(key: string, create = true): Promise<string> {
     const target = this.pathOf(key);
-    const dir = await walk(this.confine, relative(this.root, dirname(target)).split(sep).filter(Boolean), { create, from: this.root });
+    const dir = await walk(this.confine, relative(this.root, dirname(target)).split(sep).filter(Boolean), { create, from: this.root, dirMode: this.modes?.dir });
     return resolve(dir, basename(target));
+  }
+
+  /** Before the rename: a reader never sees the file with other permissions than its final ones. */
+  private async applyMode(temp: string): Promise<void> {
+    if (this.modes) await chmod(temp, this.modes.file);
   }
 
   /** The prefix is user-supplied, so a key must not climb out of the root with `..`. */

@@ -22,7 +22,7 @@ export const fileDestination: Destination<FileConfig> = {
     try {
       const prepared = await files.prepare(config.path);
       realRoot = prepared.realRoot;
-      return await exportToFiles(config, ctx, batches, new DirectoryStore(prepared.dir, prepared.realRoot, config.path));
+      return await exportToFiles(config, ctx, batches, new DirectoryStore(prepared.dir, prepared.realRoot, config.path, files.modes));
     } catch (err) {
       const error = toFileError(err, config.path);
       // File system errors quote absolute paths: where the server keeps the root is not shown.
