@@ -3,6 +3,7 @@ import type { Runtime } from '../app';
 import type { EventLogChoice } from '../config';
 import { parse } from './args';
 import { progressBar } from './progress';
+import { chainCheck } from './verify-chain';
 
 /** replay [--out DIR]: rebuild every read model from the log into a fresh store; one digest per read model. */
 export async function replayCommand(dataDir: string, argv: string[], eventLog?: EventLogChoice) {
@@ -32,7 +33,13 @@ export async function replayCommand(dataDir: string, argv: string[], eventLog?: 
  * quarantines, or when a live projection cannot reach the log's head.
  */
 export async function verifyCommand(runtime: Runtime, dataDir: string, argv: string[]): Promise<number> {
-  const { values } = parse(argv, {});
+  const { values } = parse(argv, { 'since-checkpoint': { type: 'boolean' } });
+  // The log itself first: digests rebuilt from an edited log would only agree with it.
+  const chain = await chainCheck(runtime, dataDir, { sinceCheckpoint: values['since-checkpoint'], json: values.json });
+  if (!chain.ok) {
+    if (values.json) process.stdout.write(JSON.stringify({ ok: false, chain: chain.report }) + '\n');
+    return 1;
+  }
   const bar = progressBar('verify');
   let last = { p: 0, h: 0 };
   const result = await verify(runtime, dataDir, (p, h) => {
@@ -40,7 +47,7 @@ export async function verifyCommand(runtime: Runtime, dataDir: string, argv: str
     bar.update(p, h);
   });
   bar.done(last.p, last.h);
-  if (values.json) process.stdout.write(JSON.stringify(result) + '\n');
+  if (values.json) process.stdout.write(JSON.stringify({ ...result, chain: chain.report }) + '\n');
   else
     for (const r of result.rows) {
       const state = !r.equal ? 'DIFF' : !r.atHead ? 'BEHIND' : 'ok  ';
