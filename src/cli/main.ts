@@ -9,6 +9,7 @@ import { keysCommand } from './keys';
 import { projectsCommand } from './projects';
 import { replayCommand, verifyCommand } from './replay';
 import { importCommand } from './import';
+import { logCommand } from './log';
 
 const HELP = `usage: npm run cli -- <command>
   bootstrap [--json]        create the default org, project and an all-scopes personal key
@@ -16,7 +17,8 @@ const HELP = `usage: npm run cli -- <command>
   projects create|list      projects
   import FILE.jsonl|-       historical migration, in order, resumable (progress on stderr)
   replay [--out DIR]        rebuild every read model from the log, print digests
-  verify                    replay and compare with the live read models (exit 1 on a difference)
+  verify [--since-checkpoint]  check the log's hash chain, then replay and compare with the live read models (exit 1 on a difference)
+  log export|show           the log as JSON lines with hashes; one stream's history (docs/auditing.md)
 Environment: DATA_DIR (default ./data), DURABILITY, EVENT_LOG (sqlite, a postgres:// URL or an esdb:// string),
   READ_MODELS (sqlite or a postgres:// URL), SECRET_KEY (required with a shared EVENT_LOG).`;
 
@@ -28,6 +30,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   const dataDir = config.DATA_DIR;
+  if (command === 'log') return logCommand(config, rest);
   if (command === 'replay') {
     await replayCommand(dataDir, rest, config.EVENT_LOG);
     return 0;
