@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 
 /**
  * The log's hash chain, the same on every adapter (docs/auditing.md is the reference an auditor
@@ -61,12 +61,19 @@ export type SharedContent = Pick<ChainedContent, 'streamId' | 'recordedAt' | 'pr
  * Hashes the records of one append in order, starting after `prev` (read inside the append's
  * critical section): the same text as canonicalText, with the parts the records share built once.
  */
-export function appendChain(prev: string, shared: SharedContent): (revision: number, type: string, schemaVersion: number, dataText: string, eventId: string) => string {
+export function appendChain(
+  prev: string,
+  shared: SharedContent,
+): (revision: number, type: string, schemaVersion: number, data: string | Buffer, eventId: string) => string {
   const stream = JSON.stringify(shared.streamId);
   const rest = tailText({ ...shared, eventId: '' }).slice(2);
   let last = prev;
-  return (revision, type, schemaVersion, dataText, eventId) => {
-    last = sha256Hex(`[${JSON.stringify(last)},${stream},${revision},${headText(type, schemaVersion)},${dataText},${JSON.stringify(eventId)}${rest}]`);
+  return (revision, type, schemaVersion, data, eventId) => {
+    const before = `[${JSON.stringify(last)},${stream},${revision},${headText(type, schemaVersion)},`;
+    const after = `,${JSON.stringify(eventId)}${rest}]`;
+    // Data already encoded (a large record the caller stores as these bytes) is hashed as it is,
+    // not spliced into one more string to encode again.
+    last = typeof data === 'string' ? sha256Hex(before + data + after) : createHash('sha256').update(before).update(data).update(after).digest('hex');
     return last;
   };
 }

@@ -7,6 +7,9 @@ import type { SqliteDatabase } from './open';
 export const COLUMNS =
   'position, stream_id, revision, type, schema_version, data, event_id, recorded_at, project_id, actor, causation_id, correlation_id, hash';
 
+/** Past this many characters, a record's data is encoded to UTF-8 once, for both the chain and the insert. */
+const ENCODE_ONCE_CHARS = 16 * 1024;
+
 /** What an append stores of an event: `serialized` when the caller prepared it, else `data` as JSON. */
 export type AppendRow = Pick<NewEvent, 'type' | 'data' | 'eventId' | 'schemaVersion' | 'serialized'>;
 
@@ -23,7 +26,9 @@ export function appendTransaction(db: SqliteDatabase, options: { chain?: boolean
   const chained = options.chain ?? true;
   const lastRevision = db.prepare<[string], { revision: number }>('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
   const lastHash = db.prepare<[], { hash: string | null }>('SELECT hash FROM events ORDER BY position DESC LIMIT 1');
-  const insert = db.prepare(`INSERT INTO events (${COLUMNS}) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  // The data is bound as text, or, for a large record, as its UTF-8 bytes (read as text by the
+  // CAST, without converting): then the chain hashes those bytes and the text is encoded once.
+  const insert = db.prepare(`INSERT INTO events (${COLUMNS}) VALUES (NULL, ?, ?, ?, ?, CAST(? AS TEXT), ?, ?, ?, ?, ?, ?, ?)`);
   return db.transaction((streamId: string, events: readonly AppendRow[], options: AppendOptions, recordedAt: string): AppendResult => {
     const current = lastRevision.get(streamId)?.revision ?? null;
     checkExpectedRevision(streamId, options.expectedRevision ?? 'any', current);
@@ -41,7 +46,8 @@ export function appendTransaction(db: SqliteDatabase, options: { chain?: boolean
       revision++;
       const type = event.type;
       const schemaVersion = event.schemaVersion ?? 1;
-      const data = event.serialized ?? JSON.stringify(event.data);
+      const text = event.serialized ?? JSON.stringify(event.data);
+      const data = link && text.length > ENCODE_ONCE_CHARS ? Buffer.from(text, 'utf8') : text;
       const eventId = event.eventId ?? randomUUID();
       const info = insert.run(
         streamId,
