@@ -30,6 +30,12 @@ export interface RecordedEvent<T extends string = string, D = unknown> {
   schemaVersion: number;
   data: D;
   metadata: EventMetadata;
+  /**
+   * The record's link in the log's hash chain (src/store/hash-chain.ts): absent for records
+   * appended before the chain started (a log upgraded in place), and where an adapter does not
+   * carry it on that read (KurrentDB's stream reads; its chain is formed over $all).
+   */
+  hash?: string;
 }
 
 /** An event about to be appended; the log fills in position, revision and the rest of the metadata. */

@@ -34,3 +34,10 @@ export function directoryPath(path: string): string {
   if (stat && !stat.isDirectory()) throw new UsageError(`${path}: not a directory`);
   return path;
 }
+
+/** A log position (a whole number; positions are opaque, compared, never computed). */
+export function logPosition(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('Expected a log position (a whole number).');
+  return n;
+}

@@ -10,9 +10,9 @@ const count = (n: number) => Math.round(n).toLocaleString('en-US');
 /**
  * A progress line on stderr in events and events/s (redrawn in place on a terminal, a line every
  * few seconds otherwise). A bar and a percentage when the whole is known: a file's bytes read, the
- * log positions folded; the counter is always events, whatever the percentage is measured on.
+ * log positions folded; the counter is always events (records where a command handles records), whatever the percentage is measured on.
  */
-export function progressBar(label: string, stream: NodeJS.WriteStream = process.stderr): Progress {
+export function progressBar(label: string, unit = 'events', stream: NodeJS.WriteStream = process.stderr): Progress {
   const started = Date.now();
   let lastDraw = 0;
   const tty = stream.isTTY === true;
@@ -28,7 +28,7 @@ export function progressBar(label: string, stream: NodeJS.WriteStream = process.
       const filled = Math.round(ratio * width);
       bar = `[${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${(ratio * 100).toFixed(1)}% `;
     }
-    const line = `${label} ${bar}${count(events)} events (${count(events / seconds)} events/s${final ? `, ${seconds.toFixed(1)} s` : ''})`;
+    const line = `${label} ${bar}${count(events)} ${unit} (${count(events / seconds)} ${unit}/s${final ? `, ${seconds.toFixed(1)} s` : ''})`;
     stream.write(tty ? `\r${line}\x1b[K${final ? '\n' : ''}` : `${line}\n`);
   };
   return {

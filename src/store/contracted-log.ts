@@ -45,6 +45,10 @@ export class ContractedEventLog implements EventLog {
     return this.inner.head();
   }
 
+  chainHead() {
+    return this.inner.chainHead();
+  }
+
   close() {
     return this.inner.close();
   }

@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { Actor, NewEvent, RecordedEvent } from '../../streams';
+import type { ChainHead } from './hash-chain';
 
 /** `no_stream`: must not exist; `stream_exists`: must have at least one event; a number: its last revision. */
 export type ExpectedRevision = 'no_stream' | 'stream_exists' | 'any' | number;
@@ -63,6 +64,12 @@ export interface EventLog {
   subscribe(options?: SubscribeOptions): Observable<RecordedEvent>;
   /** Position of the last event readers can see without a gap below it; 0 when the log is empty. */
   head(): Promise<number>;
+  /**
+   * The last record and its hash in the log's hash chain (src/store/hash-chain.ts): every record
+   * read with readAll carries its hash, chained over its predecessor's in log order, the same on
+   * every adapter for the same history.
+   */
+  chainHead(): Promise<ChainHead>;
   close(): Promise<void>;
 }
 

@@ -1,5 +1,6 @@
 // Event log throughput: 1-event and 1000-event appends, catch-up reads, against the raw better-sqlite3
-// insert rate of the same rows (same table, same index) measured in the same run.
+// insert rate of the same rows (same table, same index) measured in the same run; and what the hash
+// chain costs, with and without it in the same run.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,6 +71,37 @@ for (const [label, make] of [
   await log.close();
 }
 
+// The hash chain's cost: the same appends with and without it, alternating (two rounds each, best
+// kept: the machine's speed drifts), for small records (1000 per append) and for records shaped as
+// ingestion writes them (one EventsCaptured record of 1000 prepared events per append).
+const chainRows: Record<string, string | number>[] = [];
+{
+  const captured = batches.slice(0, Math.max(1, Math.floor(BATCHES / 4))).map((b) => {
+    const texts = b.map((e) => JSON.stringify(e.data));
+    return [{ type: 'EventsCaptured', data: { events: b.map((e) => e.data) }, serialized: `{"events":[${texts.join(',')}]}` }];
+  });
+  const workloads = [
+    { name: '1000-record batches', appends: batches, events: total },
+    { name: '1 record of 1000 events per append', appends: captured, events: captured.length * 1000 },
+  ];
+  for (const w of workloads) {
+    const best: Record<string, number> = { with: Infinity, without: Infinity };
+    for (let round = 0; round < 2; round++) {
+      for (const chain of round % 2 ? [true, false] : [false, true]) {
+        const log = new SqliteEventLog(join(dir, `chain-${chain}-${round}-${chainRows.length}.sqlite`), { chain });
+        const { seconds } = await timedAsync(async () => {
+          for (const b of w.appends) await log.append('ingest-1', b, { context: ctx });
+        });
+        best[chain ? 'with' : 'without'] = Math.min(best[chain ? 'with' : 'without'], seconds);
+        await log.close();
+      }
+    }
+    const withRate = Math.round(w.events / best.with);
+    const withoutRate = Math.round(w.events / best.without);
+    chainRows.push({ workload: w.name, 'events/s without chain': withoutRate, 'events/s with chain': withRate, 'chain cost': `${((1 - withRate / withoutRate) * 100).toFixed(1)}%` });
+  }
+}
+
 {
   const log = new SqliteEventLog(join(dir, 'single.sqlite'));
   const { seconds } = await timedAsync(async () => {
@@ -99,6 +131,11 @@ for (const [label, make] of [
 report(`event log (${total.toLocaleString()} events, ${new Date().toISOString()})`, rows);
 const ratio = rows[1]['ratio to raw'] as number;
 console.log(`\nbatched append / raw insert = ${ratio.toFixed(2)} (target >= 0.60): ${ratio >= 0.6 ? 'MET' : 'NOT MET'}`);
+report(`hash chain cost, batched appends (best of 2 alternating rounds each, ${new Date().toISOString()})`, chainRows);
+for (const r of chainRows) {
+  const cost = parseFloat(String(r['chain cost']));
+  console.log(`chain cost, ${r.workload}: ${r['chain cost']} (target <= 10%): ${cost <= 10 ? 'MET' : 'NOT MET'}`);
+}
 rmSync(dir, { recursive: true, force: true });
 
 if (withPostgres) {

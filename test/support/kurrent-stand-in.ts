@@ -63,6 +63,12 @@ export class KurrentStandIn {
     this.write('$$$settings', '$metadata', {});
   }
 
+  /** A stream deleted and scavenged: its records leave `$all` (what a KurrentDB chain's seal must catch). */
+  scavengeStream(streamId: string): void {
+    this.streams.delete(streamId);
+    for (let i = this.all.length - 1; i >= 0; i--) if (this.all[i].streamId === streamId) this.all.splice(i, 1);
+  }
+
   /** A client over this stand-in: each call is a separate handle, as separate processes would have. */
   client(): EventStoreDBClient {
     return {

@@ -10,6 +10,8 @@ import { ReachabilityMonitor } from '../../store/reachability-monitor';
 import { isUnreachable } from './errors';
 import { LogReads } from './reads';
 import { subscribeBatches } from '../../store/polling-subscription';
+import type { ChainHead } from '../../store/hash-chain';
+import { ReaderChain } from './chain';
 
 export interface EventStoreEventLogOptions {
   /** `esdb://…`, `esdb+discover://…`, `kurrentdb://…` or `kurrentdb+discover://…`, with the client's settings. */
@@ -33,6 +35,7 @@ export interface EventStoreEventLogOptions {
 export class EventStoreEventLog implements EventLog {
   private readonly closers = new Set<() => void>();
   private readonly reads: LogReads;
+  private readonly chain: ReaderChain;
   private readonly hint: LiveHint;
   private readonly appended$ = new Subject<number>();
   private closing: Promise<void> | null = null;
@@ -46,6 +49,7 @@ export class EventStoreEventLog implements EventLog {
     private readonly pollIntervalMs: number,
   ) {
     this.reads = new LogReads(client, scope);
+    this.chain = new ReaderChain((o) => this.reads.readAll(o));
     this.hint = new LiveHint(client, scope.filter(), 1000);
   }
 
@@ -92,11 +96,16 @@ export class EventStoreEventLog implements EventLog {
   }
 
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
-    return this.storage.run(() => this.reads.readAll(options));
+    return this.storage.run(() => this.chain.read(options));
   }
 
   head(): Promise<number> {
     return this.storage.run(() => this.reads.head());
+  }
+
+  /** Walks `$all` from the last position this handle knows the hash of (the start, on a first call). */
+  chainHead(): Promise<ChainHead> {
+    return this.storage.run(async () => this.chain.head(await this.reads.head()));
   }
 
   /** Positions of appends made through this handle, as they commit (in-process append notices). */

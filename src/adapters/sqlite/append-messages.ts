@@ -7,6 +7,8 @@ export interface AppendThreadSetup {
   path: string;
   durability?: Durability;
   autoCheckpointPages?: number;
+  /** As SqliteEventLogOptions.chain. */
+  chain?: boolean;
 }
 
 /**

@@ -10,7 +10,7 @@ import { openSqlite } from './open';
 
 const setup = workerData as AppendThreadSetup;
 const db = openSqlite(setup.path, { durability: setup.durability, pageSize: 4096, autoCheckpointPages: setup.autoCheckpointPages });
-const append = appendTransaction(db);
+const append = appendTransaction(db, { chain: setup.chain });
 const port = parentPort!;
 /** Rows of the append being received (one append at a time). */
 let rows: AppendRow[] = [];

@@ -13,6 +13,7 @@ import { appendTransaction, COLUMNS } from './append-transaction';
 import { openSqlite, type Durability, type SqliteDatabase } from './open';
 import { LogFileGuard } from './storage-guard';
 import type { StorageMonitor } from '../../store/storage-fault';
+import type { ChainHead } from '../../store/hash-chain';
 
 export interface SqliteEventLogOptions {
   durability?: Durability;
@@ -26,6 +27,8 @@ export interface SqliteEventLogOptions {
    * skip the checkpoint work, and only checkpoint themselves past this many WAL pages, as a backstop.
    */
   backstopCheckpointPages?: number;
+  /** `false` appends without hashing: only to measure what the hash chain costs (test/bench/log.ts). */
+  chain?: boolean;
 }
 
 const SCHEMA = `
@@ -41,14 +44,33 @@ CREATE TABLE IF NOT EXISTS events (
   project_id INTEGER,
   actor TEXT NOT NULL,
   causation_id TEXT,
-  correlation_id TEXT
+  correlation_id TEXT,
+  hash TEXT
 );
 CREATE UNIQUE INDEX IF NOT EXISTS events_stream_revision ON events (stream_id, revision);
 `;
 
 
 // Rows are read as arrays (raw mode): cheaper than one object per row on catch-up reads.
-type RawRow = [number, string, number, string, number, string, string, string, number | null, string, string | null, string | null];
+type RawRow = [number, string, number, string, number, string, string, string, number | null, string, string | null, string | null, string | null];
+
+/**
+ * Upgrades a log made before the hash chain in place: its records keep no hash, and the chain
+ * starts with the next append (verify says where). Returns whether the log has the column (a
+ * read-only handle on an old log cannot add it).
+ */
+function ensureHashColumn(db: SqliteDatabase, readonly: boolean): boolean {
+  const columns = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('events')").all();
+  if (columns.length === 0 || columns.some((c) => c.name === 'hash')) return true;
+  if (readonly) return false;
+  try {
+    db.exec('ALTER TABLE events ADD COLUMN hash TEXT');
+  } catch (err) {
+    // Another process upgraded it at the same moment.
+    if (!/duplicate column/.test((err as Error).message)) throw err;
+  }
+  return true;
+}
 
 // A batch's events share one actor text: parse it once.
 let lastActor: { text: string; value: Actor } = { text: '', value: { type: 'system' } };
@@ -58,7 +80,7 @@ function actorOf(text: string): Actor {
 }
 
 function toRecorded(row: RawRow): RecordedEvent {
-  return {
+  const recorded: RecordedEvent = {
     position: row[0],
     streamId: row[1],
     revision: row[2],
@@ -74,6 +96,8 @@ function toRecorded(row: RawRow): RecordedEvent {
       correlationId: row[11],
     },
   };
+  if (row[12] !== null) recorded.hash = row[12];
+  return recorded;
 }
 
 /**
@@ -114,6 +138,8 @@ export class SqliteEventLog implements EventLog {
       autoCheckpointPages: options.backstopCheckpointPages,
     });
     if (!options.readonly) this.db.exec(SCHEMA);
+    // Before the hash column, the column list reads a NULL in its place.
+    const columns = ensureHashColumn(this.db, options.readonly ?? false) ? COLUMNS : COLUMNS.replace(/hash$/, 'NULL AS hash');
     this.guard = options.readonly || path === ':memory:' ? null : new LogFileGuard(path);
     this.storage = this.guard ?? { fault: () => null };
     this.now = options.now ?? (() => new Date());
@@ -121,12 +147,12 @@ export class SqliteEventLog implements EventLog {
     this.stmt = {
       readStream: this.db
         .prepare<[string, number, number], RawRow>(
-          `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`,
+          `SELECT ${columns} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`,
         )
         .raw(true),
       readAll: this.db
         .prepare<[number, number, number], RawRow>(
-          `SELECT ${COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`,
+          `SELECT ${columns} FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`,
         )
         .raw(true),
       // octet_length is read from the record header: the data itself is not loaded to size it.
@@ -141,12 +167,13 @@ export class SqliteEventLog implements EventLog {
            WHERE bytes <= ?`,
         ),
       head: this.db.prepare<[], { head: number | null }>('SELECT max(position) AS head FROM events'),
+      chainHead: this.db.prepare<[], { position: number; hash: string | null }>(`SELECT position, ${columns.endsWith('NULL AS hash') ? 'NULL AS hash' : 'hash'} FROM events ORDER BY position DESC LIMIT 1`),
     };
-    this.appendTx = options.readonly ? null : appendTransaction(this.db);
+    this.appendTx = options.readonly ? null : appendTransaction(this.db, { chain: options.chain });
     this.writer =
       options.readonly || path === ':memory:'
         ? null
-        : new AppendThread({ path, durability: options.durability, autoCheckpointPages: options.backstopCheckpointPages });
+        : new AppendThread({ path, durability: options.durability, autoCheckpointPages: options.backstopCheckpointPages, chain: options.chain });
   }
 
   async append(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {
@@ -218,6 +245,11 @@ export class SqliteEventLog implements EventLog {
 
   async head() {
     return this.stmt.head.get()?.head ?? 0;
+  }
+
+  async chainHead(): Promise<ChainHead> {
+    const row = this.stmt.chainHead.get();
+    return { position: row?.position ?? 0, hash: row?.hash ?? null };
   }
 
   subscribeBatches(options?: SubscribeOptions): Observable<RecordedEvent[]> {

@@ -4,19 +4,28 @@ import { verify } from '../../app';
 import { ExitCode } from '../errors';
 import { foldProgress } from '../replay-progress';
 import { withRuntime } from '../session';
+import { chainCheck } from '../verify-chain';
 
 export function registerVerify(program: Command) {
   program
     .command('verify')
-    .description('catch the live read models up, replay the log to the same positions and compare digests (exit 1 on a difference)')
+    .description("check the log's hash chain, then catch the live read models up, replay the log to the same positions and compare digests (exit 1 on a broken chain or a difference)")
     .option('--json', 'print the comparison as one JSON object')
-    .addHelpText('after', '\nExit code 1 on a different digest, different quarantines, or a read model that cannot reach the log\'s head.\n' + examples('verify'))
-    .action((options: { json?: boolean }) =>
+    .option('--since-checkpoint', 'check the hash chain only after the checkpoint verify signed last (default: from the log\'s start)')
+    .addHelpText('after', '\nExit code 1 on a broken hash chain (the first bad position is named), a different digest, different quarantines, or a read model that cannot reach the log\'s head.\n' + examples('verify'))
+    .action((options: { json?: boolean; sinceCheckpoint?: boolean }) =>
       withRuntime(async ({ runtime, dataDir }) => {
+        // The log itself first: digests rebuilt from an edited log would only agree with it.
+        const chain = await chainCheck(runtime, dataDir, { sinceCheckpoint: options.sinceCheckpoint, json: options.json });
+        if (!chain.ok) {
+          if (options.json) process.stdout.write(JSON.stringify({ ok: false, chain: chain.report }) + '\n');
+          process.exitCode = ExitCode.failure;
+          return;
+        }
         const progress = foldProgress('verify');
         const result = await verify(runtime, dataDir, progress.onProgress);
         progress.done();
-        if (options.json) process.stdout.write(JSON.stringify(result) + '\n');
+        if (options.json) process.stdout.write(JSON.stringify({ ...result, chain: chain.report }) + '\n');
         else
           for (const r of result.rows) {
             const state = !r.equal ? 'DIFF' : !r.atHead ? 'BEHIND' : 'ok  ';

@@ -9,6 +9,10 @@ const Health = z
     status: z.enum(['ok', 'degraded', 'unavailable']).meta({ description: 'degraded: some events quarantined or a projection stopped; unavailable: a storage fault.' }),
     storage: z.looseObject({ status: z.enum(['ok', 'fault']) }),
     log_head: z.number().int().nullable().meta({ description: 'Position of the last event in the log.' }),
+    log_head_hash: z
+      .string()
+      .nullable()
+      .meta({ description: "Hash of the log's last record in its hash chain (docs/auditing.md); null before the first chained record or while the log is unreachable." }),
     projections: z.record(z.string(), z.unknown()).meta({ description: 'Checkpoint per projection.' }),
     failures: z.record(z.string(), z.unknown()).meta({ description: 'Stopped projections and why.' }),
     rebuilds: z
@@ -29,9 +33,12 @@ export const healthRoutes: FastifyPluginAsync<Parts<'runner' | 'log' | 'storage'
     // An unreachable log (a lost database server) is a storage fault like the others: the health
     // body still answers, with the reason, and no head.
     let logHead: number | null = null;
+    let headHash: string | null = null;
     let unreachable: StorageFault | null = null;
     try {
-      logHead = await log.head();
+      const chain = await log.chainHead();
+      logHead = chain.position;
+      headHash = chain.hash;
     } catch (err) {
       if (!(err instanceof StorageUnavailableError)) throw err;
       unreachable = err.fault;
@@ -43,6 +50,7 @@ export const healthRoutes: FastifyPluginAsync<Parts<'runner' | 'log' | 'storage'
       status: storage ? 'unavailable' : healthy && !quarantine.degraded ? 'ok' : 'degraded',
       storage: storage ? { status: 'fault', ...storage } : { status: 'ok' },
       log_head: logHead,
+      log_head_hash: headHash,
       projections: runner.checkpoints(),
       failures,
       rebuilds: runner.rebuilds(),

@@ -2,15 +2,37 @@ import { describe, expect, it } from 'vitest';
 import { firstValueFrom, take, toArray } from 'rxjs';
 import type { EventLog } from '../../../src/store/event-log';
 import { WrongExpectedRevisionError } from '../../../src/store/event-log';
+import { CHAIN_START, chainHash, contentOf } from '../../../src/store/hash-chain';
+import { auditorHeadHash } from '../../support/auditor-chain';
 
 const ctx = { actor: { type: 'system' as const }, projectId: 7, correlationId: 'corr-1', causationId: null };
 const ev = (n: number) => ({ type: 'Tested', data: { n } });
+
+/** What a contract test may fix of a fresh log: its clock (recordedAt), for histories that must hash alike everywhere. */
+export interface OpenOptions {
+  now?: () => Date;
+}
+
+/** One history, fixed to the byte (ids, clock, contexts): every adapter must give it one head hash. */
+const FIXED_TIME = '2026-01-02T03:04:05.678Z';
+const fixedHistory = [
+  { stream: 'featureflag-1-new-checkout', events: [{ type: 'FlagCreated', data: { key: 'new-checkout', rollout: 25, tags: ['a', 'ü'] }, eventId: '00000000-0000-4000-8000-000000000001', schemaVersion: 2 }], context: { actor: { type: 'user' as const, id: 3, keyId: 'k1' }, projectId: 1, correlationId: 'req-1', causationId: null } },
+  {
+    stream: 'ingest-1',
+    events: [
+      { type: 'EventsCaptured', data: { events: [{ event: '$pageview', props: { url: 'https://e.com/?q="x"\n', n: 1.5e-7, big: 1e21, emoji: '😀', ctl: '\u0001\u2028' } }] }, eventId: '00000000-0000-4000-8000-000000000002' },
+      { type: 'EventsCaptured', data: { events: [] }, eventId: 'not-a-uuid "quoted"' },
+    ],
+    context: { actor: { type: 'project_key' as const, projectId: 1 }, projectId: 1, correlationId: null, causationId: 'cause-9' },
+  },
+  { stream: 'featureflag-1-new-checkout', events: [{ type: 'FlagUpdated', data: { rollout: 50, nested: { z: null, a: [true, false, {}] } }, eventId: '00000000-0000-4000-8000-000000000003' }], context: { actor: { type: 'system' as const }, projectId: null } },
+];
 
 /**
  * The event-log contract every adapter must pass. `open()` returns a fresh, empty log; `reopen`, when
  * given, opens a second handle on the same storage (another process's view).
  */
-export function eventLogContract(name: string, open: () => Promise<{ log: EventLog; reopen?: () => Promise<EventLog> }>) {
+export function eventLogContract(name: string, open: (options?: OpenOptions) => Promise<{ log: EventLog; reopen?: () => Promise<EventLog> }>) {
   describe(`event log contract: ${name}`, () => {
     it('starts empty', async () => {
       const { log } = await open();
@@ -188,6 +210,41 @@ export function eventLogContract(name: string, open: () => Promise<{ log: EventL
       await log.append('x', [ev(2)], { expectedRevision: 0, context: ctx });
       expect((await received).map((e) => [e.revision, e.position])).toEqual((await other.readAll()).map((e) => [e.revision, e.position]));
       await other.close();
+      await log.close();
+    });
+
+    it('chains every record onto its predecessor in log order; the chain head is the last record', async () => {
+      const { log } = await open();
+      expect(await log.chainHead()).toEqual({ position: 0, hash: null });
+      await log.append('c-1', [ev(1), ev(2)], { context: ctx });
+      await log.append('c-2', [{ type: 'Other', data: { s: 'é' }, schemaVersion: 4 }], { context: { actor: { type: 'cli' }, projectId: null } });
+      await log.append('c-1', [ev(3)], { expectedRevision: 1, context: ctx });
+      const all = await log.readAll();
+      let prev = CHAIN_START;
+      for (const e of all) {
+        expect(e.hash, `hash of ${e.streamId}/${e.revision}`).toMatch(/^[0-9a-f]{64}$/);
+        expect(e.hash).toBe(chainHash(prev, contentOf(e)));
+        prev = e.hash!;
+      }
+      expect(new Set(all.map((e) => e.hash)).size).toBe(4);
+      expect(await log.chainHead()).toEqual({ position: all[3].position, hash: all[3].hash });
+      // A reader resuming after a position gets the same hashes as one reading from the start.
+      expect((await log.readAll({ afterPosition: all[1].position })).map((e) => e.hash)).toEqual(all.slice(2).map((e) => e.hash));
+      await log.close();
+    });
+
+    it('gives a fixed history the head hash an auditor computes from it, whatever the engine', async () => {
+      const { log } = await open({ now: () => new Date(FIXED_TIME) });
+      for (const step of fixedHistory) await log.append(step.stream, step.events, { context: step.context });
+      // Computed from the history as written, by the auditor's own script (docs/auditing.md), not from what the log read back.
+      const expected = auditorHeadHash(
+        fixedHistory.flatMap((step) =>
+          step.events.map((e) => ({ streamId: step.stream, type: e.type, schemaVersion: 'schemaVersion' in e ? e.schemaVersion : 1, data: e.data, eventId: e.eventId, context: step.context })),
+        ),
+        FIXED_TIME,
+      );
+      expect((await log.chainHead()).hash).toBe(expected);
+      expect((await log.readAll()).at(-1)!.hash).toBe(expected);
       await log.close();
     });
   });

@@ -7,28 +7,28 @@ import { eventLogContract } from './contract';
 // server (see test/support/kurrent-stand-in.ts for what it holds the adapter to, and what it
 // cannot show); eventstore.test.ts runs the same contract against a real server.
 for (const backwardsInclusive of [false, true]) {
-  eventLogContract(`KurrentDB adapter over a stand-in server (backward reads ${backwardsInclusive ? 'include' : 'exclude'} their start)`, async () => {
+  eventLogContract(`KurrentDB adapter over a stand-in server (backward reads ${backwardsInclusive ? 'include' : 'exclude'} their start)`, async (options) => {
     const server = new KurrentStandIn({ backwardsInclusive });
     const open = async () => EventStoreEventLog.over(server.client(), { pollIntervalMs: 20 });
-    return { log: await open(), reopen: open };
+    return { log: EventStoreEventLog.over(server.client(), { pollIntervalMs: 20, ...options }), reopen: open };
   });
 }
 
 // Positions past 2^52 with gaps of hundreds: only comparisons of positions hold up there (a
 // product such as p * 10000 is past 2^53, and p + 1 is an offset the server refuses).
-eventLogContract('KurrentDB adapter over a stand-in server whose log has grown to 2^52 bytes', async () => {
+eventLogContract('KurrentDB adapter over a stand-in server whose log has grown to 2^52 bytes', async (options) => {
   const server = new KurrentStandIn({ olderBytes: 2n ** 52n });
   const open = async () => EventStoreEventLog.over(server.client(), { pollIntervalMs: 20 });
-  return { log: await open(), reopen: open };
+  return { log: EventStoreEventLog.over(server.client(), { pollIntervalMs: 20, ...options }), reopen: open };
 });
 
-eventLogContract('KurrentDB adapter over a stand-in server, one log among others (stream prefix)', async () => {
+eventLogContract('KurrentDB adapter over a stand-in server, one log among others (stream prefix)', async (options) => {
   const server = new KurrentStandIn();
   // Another log's streams on the same server, before and among this one's.
   const other = EventStoreEventLog.over(server.client(), { streamPrefix: 'other-' });
   await other.append('s', [{ type: 'Tested', data: { other: true } }], { context: { actor: { type: 'system' } } });
   const open = async () => EventStoreEventLog.over(server.client(), { streamPrefix: 'mine-', pollIntervalMs: 20 });
-  return { log: await open(), reopen: open };
+  return { log: EventStoreEventLog.over(server.client(), { streamPrefix: 'mine-', pollIntervalMs: 20, ...options }), reopen: open };
 });
 
 describe('KurrentDB adapter over a stand-in server: pages and positions', () => {

@@ -23,9 +23,9 @@ const run = randomUUID().slice(0, 8);
 let n = 0;
 
 describe.skipIf(!CONNECTION)('KurrentDB event log (EVENTSTORE_CONNECTION_STRING)', () => {
-  eventLogContract('KurrentDB', async () => {
+  eventLogContract('KurrentDB', async (options) => {
     const streamPrefix = `contract_${run}_${++n}-`;
     const open = () => EventStoreEventLog.open({ connection: CONNECTION!, streamPrefix, pollIntervalMs: 50 });
-    return { log: await open(), reopen: open };
+    return { log: await EventStoreEventLog.open({ connection: CONNECTION!, streamPrefix, pollIntervalMs: 50, ...options }), reopen: open };
   });
 });

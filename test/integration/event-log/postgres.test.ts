@@ -21,9 +21,9 @@ if (USER !== null) {
   const open = (schema: string, maxConnections?: number) =>
     PostgresEventLog.open({ connection: schemas.connection, schema, pollIntervalMs: 50, maxConnections });
 
-  eventLogContract('PostgreSQL', async () => {
+  eventLogContract('PostgreSQL', async (options) => {
     const schema = schemas.fresh();
-    return { log: await open(schema), reopen: () => open(schema) };
+    return { log: await PostgresEventLog.open({ connection: schemas.connection, schema, pollIntervalMs: 50, ...options }), reopen: () => open(schema) };
   });
 
   describe('PostgreSQL event log under concurrent writers', () => {

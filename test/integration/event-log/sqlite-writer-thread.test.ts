@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { OFF_THREAD_APPEND_CHARS, SqliteEventLog } from '../../../src/adapters/sqlite/event-log';
 import { WrongExpectedRevisionError } from '../../../src/store/event-log';
 import { tempDir } from '../../support/temp-dir';
+import { CHAIN_START, chainHash, contentOf } from '../../../src/store/hash-chain';
 
 /** A large prepared append (NewEvent.serialized) runs on the log's writer thread: still one atomic append, in order with the others. */
 describe('SQLite log: large prepared appends on the writer thread', () => {
@@ -26,6 +27,13 @@ describe('SQLite log: large prepared appends on the writer thread', () => {
     expect(seen).toEqual([a.lastPosition, b.lastPosition]);
     const events = await log.readStream('s');
     expect(events.map((e) => (e.data as { i: number }).i)).toEqual([0, 1, 2, 3]);
+    // One chain across both connections: the thread's records, then the small one on top of them.
+    let prev = CHAIN_START;
+    for (const e of await log.readAll()) {
+      expect(e.hash).toBe(chainHash(prev, contentOf(e)));
+      prev = e.hash!;
+    }
+    expect((await log.chainHead()).hash).toBe(prev);
   });
 
   it('refuses a wrong expected revision as the log connection does', async () => {

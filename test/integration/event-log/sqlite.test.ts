@@ -6,7 +6,7 @@ import { eventLogContract } from './contract';
 const dir = tempDir('log-');
 let n = 0;
 
-eventLogContract('SQLite', async () => {
+eventLogContract('SQLite', async (options) => {
   const path = join(dir, `log-${++n}.sqlite`);
-  return { log: new SqliteEventLog(path, { pollIntervalMs: 20 }), reopen: async () => new SqliteEventLog(path, { pollIntervalMs: 20 }) };
+  return { log: new SqliteEventLog(path, { pollIntervalMs: 20, ...options }), reopen: async () => new SqliteEventLog(path, { pollIntervalMs: 20 }) };
 });

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { NewEvent } from '../../../../streams';
 import { WrongExpectedRevisionError, type AppendOptions, type AppendResult } from '../../../store/event-log';
 import type { LogNames } from './schema';
+import { headText, tailText } from '../../../store/hash-chain';
 
 interface AppendRow {
   current_revision: string | null;
@@ -25,23 +26,36 @@ export async function appendEvents(
   if (events.length === 0) throw new Error('append needs at least one event');
   const expected = options.expectedRevision ?? 'any';
   const ctx = options.context;
+  const ids = events.map((e) => e.eventId ?? randomUUID());
+  const shared = {
+    recordedAt,
+    projectId: ctx.projectId ?? null,
+    actorText: JSON.stringify(ctx.actor),
+    causationId: ctx.causationId ?? null,
+    correlationId: ctx.correlationId ?? null,
+  };
   let row: AppendRow;
   try {
     const result = await pool.query<AppendRow>(
       `SELECT current_revision, conflict, first_position, last_position
-       FROM ${names.appendFn}($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+       FROM ${names.appendFn}($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
       [
         streamId,
         String(expected),
         events.map((e) => e.type),
         events.map((e) => e.schemaVersion ?? 1),
         events.map((e) => e.serialized ?? JSON.stringify(e.data)),
-        events.map((e) => e.eventId ?? randomUUID()),
+        ids,
         recordedAt,
-        ctx.projectId ?? null,
-        JSON.stringify(ctx.actor),
-        ctx.causationId ?? null,
-        ctx.correlationId ?? null,
+        shared.projectId,
+        shared.actorText,
+        shared.causationId,
+        shared.correlationId,
+        // The chain's texts around each record's revision and data (src/store/hash-chain.ts), made
+        // here so that the function under the lock only splices and hashes.
+        JSON.stringify(streamId),
+        events.map((e) => headText(e.type, e.schemaVersion ?? 1)),
+        ids.map((eventId) => tailText({ ...shared, eventId })),
       ],
     );
     row = result.rows[0];

@@ -9,6 +9,7 @@ import { isUnreachable } from './reachability';
 import { LogReads } from './reads';
 import { logNames, migrate, type LogNames } from './schema';
 import { subscribeBatches } from '../../../store/polling-subscription';
+import type { ChainHead } from '../../../store/hash-chain';
 
 export interface PostgresEventLogOptions {
   /** `postgres://…` URL or discrete settings; the adapter opens its own pool and one LISTEN connection. */
@@ -89,6 +90,10 @@ export class PostgresEventLog implements EventLog {
 
   head(): Promise<number> {
     return this.storage.run(() => this.reads.head());
+  }
+
+  chainHead(): Promise<ChainHead> {
+    return this.storage.run(() => this.reads.chainHead());
   }
 
   /** Calls `wake` on every NOTIFY of an append by any process (and on notifyAppended), until stopped. */

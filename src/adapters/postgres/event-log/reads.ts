@@ -2,13 +2,14 @@ import type pg from 'pg';
 import type { Actor, RecordedEvent } from '../../../../streams';
 import type { ReadAllOptions } from '../../../store/event-log';
 import type { LogNames } from './schema';
+import type { ChainHead } from '../../../store/hash-chain';
 
 const COLUMNS =
-  'position, stream_id, revision, type, schema_version, data, event_id, recorded_at, project_id, actor, causation_id, correlation_id';
+  'position, stream_id, revision, type, schema_version, data, event_id, recorded_at, project_id, actor, causation_id, correlation_id, hash';
 
 // Rows come as arrays (rowMode 'array'): cheaper than one object per row on catch-up reads. bigint
 // columns arrive as strings; positions stay below 2^53, so Number() is exact.
-type RawRow = [string, string, string, string, number, string, string, string, string | null, string, string | null, string | null];
+type RawRow = [string, string, string, string, number, string, string, string, string | null, string, string | null, string | null, string | null];
 
 // A batch's events share one actor text: parse it once.
 let lastActor: { text: string; value: Actor } = { text: '', value: { type: 'system' } };
@@ -18,7 +19,7 @@ function actorOf(text: string): Actor {
 }
 
 function toRecorded(row: RawRow): RecordedEvent {
-  return {
+  const recorded: RecordedEvent = {
     position: Number(row[0]),
     streamId: row[1],
     revision: Number(row[2]),
@@ -34,6 +35,8 @@ function toRecorded(row: RawRow): RecordedEvent {
       correlationId: row[11],
     },
   };
+  if (row[12] !== null) recorded.hash = row[12];
+  return recorded;
 }
 
 /** Above any real position; a bigint literal so a missing bound never needs a second query text. */
@@ -68,6 +71,7 @@ export class LogReads {
       // Appends are serialised and visible before the next one takes positions (see schema.ts),
       // so the highest visible position has no gap below it.
       head: `SELECT max(position) AS head FROM ${names.events}`,
+      chainHead: `SELECT position, hash FROM ${names.events} ORDER BY position DESC LIMIT 1`,
     };
   }
 
@@ -90,6 +94,12 @@ export class LogReads {
         : { text: this.sql.readAllBounded, values: [after, to, count, options.maxBytes], rowMode: 'array' },
     );
     return result.rows.map(toRecorded);
+  }
+
+  async chainHead(): Promise<ChainHead> {
+    const result = await this.pool.query<{ position: string; hash: string | null }>(this.sql.chainHead);
+    const row = result.rows[0];
+    return { position: row ? Number(row.position) : 0, hash: row?.hash ?? null };
   }
 
   async head(): Promise<number> {

@@ -65,17 +65,27 @@ CREATE TABLE IF NOT EXISTS ${n.events} (
   project_id bigint,
   actor text NOT NULL,
   causation_id text,
-  correlation_id text
+  correlation_id text,
+  hash text
 );
+-- A log made before the hash chain is upgraded in place: its records keep no hash, and the chain
+-- starts with the next append.
+ALTER TABLE ${n.events} ADD COLUMN IF NOT EXISTS hash text;
 CREATE UNIQUE INDEX IF NOT EXISTS events_stream_revision ON ${n.events} (stream_id, revision);
+-- The append function before the chain: a process of that version must not append unchained records.
+DROP FUNCTION IF EXISTS ${n.appendFn}(text, text, text[], integer[], text[], text[], text, bigint, text, text, text);
 CREATE OR REPLACE FUNCTION ${n.appendFn}(
   p_stream text, p_expected text,
   p_types text[], p_versions integer[], p_data text[], p_ids text[],
   p_recorded_at text, p_project_id bigint, p_actor text, p_causation text, p_correlation text,
+  p_stream_json text, p_heads text[], p_tails text[],
   OUT current_revision bigint, OUT conflict boolean, OUT first_position bigint, OUT last_position bigint)
 LANGUAGE plpgsql AS $fn$
 DECLARE
   n integer := cardinality(p_types);
+  base bigint;
+  prev text;
+  hashes text[] := '{}';
 BEGIN
   IF current_setting('transaction_isolation') <> 'read committed' THEN
     RAISE EXCEPTION 'event log appends need READ COMMITTED, not %', current_setting('transaction_isolation');
@@ -91,13 +101,24 @@ BEGIN
   IF conflict THEN
     RETURN;
   END IF;
-  SELECT coalesce(max(position), 0) + 1 INTO first_position FROM ${n.events};
+  -- The predecessor's hash is read under the lock: no other append can chain onto it meanwhile.
+  SELECT e.position, e.hash INTO first_position, prev FROM ${n.events} e ORDER BY e.position DESC LIMIT 1;
+  first_position := coalesce(first_position, 0) + 1;
   last_position := first_position + n - 1;
+  base := coalesce(current_revision, -1);
+  -- src/store/hash-chain.ts: the caller encoded each record's parts around its revision and data
+  -- (p_stream_json, p_heads, p_tails); here they are spliced into the canonical text and chained.
+  prev := coalesce(prev, '');
+  FOR i IN 1..n LOOP
+    prev := encode(sha256(convert_to('["' || prev || '",' || p_stream_json || ',' || (base + i) || ','
+                                     || p_heads[i] || ',' || p_data[i] || ',' || p_tails[i] || ']', 'UTF8')), 'hex');
+    hashes[i] := prev;
+  END LOOP;
   INSERT INTO ${n.events} (position, stream_id, revision, type, schema_version, data, event_id,
-                           recorded_at, project_id, actor, causation_id, correlation_id)
-  SELECT first_position + u.i - 1, p_stream, coalesce(current_revision, -1) + u.i, u.t, u.v, u.d, u.id,
-         p_recorded_at, p_project_id, p_actor, p_causation, p_correlation
-  FROM unnest(p_types, p_versions, p_data, p_ids) WITH ORDINALITY AS u(t, v, d, id, i);
+                           recorded_at, project_id, actor, causation_id, correlation_id, hash)
+  SELECT first_position + u.i - 1, p_stream, base + u.i, u.t, u.v, u.d, u.id,
+         p_recorded_at, p_project_id, p_actor, p_causation, p_correlation, u.h
+  FROM unnest(p_types, p_versions, p_data, p_ids, hashes) WITH ORDINALITY AS u(t, v, d, id, h, i);
   current_revision := coalesce(current_revision, -1) + n;
   -- Delivered at commit, never on rollback: a wake-up hint for live subscriptions.
   PERFORM pg_notify('${n.channel}', last_position::text);

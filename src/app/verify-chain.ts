@@ -1,0 +1,110 @@
+import type { EventLog } from '../store/event-log';
+import { CHAIN_START, chainHash, contentOf, type ChainHead } from '../store/hash-chain';
+import type { ChainCheckpoint } from './chain-checkpoint';
+
+export interface ChainBreak {
+  /** The first position where the log is not what its chain says. */
+  position: number;
+  reason: string;
+}
+
+export interface ChainReport {
+  ok: boolean;
+  /** Records whose hash was recomputed and compared. */
+  checked: number;
+  /** Records appended before the chain started (a log upgraded in place): not covered by it. */
+  unchained: { count: number; lastPosition: number } | null;
+  /** Position of the first chained record read (null when none). */
+  chainStart: number | null;
+  /** Where the check started: the log's start, or after a signed checkpoint. */
+  from: 'start' | 'checkpoint';
+  head: ChainHead;
+  /** Whether the chain passed through the signed checkpoint (null without one). */
+  checkpoint: (ChainCheckpoint & { passed: boolean }) | null;
+  failure: ChainBreak | null;
+}
+
+export interface VerifyChainOptions {
+  /** The checkpoint verify signed last: the chain must still pass through it. */
+  checkpoint?: ChainCheckpoint | null;
+  /** Start after the checkpoint, trusting what precedes it, instead of from the log's start. */
+  sinceCheckpoint?: boolean;
+  /** After each page: the last position read, the head's, and the records checked so far. */
+  onProgress?: (position: number, head: number, checked: number) => void;
+  /** Records per read. */
+  pageSize?: number;
+}
+
+/**
+ * Recomputes the hash chain of the raw log (not through the contracts layer: the chain covers what
+ * is stored, before any upcast) and finds the first record that breaks it: a changed record fails
+ * its own hash; a removed, reordered or inserted one breaks the link of the record after it (or
+ * its own); a record without a hash inside the chain was inserted, or had its hash removed.
+ */
+export async function verifyChain(log: EventLog, options: VerifyChainOptions = {}): Promise<ChainReport> {
+  const head = await log.chainHead();
+  const checkpoint = options.checkpoint ?? null;
+  const fromCheckpoint = options.sinceCheckpoint === true && checkpoint !== null;
+  const report: ChainReport = {
+    ok: true,
+    checked: 0,
+    unchained: null,
+    chainStart: null,
+    from: fromCheckpoint ? 'checkpoint' : 'start',
+    head,
+    checkpoint: checkpoint && { ...checkpoint, passed: false },
+    failure: null,
+  };
+  const fail = (position: number, reason: string) => {
+    report.ok = false;
+    report.failure = { position, reason };
+    return report;
+  };
+  let prev = fromCheckpoint ? checkpoint.hash : CHAIN_START;
+  let started = fromCheckpoint;
+  let after = fromCheckpoint ? checkpoint.position : 0;
+  if (fromCheckpoint) {
+    report.checkpoint!.passed = true;
+    if (head.position < checkpoint.position) return fail(checkpoint.position, `the log ends before position ${checkpoint.position}, which verify signed at ${checkpoint.signedAt}: records were removed`);
+    if (head.position === checkpoint.position && head.hash !== checkpoint.hash) {
+      return fail(checkpoint.position, `the chain no longer passes through the hash verify signed here at ${checkpoint.signedAt}`);
+    }
+  }
+  const signed = checkpoint && !fromCheckpoint ? checkpoint : null;
+  for (;;) {
+    const page = await log.readAll({ afterPosition: after, toPosition: head.position, maxCount: options.pageSize ?? 2000 });
+    if (page.length === 0) break;
+    for (const e of page) {
+      if (signed && !report.checkpoint!.passed && e.position > signed.position) {
+        return fail(e.position, `the record at position ${signed.position}, signed by verify at ${signed.signedAt}, is gone`);
+      }
+      if (e.hash === undefined) {
+        if (started) return fail(e.position, 'a record without a hash inside the chain (inserted, or its hash removed)');
+        report.unchained = { count: (report.unchained?.count ?? 0) + 1, lastPosition: e.position };
+        continue;
+      }
+      if (!started) {
+        started = true;
+        report.chainStart = e.position;
+      } else report.chainStart ??= e.position;
+      const expected = chainHash(prev, contentOf(e));
+      report.checked++;
+      if (e.hash !== expected) {
+        return fail(e.position, `its hash does not match its content and its predecessor's hash (the record was changed, or one before it was removed, reordered or inserted)`);
+      }
+      if (signed && e.position === signed.position) {
+        if (e.hash !== signed.hash) {
+          return fail(e.position, `the chain no longer passes through the hash verify signed here at ${signed.signedAt} (records up to here were rewritten and rehashed)`);
+        }
+        report.checkpoint!.passed = true;
+      }
+      prev = e.hash;
+    }
+    after = page[page.length - 1].position;
+    options.onProgress?.(after, head.position, report.checked);
+  }
+  if (signed && !report.checkpoint!.passed) {
+    return fail(signed.position, `the log ends before position ${signed.position}, which verify signed at ${signed.signedAt}: records were removed`);
+  }
+  return report;
+}
