@@ -73,7 +73,7 @@ describe('log export and the auditor script of docs/auditing.md', () => {
 
     const bad = cli(dir, ['log', 'export', '--from', 'ten']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr.trim()).toBe('--from takes a log position (a whole number), not "ten"');
+    expect(bad.stderr.trim()).toBe("error: option '--from <position>' argument 'ten' is invalid. Expected a log position (a whole number).");
   });
 
   it('log show prints one stream readably; an unknown stream exits 1', () => {
@@ -86,6 +86,6 @@ describe('log export and the auditor script of docs/auditing.md', () => {
     expect(shown.stdout).toContain('"name": "Ünïcode \\"quoted\\"\\\\n"');
     const missing = cli(dir, ['log', 'show', 'no-such-stream']);
     expect(missing.code).toBe(1);
-    expect(missing.stderr.trim()).toBe('no stream named "no-such-stream" in the log');
+    expect(missing.stderr.trim()).toBe('error: "no-such-stream": no such stream in the log');
   });
 });
