@@ -84,17 +84,17 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
   await app.register(organizationRoutes, parts([], ['access']));
   await app.register(identityRoutes, parts([], ['access']));
   await app.register(captureRoutes, { ...parts(['ingest'], []), config: limits });
-  await app.register(featureFlagRoutes, parts(['flags'], ['access', 'flags']));
-  await app.register(peopleRoutes, parts([], ['ingestion']));
+  await app.register(featureFlagRoutes, parts(['flags', 'timeTravel'], ['access', 'flags']));
+  await app.register(peopleRoutes, parts(['timeTravel'], ['ingestion']));
   await app.register(decideRoutes, { ...parts(['projectIdForToken', 'flagSource', 'remoteConfig', 'flagCache'], []), config: limits });
   await app.register(localEvaluationRoutes, parts(['projectIdForToken', 'flagCache', 'flagSource'], ['access', 'ingestion']));
-  await app.register(experimentRoutes, parts(['experiments'], ['access']));
-  await app.register(cohortRoutes, parts([], ['access', 'cohorts', 'ingestion']));
-  await app.register(batchExportRoutes, parts(['exports'], ['access']));
+  await app.register(experimentRoutes, parts(['experiments', 'timeTravel'], ['access']));
+  await app.register(cohortRoutes, parts(['timeTravel'], ['access', 'cohorts', 'ingestion']));
+  await app.register(batchExportRoutes, parts(['exports', 'timeTravel'], ['access']));
   await app.register(recordingRoutes, { ...parts(['recordings'], ['access', 'ingestion']), config: limits });
   await app.register(remoteConfigRoutes, parts(['projectIdForToken', 'remoteConfig', 'flagCache'], []));
   await app.register(staticSdkRoutes);
-  await app.register(surveyRoutes, parts(['surveys', 'projectIdForToken'], ['access', 'flags']));
-  await app.register(earlyAccessRoutes, parts(['earlyAccess', 'projectIdForToken'], ['access', 'flags']));
+  await app.register(surveyRoutes, parts(['surveys', 'projectIdForToken', 'timeTravel'], ['access', 'flags']));
+  await app.register(earlyAccessRoutes, parts(['earlyAccess', 'projectIdForToken', 'timeTravel'], ['access', 'flags']));
   return app;
 }

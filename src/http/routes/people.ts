@@ -5,6 +5,7 @@ import { invalidInput, notFoundError } from '../errors';
 import { pageEnvelope, type Page } from '../pagination';
 import { JsonObject, pageQuery, paginated, ProjectId, ProjectParams, uncounted } from '../schema/common';
 import type { Parts } from '../runtime-parts';
+import { AsOfQuery, asOfOf, orNotFound } from '../schema/as-of';
 
 // The ingestion projection's API rows (projections/ingestion/api-types.ts), field for field.
 export const Person = z
