@@ -15,7 +15,8 @@ const HELP = `usage: npm run cli -- <command>
   keys create|list|revoke   personal API keys
   projects create|list      projects
   import FILE.jsonl|-       historical migration, in order, resumable (progress on stderr)
-  replay [--out DIR]        rebuild every read model from the log, print digests
+  replay [--out DIR] [--until TIME|position:P]
+                            rebuild every read model from the log (as of a point: servable with READ_ONLY=true), print digests
   verify                    replay and compare with the live read models (exit 1 on a difference)
 Environment: DATA_DIR (default ./data), DURABILITY, EVENT_LOG (sqlite, a postgres:// URL or an esdb:// string),
   READ_MODELS (sqlite or a postgres:// URL), SECRET_KEY (required with a shared EVENT_LOG).`;

@@ -21,6 +21,8 @@ import { cohortRoutes } from './routes/cohorts';
 import { batchExportRoutes } from './routes/batch-exports';
 import { recordingRoutes } from './routes/recordings';
 import { remoteConfigRoutes } from './routes/remote-config';
+import { refuseWrites } from './read-only';
+import { replayedPoint } from '../app/replay-until';
 import { staticSdkRoutes } from './routes/static-sdk';
 import { registerPublicCors, setPublicCors, isPublicPath } from './public-endpoint';
 import { surveyRoutes } from './routes/surveys';
@@ -72,6 +74,10 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerPublicCors(app);
+  if (config.READ_ONLY) {
+    const point = replayedPoint(config.DATA_DIR);
+    refuseWrites(app, point && `${point.until} (log position ${point.position})`);
+  }
   await app.register(authPlugin, { access: runtime.queries.access });
   refuseBadQueries(app);
   registerJsonBody(app);
