@@ -26,6 +26,7 @@ import type { SqlSession } from '../store/sql';
 import type { AsOf } from './as-of';
 import { streamAsOf } from './bounded-stream';
 import { foldInScratch } from './scratch-fold';
+import { PersonTimeTravel } from './persons';
 
 // Ids of these resources are UUIDs: anything else names nothing, as in the live services.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -55,9 +56,12 @@ const numberField = (e: RecordedEvent | undefined, name: string): number | null 
  */
 export class TimeTravel {
   private readonly flags: FeatureFlagQueries;
+  /** Persons and groups, folded from ingestion records (see persons.ts). */
+  readonly people: PersonTimeTravel;
 
   constructor(private readonly deps: TimeTravelDeps) {
     this.flags = featureFlagQueries(deps.live);
+    this.people = new PersonTimeTravel(deps);
   }
 
   /** The stream as it stood (for callers that fold it themselves). */
