@@ -17,12 +17,21 @@ export function parseAsOf(text: string): AsOf {
   const value = text.trim();
   const position = /^position:(\d{1,15})$/.exec(value);
   if (position) return { position: Number(position[1]) };
-  if (ISO.test(value)) {
+  if (ISO.test(value) && realCalendar(value)) {
     const zoned = /[T ]\d{2}:\d{2}/.test(value) && !/(?:Z|[+-]\d{2}:?\d{2})$/.test(value) ? `${value.replace(' ', 'T')}Z` : value.replace(' ', 'T');
     const ms = Date.parse(zoned);
     if (Number.isFinite(ms)) return { at: new Date(ms).toISOString() };
   }
   throw validationError(`as_of must be an ISO 8601 time (e.g. 2026-01-31T12:00:00Z) or position:<p> with a whole number p; got "${text.slice(0, 64)}".`, 'as_of', 'invalid_as_of');
+}
+
+/** The date's day exists in its month and the clock reads below 24:00 (Date.parse rolls 02-30 over to March). */
+function realCalendar(value: string): boolean {
+  const [, y, m, d, hh = '0', mm = '0', ss = '0'] = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(value) ?? [];
+  const month = Number(m);
+  if (month < 1 || month > 12) return false;
+  const days = new Date(Date.UTC(Number(y), month, 0)).getUTCDate();
+  return Number(d) >= 1 && Number(d) <= days && Number(hh) < 24 && Number(mm) < 60 && Number(ss) < 60;
 }
 
 /** Whether an event recorded at `recordedAt` (ISO, UTC) at `position` belongs to the history up to `asOf`. */
