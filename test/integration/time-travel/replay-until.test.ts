@@ -77,6 +77,10 @@ describe('replay --until, served read-only', () => {
     const person = await get(`${readOnly.url}${paths[2]}`, key);
     expect(person.body.results[0].properties.plan).toBe('free');
     expect(person).toEqual(liveThen.get(paths[2]));
+    // Healthy, at the point's head: the copied log ends there.
+    const health = await fetch(`${readOnly.url}/_health`);
+    expect(health.status).toBe(200);
+    expect(((await json(health)) as { log_head: number }).log_head).toBe(point);
     // The live service has moved on.
     expect((await get(`${live.url}${paths[0]}`, key)).body.name).toBe('now');
   });
