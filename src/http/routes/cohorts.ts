@@ -7,7 +7,7 @@ import { JsonObject, numericId, pageQuery, paginated, ProjectObjectParams, Proje
 import { userBody } from '../users';
 import { Person } from './people';
 import type { Parts } from '../runtime-parts';
-import { AsOfQuery, asOfOf, orNotFound } from '../schema/as-of';
+import { AsOfQuery, asOfOf } from '../schema/as-of';
 
 const Cohort = z
   .object({
@@ -68,12 +68,13 @@ export const cohortRoutes: FastifyPluginAsyncZod<Parts<'timeTravel', 'access' | 
     `${base}/:id/`,
     { config: read, schema: { summary: 'One cohort (`as_of`: as it stood then; `count` is membership now).', params: ProjectObjectParams, querystring: AsOfQuery, response: { 200: Cohort } } },
     async (request) => {
-    const { projectId, id } = ids(request.params);
-    const asOf = asOfOf(request.query);
-    const cohort = asOf ? await timeTravel.cohort(projectId, id, asOf) : await cohorts.byId(projectId, id);
-    if (!cohort) throw notFoundError();
-    return body(cohort);
-  });
+      const { projectId, id } = ids(request.params);
+      const asOf = asOfOf(request.query);
+      const cohort = asOf ? await timeTravel.cohort(projectId, id, asOf) : await cohorts.byId(projectId, id);
+      if (!cohort) throw notFoundError();
+      return body(cohort);
+    },
+  );
 
   /** The persons in the cohort now (PostHog's /cohorts/:id/persons/), ordered by uuid. */
   app.get(

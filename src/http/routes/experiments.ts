@@ -8,7 +8,7 @@ import { JsonObject, NoContent, numericId, pageQuery, paginated, ProjectObjectPa
 import { CreateExperimentBody, UpdateExperimentBody } from '../schema/experiments';
 import { userBody } from '../users';
 import type { Parts } from '../runtime-parts';
-import { AsOfQuery, asOfOf, orNotFound } from '../schema/as-of';
+import { AsOfQuery, asOfOf } from '../schema/as-of';
 
 /** Draft until started, running until ended, then complete (compat §4); read-only, beside the spec's fields. */
 const statusOf = (e: ExperimentRow) => (e.start_date === null ? 'draft' : e.end_date === null ? 'running' : 'complete');
