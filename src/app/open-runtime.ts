@@ -254,7 +254,12 @@ export function openRuntime(options: RuntimeOptions) {
   const recordingAccepted = (projectId: number) => whenReady(remoteConfig.get(projectId), (entry) => entry !== undefined && entry.fields.sessionRecording !== false);
   const recordings = openRecordings({ log, session: readModels.readmodels.session, projectIdForToken: tokens, recordingAccepted, now: options.now });
   // Resources as they stood: folded in a private in-memory store per request, whatever the live store's engine.
-  const timeTravel = new TimeTravel({ log, scratch: () => new SqliteReadModelStore(openSqlite(':memory:')), live: session });
+  const timeTravel = new TimeTravel({
+    log,
+    scratch: () => new SqliteReadModelStore(openSqlite(':memory:')),
+    live: session,
+    hasTable: (name) => readModels.readmodels.hasTable(name),
+  });
   return {
     timeTravel,
     experiments,

@@ -12,6 +12,14 @@ const ISO = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[
 
 export const AS_OF_HELP = 'An ISO 8601 time (e.g. `2026-01-31T12:00:00Z`) or `position:<p>`: the object as it stood then.';
 
+/**
+ * The read side does not hold what a past is folded from yet: after an upgrade, until the ingestion
+ * projection's new version (which records it) has been rebuilt side by side and took over.
+ */
+export class HistoryNotReadyError extends Error {
+  override name = 'HistoryNotReadyError';
+}
+
 /** The `as_of` query parameter, or a validation error (400) naming it. */
 export function parseAsOf(text: string): AsOf {
   const value = text.trim();

@@ -1,4 +1,4 @@
-export { parseAsOf, within, AS_OF_HELP, type AsOf } from './as-of';
+export { parseAsOf, within, AS_OF_HELP, HistoryNotReadyError, type AsOf } from './as-of';
 export { streamAsOf } from './bounded-stream';
 export { foldInScratch, type ScratchFold } from './scratch-fold';
 export { TimeTravel, type TimeTravelDeps } from './resources';

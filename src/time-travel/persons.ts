@@ -2,10 +2,11 @@ import { ingestStream, type EventsCapturedData } from '../../streams';
 import { createIngestionProjection, INGESTION_TABLES, ingestionQueries, type GroupApi, type PersonApi } from '../../projections/ingestion';
 import { groupRecordKey, namedIds } from '../../projections/ingestion/distinct-id-records';
 import { ingestionHistoryQueries } from '../../projections/ingestion/history-queries';
+import { DISTINCT_ID_RECORDS, PERSON_MERGES } from '../../projections/ingestion/schema';
 import type { EventLog } from '../store/event-log';
 import type { ScratchStores } from '../store/read-models';
 import type { SqlSession } from '../store/sql';
-import type { AsOf } from './as-of';
+import { HistoryNotReadyError, type AsOf } from './as-of';
 import { foldInScratch } from './scratch-fold';
 
 /**
@@ -17,13 +18,23 @@ import { foldInScratch } from './scratch-fold';
  */
 export class PersonTimeTravel {
   private readonly history;
+  private ready = false;
 
-  constructor(private readonly deps: { log: EventLog; scratch: ScratchStores; live: SqlSession }) {
+  constructor(private readonly deps: { log: EventLog; scratch: ScratchStores; live: SqlSession; hasTable: (name: string) => Promise<boolean> }) {
     this.history = ingestionHistoryQueries(deps.live);
+  }
+
+  /** The tables this reads exist once the ingestion projection of this version serves. */
+  private async checkReady(): Promise<void> {
+    if (this.ready) return;
+    if (!(await this.deps.hasTable(DISTINCT_ID_RECORDS.name)) || !(await this.deps.hasTable(PERSON_MERGES.name)))
+      throw new HistoryNotReadyError('persons and groups as_of are not available yet: the ingestion read models are being rebuilt for this version (see /_health); retry once it has taken over');
+    this.ready = true;
   }
 
   /** A person by uuid as it stood; a person merged away since comes back as it was before. */
   async person(projectId: number, uuid: string, asOf: AsOf): Promise<PersonApi | undefined> {
+    await this.checkReady();
     const survivor = await this.history.survivorOf(projectId, uuid);
     if (survivor === null) return undefined;
     return this.fold(projectId, await this.history.distinctIdsOf(projectId, survivor), asOf, (db) => ingestionQueries(db).person(projectId, uuid));
@@ -31,6 +42,7 @@ export class PersonTimeTravel {
 
   /** The person holding a distinct id then (none when it had no person yet). */
   async personOf(projectId: number, distinctId: string, asOf: AsOf): Promise<PersonApi | undefined> {
+    await this.checkReady();
     const survivor = await ingestionQueries(this.deps.live).personIdOf(projectId, distinctId);
     if (survivor === null) return undefined;
     return this.fold(projectId, await this.history.distinctIdsOf(projectId, survivor), asOf, async (db) =>
@@ -39,6 +51,7 @@ export class PersonTimeTravel {
   }
 
   async group(projectId: number, groupTypeIndex: number, groupKey: string, asOf: AsOf): Promise<GroupApi | undefined> {
+    await this.checkReady();
     const type = (await this.history.groupTypeMappings(projectId)).find((m) => m.group_type_index === groupTypeIndex);
     if (!type) return undefined;
     return this.fold(projectId, [groupRecordKey(type.group_type, groupKey)], asOf, (db) => ingestionQueries(db).group(projectId, groupTypeIndex, groupKey));

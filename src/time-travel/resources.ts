@@ -36,6 +36,8 @@ export interface TimeTravelDeps {
   scratch: ScratchStores;
   /** The live read models: only for what the log does not say by stream (a flag's id, assigned in log order). */
   live: SqlSession;
+  /** Whether the live read models hold a table (one an upgrade is still building is not there yet). */
+  hasTable: (name: string) => Promise<boolean>;
 }
 
 /** A text field of an event's data (the keys linking one aggregate to another), or null. */

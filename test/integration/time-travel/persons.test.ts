@@ -3,6 +3,11 @@ import { json, type Json } from '../../support/json';
 import { startTestServer, type TestServer } from '../../support/server';
 import { expectError } from '../experiments/helpers';
 import { ingest } from '../flags/helpers';
+import { openSqlite } from '../../../src/adapters/sqlite/open';
+import { SqliteReadModelStore } from '../../../src/adapters/sqlite/read-models';
+import { toApiError } from '../../../src/http/errors';
+import { HistoryNotReadyError } from '../../../src/time-travel';
+import { PersonTimeTravel } from '../../../src/time-travel/persons';
 
 // Persons and groups `as_of`: folded from the few ingestion records naming them. Before a merge, the
 // two persons come back as they were, each with its own distinct ids and properties.
@@ -57,6 +62,18 @@ describe('persons as_of', () => {
     await expectError(await s.api(at(`${p}/persons/${anonPerson.uuid}/`, `position:${empty}`)), 404);
     // A moment after the merge was recorded answers the merged person too.
     expect((await get(at(paths[1], new Date(Date.now() + 60_000).toISOString()))).body.results[0].uuid).toBe(merged.uuid);
+  });
+
+  it('answers 503 history_not_ready while an upgrade still builds the tables it reads', async () => {
+    const people = new PersonTimeTravel({
+      log: s.runtime.log,
+      scratch: () => new SqliteReadModelStore(openSqlite(':memory:')),
+      live: s.runtime.readModels.readmodels.session,
+      hasTable: async (name) => name !== 'distinct_id_records',
+    });
+    const err = await people.personOf(s.credentials.project_id, 'anon-1', { position: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(HistoryNotReadyError);
+    expect(toApiError(err)).toMatchObject({ status: 503, body: { type: 'server_error', code: 'history_not_ready', attr: null } });
   });
 
   it('needs one person for the list, and a valid point', async () => {
