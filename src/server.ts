@@ -2,6 +2,7 @@ import type { Config } from './config';
 import { buildApp } from './http';
 import { geoLookup, openRuntimeOn, writeCredentialsFile, type GeoLookup } from './app';
 import { bootstrapIfEmpty } from './app/first-start';
+import { replayedPoint } from './app/replay-until';
 import { resolveSecretKey } from './app/secret-key';
 import { logDestination } from './app/log-output';
 import { openLeases } from './app/leases';
@@ -49,7 +50,8 @@ export async function startServer(config: Config) {
     secretKey,
     geo,
     durability: config.DURABILITY,
-    projectionsInWorker: config.PROJECTIONS_IN_WORKER,
+    // Read-only: nothing is folded, so no projection thread either.
+    projectionsInWorker: config.PROJECTIONS_IN_WORKER && !config.READ_ONLY,
     projectionsNice: config.PROJECTIONS_NICE,
     exportPolicy: exportPolicyFromConfig(config),
     onProjectionError: (name, err) => later((a) => a.log.error({ err, projection: name }, 'projection stopped')),
@@ -61,6 +63,17 @@ export async function startServer(config: Config) {
   const app = await buildApp(runtime, config, { logger: { level: config.LOG_LEVEL, stream: logDestination } });
   logReady(app);
   loaded = await geoLoaded;
+  if (config.READ_ONLY) {
+    // The directory is served as it stands: no fold, no bootstrap, no exports.
+    app.addHook('onClose', async () => {
+      await runtime.close();
+      await leases.close();
+    });
+    const point = replayedPoint(config.DATA_DIR);
+    app.log.info({ readOnly: true, asOf: point }, point ? `read-only: serving the read side as of ${point.until} (log position ${point.position})` : 'read-only: serving DATA_DIR as it stands');
+    if (roles.has('api')) await app.listen({ port: config.PORT, host: config.HOST });
+    return { app, runtime };
+  }
   await startProjections(runtime, { catchUp: false });
   if (runtime.sharedReadModels) {
     // Several processes start together on a shared store: none of them creates an organization

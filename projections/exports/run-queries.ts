@@ -71,6 +71,14 @@ export function batchExportRunQueries(db: SqlSession) {
         cursor === null ? false : first ? await exists('SELECT 1 FROM batch_export_runs WHERE batch_export_id = ? AND seq > ?', batchExportId, first.seq) : true;
       return { rows, hasOlder, hasNewer };
     },
+    /** The ids of an export's runs scheduled at or before a position, or a moment (ISO), newest first. */
+    async idsScheduledBy(batchExportId: string, bound: { position: number } | { at: string }, limit: number): Promise<string[]> {
+      const rows =
+        'position' in bound
+          ? await db.all<{ id: string }>('SELECT id FROM batch_export_runs WHERE batch_export_id = ? AND seq <= ? ORDER BY seq DESC LIMIT ?', batchExportId, bound.position, limit)
+          : await db.all<{ id: string }>('SELECT id FROM batch_export_runs WHERE batch_export_id = ? AND created_at <= ? ORDER BY seq DESC LIMIT ?', batchExportId, bound.at, limit);
+      return rows.map((r) => r.id);
+    },
     async latest(batchExportId: string, limit: number): Promise<RunRow[]> {
       return db.all<RunRow>('SELECT * FROM batch_export_runs WHERE batch_export_id = ? ORDER BY seq DESC LIMIT ?', batchExportId, limit);
     },

@@ -43,7 +43,7 @@ export async function groupTypeIndexFor(ctx: FoldContext, groupType: string): Pr
 }
 
 /** Group keys arrive as strings or numbers; anything else cannot name a group. */
-function groupKeyOf(value: unknown): string | null {
+export function groupKeyOf(value: unknown): string | null {
   if (typeof value === 'string') return value === '' ? null : value;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return null;

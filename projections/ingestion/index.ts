@@ -8,6 +8,7 @@ import { insertEvents, type EventRow } from './events-table';
 import { INGESTION, QUARANTINE_WARNING } from './names';
 import { PersonCaches } from './person-cache';
 import { INGESTION_TABLES } from './schema';
+import { recordNamedIds } from './distinct-id-records';
 
 type WarningData = { type: string; source: string; details: Record<string, unknown> };
 
@@ -37,6 +38,10 @@ export function createIngestionProjection(): ReadModelProjection {
       if (pending) await pending;
     }
   };
+  const recordIds = async (recorded: RecordedEvent, db: SqlSession, parts?: number[]) => {
+    const projectId = projectIdOf(recorded);
+    if (projectId !== null) await recordNamedIds(db, projectId, recorded, parts);
+  };
   return {
     name: INGESTION,
     // 2: distinct ids ordered by event ordinal (position and index in an EventsCaptured record).
@@ -47,7 +52,8 @@ export function createIngestionProjection(): ReadModelProjection {
     // 6: persons and distinct ids ordered by (seq_position, seq_index), never a product of a position.
     // 7: the time indexes no longer end with uuid (exports sort each run of equal times instead).
     // 8: warnings keyed by (position, seq), not a counter shared by all projects: projects fold in lanes.
-    version: 8,
+    // 9: the records naming each distinct id and group, and the merges (time travel: distinct-id-records.ts).
+    version: 9,
     store: 'readmodels',
     handles: ['EventCaptured', 'EventsCaptured', 'IngestionWarningRaised'],
     invalidates: ['person-properties', 'hash-key-overrides', 'group-properties', 'group-type-mappings'],
@@ -61,10 +67,12 @@ export function createIngestionProjection(): ReadModelProjection {
         await foldRecord(recorded, db, reads);
         await repointAbsorbed(db, absorbed);
         if (reads) await insertEvents(db, reads.rows);
+        await recordIds(recorded, db);
         return;
       }
       if (recorded.type === 'EventCaptured') {
         await foldCaptured(recorded, recorded.data as CapturedEventData, 0, db, caches.of(db));
+        await recordIds(recorded, db);
         return;
       }
       if (recorded.type === 'IngestionWarningRaised') {
@@ -104,6 +112,7 @@ export function createIngestionProjection(): ReadModelProjection {
           inserting.catch(() => undefined);
           await foldRecord(recorded, db, reads);
           await inserting;
+          await recordIds(recorded, db);
           held = reads.rows;
         }
         applied++;
@@ -119,6 +128,7 @@ export function createIngestionProjection(): ReadModelProjection {
     },
     async applyPart(recorded: RecordedEvent, index: number, db: SqlSession) {
       await foldCaptured(recorded, (recorded.data as EventsCapturedData).events[index], index, db, caches.of(db));
+      await recordIds(recorded, db, [index]);
     },
     // The person cache must never outlive the rows it mirrors.
     rolledBack() {

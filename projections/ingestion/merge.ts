@@ -118,6 +118,6 @@ async function mergePersons(ctx: FoldContext, intoPersonId: string, otherPersonI
     version: Math.max(into.version, other.version) + 1,
   });
   await moveHashKeyOverride(db, projectId, other.uuid, into.uuid);
-  await absorbPerson(ctx, other.uuid, into.uuid);
+  await absorbPerson(ctx, other.uuid, into.uuid, projectId, ctx.ordinal.position);
   return { personId: intoPersonId, markIdentified: true, linked: true, propertiesApplied: true };
 }

@@ -163,7 +163,8 @@ export async function savePerson(store: PersonStore, person: Person): Promise<vo
  * Points every distinct id of `fromId` at `toId` and deletes `fromId`: the tail of a merge. Inside a
  * record the ids are re-pointed when the record is folded (see absorbed-persons.ts).
  */
-export async function absorbPerson(store: PersonStore, fromId: string, toId: string): Promise<void> {
+export async function absorbPerson(store: PersonStore, fromId: string, toId: string, projectId: number, position: number): Promise<void> {
+  await store.db.run('INSERT INTO person_merges (project_id, from_id, into_id, position) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING', projectId, fromId, toId, position);
   if (store.absorbed) store.absorbed.set(fromId, toId);
   else await store.db.run('UPDATE person_distinct_ids SET person_id = ? WHERE person_id = ?', toId, fromId);
   await store.db.run('DELETE FROM persons WHERE uuid = ?', fromId);

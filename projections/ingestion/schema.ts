@@ -131,8 +131,31 @@ export const INGESTION_WARNINGS: TableSchema = {
   orderBy: 'position, seq',
 };
 
+/**
+ * Which ingestion records (their log position and ingest-stream revision) name each distinct id (as
+ * the event's, or as the id it merges), and each group (`$group:<type>:<key>`): how time travel finds
+ * the few records a person's or group's past is folded from, without reading the whole log.
+ */
+export const DISTINCT_ID_RECORDS: TableSchema = {
+  name: 'distinct_id_records',
+  columns: { project_id: 'integer', distinct_id: 'text', position: 'integer', revision: 'integer', recorded_at: 'text' },
+  primaryKey: ['project_id', 'distinct_id', 'position'],
+  clustered: true,
+  orderBy: 'project_id, distinct_id, position',
+};
+
+/** Each merge: the person merged away, the one it went into, and where (persons `as_of` follow them). */
+export const PERSON_MERGES: TableSchema = {
+  name: 'person_merges',
+  columns: { project_id: 'integer', from_id: 'text', into_id: 'text', position: 'integer' },
+  primaryKey: ['project_id', 'from_id'],
+  orderBy: 'project_id, from_id',
+};
+
 /** Every table of the fold, each with a total order so replay digests are comparable. */
 export const INGESTION_TABLES: readonly TableSchema[] = [
+  DISTINCT_ID_RECORDS,
+  PERSON_MERGES,
   PERSONS,
   PERSON_DISTINCT_IDS,
   PERSON_HASH_KEY_OVERRIDES,

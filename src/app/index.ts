@@ -3,3 +3,4 @@ export { writeCredentialsFile } from './credentials-file';
 export { geoLookup } from './geo';
 export { rebuild, verify, liveDigests } from './replay';
 export { openRuntimeOn } from './open-configured-runtime';
+export { replayUntil, replayedPoint, ReplayTargetError, REPLAY_FILE, type ReplayedPoint } from './replay-until';

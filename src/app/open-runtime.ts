@@ -38,6 +38,7 @@ import { projectTokenCache } from './project-token-cache';
 import { openRecordings } from '../recordings';
 import { RemoteConfigCache } from '../remote-config';
 import { whenReady } from '../runtime/loading-cache';
+import { TimeTravel } from '../time-travel';
 
 /** How often the checkpointer thread copies the WALs back (~35 MB of log WAL at 80k events/s). */
 const CHECKPOINT_MS = 1000;
@@ -253,7 +254,15 @@ export function openRuntime(options: RuntimeOptions) {
   // project has not opted in), from the same in-memory cache: no read-model query per request.
   const recordingAccepted = (projectId: number) => whenReady(remoteConfig.get(projectId), (entry) => entry !== undefined && entry.fields.sessionRecording !== false);
   const recordings = openRecordings({ log, session: readModels.readmodels.session, projectIdForToken: tokens, recordingAccepted, now: options.now });
+  // Resources as they stood: folded in a private in-memory store per request, whatever the live store's engine.
+  const timeTravel = new TimeTravel({
+    log,
+    scratch: () => new SqliteReadModelStore(openSqlite(':memory:')),
+    live: session,
+    hasTable: (name) => readModels.readmodels.hasTable(name),
+  });
   return {
+    timeTravel,
     experiments,
     surveys,
     earlyAccess,

@@ -8,6 +8,7 @@ import type { EventLogChoice } from '../config/event-log';
 import type { CatchUpOptions } from '../store/runner';
 import { openRuntimeOn } from './open-configured-runtime';
 import type { Runtime } from './open-runtime';
+import { lastPositionAt, type AsOf } from '../time-travel';
 
 export interface DigestReport {
   projection: string;
@@ -43,19 +44,24 @@ export async function liveDigests(runtime: Runtime): Promise<DigestReport[]> {
  */
 export async function rebuild(
   dataDir: string,
-  options: { outDir?: string; until?: Record<string, number>; onProgress?: Progress; keep?: boolean; eventLog?: EventLogChoice } = {},
-): Promise<{ dir: string; digests: DigestReport[]; quarantined: number }> {
+  options: { outDir?: string; until?: Record<string, number>; asOf?: AsOf; onProgress?: Progress; keep?: boolean; eventLog?: EventLogChoice } = {},
+): Promise<{ dir: string; digests: DigestReport[]; quarantined: number; position: number }> {
   const dir = options.outDir ?? mkdtempSync(join(tmpdir(), 'replay-'));
   const fresh = await openRuntimeOn(options.eventLog ?? { kind: 'sqlite' }, { dataDir, readModelDir: dir });
   try {
-    const head = options.until ? Math.max(0, ...Object.values(options.until)) : await fresh.log.head();
+    // `asOf` (replay --until): the last event at or before that point, found by reading up to it.
+    const head = options.asOf
+      ? await lastPositionAt(fresh.log, options.asOf)
+      : options.until
+        ? Math.max(0, ...Object.values(options.until))
+        : await fresh.log.head();
     await fresh.runner.catchUp({ toPosition: head, until: options.until, onProgress: options.onProgress });
     const failures = fresh.runner.failures();
     if (Object.keys(failures).length) throw new Error(`replay failed: ${JSON.stringify(failures)}`);
     const digests = await liveDigests(fresh);
     const short = digests.filter((d) => d.position < (options.until?.[d.projection] ?? head));
     if (short.length) throw new Error(`replay failed: ${short.map((d) => `${d.projection} stopped at ${d.position} of ${head}`).join(', ')}`);
-    return { dir, digests, quarantined: digests.reduce((n, d) => n + d.quarantined, 0) };
+    return { dir, digests, quarantined: digests.reduce((n, d) => n + d.quarantined, 0), position: head };
   } finally {
     await fresh.close();
     if (!options.keep && !options.outDir) rmSync(dir, { recursive: true, force: true });

@@ -99,6 +99,11 @@ export const ConfigSchema = z.object({
    * `secrets.key` in DATA_DIR is created and used.
    */
   SECRET_KEY: z.string().min(1).optional(),
+  /**
+   * Serve DATA_DIR as it is, without folding, bootstrapping or exporting; every write answers 405.
+   * For a directory `replay --until` wrote (the read side as of a point), or any copy an auditor reads.
+   */
+  READ_ONLY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
 }).superRefine((config, ctx) => {
   if (config.READ_MODELS.kind !== 'sqlite' && config.EVENT_LOG.kind === 'sqlite') {
     ctx.addIssue({ code: 'custom', path: ['READ_MODELS'], message: 'shared read models need a shared EVENT_LOG (a postgres:// URL or an esdb:// connection string): every process sharing them must fold one log' });

@@ -21,6 +21,8 @@ import { cohortRoutes } from './routes/cohorts';
 import { batchExportRoutes } from './routes/batch-exports';
 import { recordingRoutes } from './routes/recordings';
 import { remoteConfigRoutes } from './routes/remote-config';
+import { refuseWrites } from './read-only';
+import { replayedPoint } from '../app/replay-until';
 import { staticSdkRoutes } from './routes/static-sdk';
 import { registerPublicCors, setPublicCors, isPublicPath } from './public-endpoint';
 import { surveyRoutes } from './routes/surveys';
@@ -75,6 +77,10 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerPublicCors(app);
+  if (config.READ_ONLY) {
+    const point = replayedPoint(config.DATA_DIR);
+    refuseWrites(app, point && `${point.until} (log position ${point.position})`);
+  }
   await app.register(authPlugin, { access: runtime.queries.access });
   refuseBadQueries(app);
   registerJsonBody(app);
@@ -87,18 +93,18 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
   await app.register(organizationRoutes, parts([], ['access']));
   await app.register(identityRoutes, parts([], ['access']));
   await app.register(captureRoutes, { ...parts(['ingest'], []), config: limits });
-  await app.register(featureFlagRoutes, parts(['flags'], ['access', 'flags']));
-  await app.register(peopleRoutes, parts([], ['ingestion']));
+  await app.register(featureFlagRoutes, parts(['flags', 'timeTravel'], ['access', 'flags']));
+  await app.register(peopleRoutes, parts(['timeTravel'], ['ingestion']));
   await app.register(decideRoutes, { ...parts(['projectIdForToken', 'flagSource', 'remoteConfig', 'flagCache'], []), config: limits });
   await app.register(localEvaluationRoutes, parts(['projectIdForToken', 'flagCache', 'flagSource'], ['access', 'ingestion']));
-  await app.register(experimentRoutes, parts(['experiments'], ['access']));
-  await app.register(cohortRoutes, parts([], ['access', 'cohorts', 'ingestion']));
-  await app.register(batchExportRoutes, parts(['exports'], ['access']));
+  await app.register(experimentRoutes, parts(['experiments', 'timeTravel'], ['access']));
+  await app.register(cohortRoutes, parts(['timeTravel'], ['access', 'cohorts', 'ingestion']));
+  await app.register(batchExportRoutes, parts(['exports', 'timeTravel'], ['access']));
   await app.register(recordingRoutes, { ...parts(['recordings'], ['access', 'ingestion']), config: limits });
   await app.register(remoteConfigRoutes, parts(['projectIdForToken', 'remoteConfig', 'flagCache'], []));
   await app.register(staticSdkRoutes);
-  await app.register(surveyRoutes, parts(['surveys', 'projectIdForToken'], ['access', 'flags']));
-  await app.register(earlyAccessRoutes, parts(['earlyAccess', 'projectIdForToken'], ['access', 'flags']));
+  await app.register(surveyRoutes, parts(['surveys', 'projectIdForToken', 'timeTravel'], ['access', 'flags']));
+  await app.register(earlyAccessRoutes, parts(['earlyAccess', 'projectIdForToken', 'timeTravel'], ['access', 'flags']));
   await app.register(activityRoutes, parts([], ['access', 'activity']));
   await app.register(evaluationReasonRoutes, parts(['flagSource'], []));
   await app.register(experimentExposureRoutes, parts(['experiments'], ['ingestion']));

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { HistoryNotReadyError } from '../time-travel';
 import { DomainError } from '../errors';
 import { ConcurrencyConflictError } from '../runtime/command-handler';
 import { isIngestError } from '../ingest/errors';
@@ -83,6 +84,7 @@ export function toApiError(err: unknown): ApiError {
   if (err instanceof DomainError) return fromDomain(err);
   if (isIngestError(err)) return new ApiError(err.status, err.toBody());
   if (err instanceof StorageUnavailableError) return new ApiError(503, err.toBody());
+  if (err instanceof HistoryNotReadyError) return new ApiError(503, { type: 'server_error', code: 'history_not_ready', detail: err.message, attr: null });
   if (err instanceof ConcurrencyConflictError)
     return new ApiError(409, {
       type: 'conflict',

@@ -1,6 +1,6 @@
 import { map, type Observable } from 'rxjs';
 import type { ContractRegistry, NewEvent, RecordedEvent } from '../../streams';
-import type { AppendOptions, EventLog, ReadAllOptions, SubscribeOptions } from './event-log';
+import type { AppendOptions, EventLog, ReadAllOptions, ReadStreamOptions, SubscribeOptions } from './event-log';
 
 /**
  * Puts the event contracts in front of any adapter: appends are validated (and normalised) against
@@ -25,7 +25,7 @@ export class ContractedEventLog implements EventLog {
     return this.inner.append(streamId, this.validate(events), options);
   }
 
-  async readStream(streamId: string, options?: { fromRevision?: number; maxCount?: number }) {
+  async readStream(streamId: string, options?: ReadStreamOptions) {
     return (await this.inner.readStream(streamId, options)).map(this.upcast);
   }
 

@@ -25,6 +25,19 @@ export interface AppendResult {
   lastPosition: number;
 }
 
+export interface ReadStreamOptions {
+  /** Inclusive: the first revision read; default 0. */
+  fromRevision?: number;
+  maxCount?: number;
+  /** Inclusive upper bound on revisions: the stream as it stood after that revision. */
+  toRevision?: number;
+  /**
+   * Inclusive upper bound on global positions: the stream as the log stood at that position (a
+   * position of any stream; compared, never computed). With toRevision, both bounds hold.
+   */
+  toPosition?: number;
+}
+
 export interface ReadAllOptions {
   /** Exclusive: events after this position (the last one the reader saw); absent or 0 (below every position): from the beginning. */
   afterPosition?: number;
@@ -56,7 +69,8 @@ export interface SubscribeOptions {
  */
 export interface EventLog {
   append(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult>;
-  readStream(streamId: string, options?: { fromRevision?: number; maxCount?: number }): Promise<RecordedEvent[]>;
+  /** One stream in revision order, within the bounds given; a stream never written reads as empty. */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Catch-up then live, in order; each emission is a batch of consecutive events. */
   subscribeBatches(options?: SubscribeOptions): Observable<RecordedEvent[]>;

@@ -55,3 +55,9 @@ export interface ReadModelStore {
   hasTable(name: string): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/**
+ * A fresh, empty store of its own (in memory, private to the caller), for a fold that is read once
+ * and thrown away: a resource as it stood at a point of the log (src/time-travel). Close it after use.
+ */
+export type ScratchStores = () => ReadModelStore;

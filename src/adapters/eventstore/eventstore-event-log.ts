@@ -1,7 +1,7 @@
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { concatMap, from, Subject, type Observable } from 'rxjs';
 import type { NewEvent, RecordedEvent } from '../../../streams';
-import type { AppendOptions, AppendResult, EventLog, ReadAllOptions, SubscribeOptions } from '../../store/event-log';
+import type { AppendOptions, AppendResult, EventLog, ReadAllOptions, ReadStreamOptions, SubscribeOptions } from '../../store/event-log';
 import { appendEvents } from './append';
 import { clientConnectionString, ConnectionStringError } from './connection';
 import { LogScope } from './filter';
@@ -91,7 +91,7 @@ export class EventStoreEventLog implements EventLog {
     return result;
   }
 
-  readStream(streamId: string, options?: { fromRevision?: number; maxCount?: number }): Promise<RecordedEvent[]> {
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
     return this.storage.run(() => this.reads.readStream(streamId, options));
   }
 

@@ -10,7 +10,7 @@ import {
   type ReadPosition,
 } from '@eventstore/db-client';
 import type { RecordedEvent } from '../../../streams';
-import type { ReadAllOptions } from '../../store/event-log';
+import type { ReadAllOptions, ReadStreamOptions } from '../../store/event-log';
 import { dataBytes, toRecordedEvent } from './events';
 import type { LogScope } from './filter';
 import { readStartOf, samePosition, streamEventPortPosition, toPortPosition } from './positions';
@@ -37,16 +37,22 @@ export class LogReads {
     private readonly scope: LogScope,
   ) {}
 
-  async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {
-    if (options.maxCount === 0) return [];
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const from = options.fromRevision ?? 0;
+    // The revision bound becomes a count; the position bound is checked per event (a stream's
+    // positions rise with its revisions), and the read stops at the first event past it.
+    const maxCount = Math.min(options.maxCount ?? Number.MAX_SAFE_INTEGER, options.toRevision === undefined ? Number.MAX_SAFE_INTEGER : options.toRevision - from + 1);
+    if (maxCount <= 0) return [];
+    const out: RecordedEvent[] = [];
     try {
-      const read = this.client.readStream(this.scope.serverStream(streamId), {
-        direction: FORWARDS,
-        fromRevision: BigInt(options.fromRevision ?? 0),
-        maxCount: options.maxCount ?? Number.MAX_SAFE_INTEGER,
-      });
-      const events = await collect(read);
-      return events.flatMap((r) => (r.event ? [toRecordedEvent(r.event, streamId, streamEventPortPosition(r.event.position))] : []));
+      const read = this.client.readStream(this.scope.serverStream(streamId), { direction: FORWARDS, fromRevision: BigInt(from), maxCount });
+      for await (const resolved of read) {
+        if (!resolved.event) continue;
+        const recorded = toRecordedEvent(resolved.event, streamId, streamEventPortPosition(resolved.event.position));
+        if (options.toPosition !== undefined && recorded.position > options.toPosition) break;
+        out.push(recorded);
+      }
+      return out;
     } catch (err) {
       // The port reads a stream that was never written as an empty one.
       if (err instanceof StreamNotFoundError) return [];

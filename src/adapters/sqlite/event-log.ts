@@ -6,6 +6,7 @@ import {
   type AppendResult,
   type EventLog,
   type ReadAllOptions,
+  type ReadStreamOptions,
   type SubscribeOptions,
 } from '../../store/event-log';
 import { AppendThread } from './append-thread-client';
@@ -146,8 +147,8 @@ export class SqliteEventLog implements EventLog {
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
     this.stmt = {
       readStream: this.db
-        .prepare<[string, number, number], RawRow>(
-          `SELECT ${columns} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`,
+        .prepare<[string, number, number, number, number], RawRow>(
+          `SELECT ${columns} FROM events WHERE stream_id = ? AND revision >= ? AND revision <= ? AND position <= ? ORDER BY revision LIMIT ?`,
         )
         .raw(true),
       readAll: this.db
@@ -222,9 +223,10 @@ export class SqliteEventLog implements EventLog {
     return result;
   }
 
-  async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}) {
+  async readStream(streamId: string, options: ReadStreamOptions = {}) {
+    const max = Number.MAX_SAFE_INTEGER;
     return this.stmt.readStream
-      .all(streamId, options.fromRevision ?? 0, options.maxCount ?? Number.MAX_SAFE_INTEGER)
+      .all(streamId, options.fromRevision ?? 0, options.toRevision ?? max, options.toPosition ?? max, options.maxCount ?? max)
       .map(toRecorded);
   }
 

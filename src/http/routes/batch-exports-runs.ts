@@ -9,6 +9,7 @@ import { pageQuery, paginated, ProjectId, raise } from '../schema/common';
 import { BatchExportLogEntry, BatchExportRun, logBody, runBody } from './batch-exports-body';
 import { cursorEnvelope, decodeCursor } from './batch-exports-cursor';
 import type { Parts } from '../runtime-parts';
+import { AsOfQuery, asOfOf, orNotFound } from '../schema/as-of';
 
 const ExportParams = z.object({ project_id: ProjectId, id: z.string().meta({ description: 'Batch export id (UUID).' }) });
 const RunParams = ExportParams.extend({ run_id: z.string().meta({ description: 'Run id (UUID).' }) });
@@ -52,7 +53,7 @@ const LogsQuery = z.object({ ...pageQuery({ defaultLimit: 50, maxLimit: 500 }), 
  * envelope (newest first, `limit` default 100); logs the offset envelope (newest first,
  * `limit` default 50, at most 500, `level` and `search` filters).
  */
-export const batchExportRunRoutes: FastifyPluginAsyncZod<Parts<'exports'>> = async (app, { exports }) => {
+export const batchExportRunRoutes: FastifyPluginAsyncZod<Parts<'exports' | 'timeTravel'>> = async (app, { exports, timeTravel }) => {
   const { service, queries } = exports;
   const base = '/api/projects/:project_id/batch_exports/:id';
   const read = { scope: 'batch_export:read' as const };
@@ -70,8 +71,17 @@ export const batchExportRunRoutes: FastifyPluginAsyncZod<Parts<'exports'>> = asy
     },
   );
 
-  app.get(`${base}/runs/:run_id/`, { config: read, schema: { summary: 'One run.', params: RunParams, response: { 200: BatchExportRun } } }, async (request) =>
-    runBody(await service.run(projects(request.params), request.params.id, request.params.run_id)),
+  app.get(
+    `${base}/runs/:run_id/`,
+    { config: read, schema: { summary: 'One run (`as_of`: as it stood then).', params: RunParams, querystring: AsOfQuery, response: { 200: BatchExportRun } } },
+    async (request) => {
+      const asOf = asOfOf(request.query);
+      if (!asOf) return runBody(await service.run(projects(request.params), request.params.id, request.params.run_id));
+      // The export must be visible now (scope and project), as for the live read; the run as it stood.
+      const exp = await service.get(projects(request.params), request.params.id);
+      const run = await timeTravel.run(request.params.run_id, asOf);
+      return runBody(orNotFound(run && run.batch_export_id === exp.id ? run : undefined));
+    },
   );
 
   app.post(`${base}/runs/:run_id/cancel/`, { config: write, schema: { summary: 'Cancels a run.', params: RunParams, response: { 200: BatchExportRun } } }, async (request) =>

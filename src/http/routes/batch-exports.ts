@@ -10,6 +10,7 @@ import { NoContent, OrganizationId, pageQuery, paginated, ProjectId } from '../s
 import { BatchExport, exportBody, LATEST_RUNS } from './batch-exports-body';
 import { batchExportRunRoutes } from './batch-exports-runs';
 import type { Parts } from '../runtime-parts';
+import { AsOfQuery, asOfOf, orNotFound } from '../schema/as-of';
 import type { AccessQueries } from '../../../projections/access-queries';
 
 type Params = { project_id?: string; organization_id?: string; id?: string };
@@ -46,7 +47,7 @@ async function projectForCreate(access: AccessQueries, request: FastifyRequest, 
  * update, delete and the actions (backfill, pause, unpause) need `batch_export:write`, as in
  * PostHog. Each route maps to one service command or one query.
  */
-export const batchExportRoutes: FastifyPluginAsyncZod<Parts<'exports', 'access'>> = async (app, parts) => {
+export const batchExportRoutes: FastifyPluginAsyncZod<Parts<'exports' | 'timeTravel', 'access'>> = async (app, parts) => {
   const { service, queries } = parts.exports;
   const access = parts.queries.access;
   const body = async (row: BatchExportRow) => exportBody(row, await queries.runs.latest(row.id, LATEST_RUNS));
@@ -82,8 +83,18 @@ export const batchExportRoutes: FastifyPluginAsyncZod<Parts<'exports', 'access'>
       },
     );
 
-    app.get(`${base}/:id/`, { config: read, schema: { summary: 'One batch export.', params: one, response: { 200: BatchExport } } }, async (request) =>
-      body(await service.get(await projectsOf(access, request), request.params.id)),
+    app.get(
+      `${base}/:id/`,
+      { config: read, schema: { summary: 'One batch export (`as_of`: as it stood then, with its runs as they stood).', params: one, querystring: AsOfQuery, response: { 200: BatchExport } } },
+      async (request) => {
+        const asOf = asOfOf(request.query);
+        if (!asOf) return body(await service.get(await projectsOf(access, request), request.params.id));
+        const row = await parts.timeTravel.batchExport(request.params.id, asOf);
+        const projects = await projectsOf(access, request);
+        // As the live read: a deleted export, or another project's, is not found.
+        const visible = orNotFound(row && !row.deleted && projects.includes(row.project_id) ? row : undefined);
+        return exportBody(visible, await parts.timeTravel.latestRuns(visible.id, LATEST_RUNS, asOf));
+      },
     );
 
     app.patch(

@@ -7,6 +7,7 @@ import { JsonObject, numericId, pageQuery, paginated, ProjectObjectParams, Proje
 import { userBody } from '../users';
 import { Person } from './people';
 import type { Parts } from '../runtime-parts';
+import { AsOfQuery, asOfOf } from '../schema/as-of';
 
 const Cohort = z
   .object({
@@ -33,7 +34,7 @@ const Cohort = z
  * the persons in one, all with cohort:read. Shape as PostHog's Cohort; membership is computed from
  * the log as events arrive, so `is_calculating` is always false.
  */
-export const cohortRoutes: FastifyPluginAsyncZod<Parts<never, 'access' | 'cohorts' | 'ingestion'>> = async (app, { queries }) => {
+export const cohortRoutes: FastifyPluginAsyncZod<Parts<'timeTravel', 'access' | 'cohorts' | 'ingestion'>> = async (app, { queries, timeTravel }) => {
   const cohorts = queries.cohorts;
   const body = async (c: CohortRow): Promise<z.output<typeof Cohort>> => ({
     id: c.id,
@@ -63,12 +64,17 @@ export const cohortRoutes: FastifyPluginAsyncZod<Parts<never, 'access' | 'cohort
     return pageEnvelope(request, page, count, await Promise.all(rows.map(body)));
   });
 
-  app.get(`${base}/:id/`, { config: read, schema: { summary: 'One cohort.', params: ProjectObjectParams, response: { 200: Cohort } } }, async (request) => {
-    const { projectId, id } = ids(request.params);
-    const cohort = await cohorts.byId(projectId, id);
-    if (!cohort) throw notFoundError();
-    return body(cohort);
-  });
+  app.get(
+    `${base}/:id/`,
+    { config: read, schema: { summary: 'One cohort (`as_of`: as it stood then; `count` is membership now).', params: ProjectObjectParams, querystring: AsOfQuery, response: { 200: Cohort } } },
+    async (request) => {
+      const { projectId, id } = ids(request.params);
+      const asOf = asOfOf(request.query);
+      const cohort = asOf ? await timeTravel.cohort(projectId, id, asOf) : await cohorts.byId(projectId, id);
+      if (!cohort) throw notFoundError();
+      return body(cohort);
+    },
+  );
 
   /** The persons in the cohort now (PostHog's /cohorts/:id/persons/), ordered by uuid. */
   app.get(

@@ -12,6 +12,7 @@ import { CreateEarlyAccessBody, UpdateEarlyAccessBody } from '../schema/early-ac
 import { userBody } from '../users';
 import { FeatureFlag } from './feature-flags';
 import type { Parts } from '../runtime-parts';
+import { AsOfQuery, asOfOf, orNotFound } from '../schema/as-of';
 
 const EarlyAccessFeature = z
   .object({
@@ -38,7 +39,7 @@ const PublicFeature = z.object({
  * Early access features (compat §8) at PostHog's path `early_access_feature/`, with
  * early_access_feature:read / :write; and the public list posthog-js loads with the project key.
  */
-export const earlyAccessRoutes: FastifyPluginAsyncZod<Parts<'earlyAccess' | 'projectIdForToken', 'access' | 'flags'>> = async (app, { earlyAccess, queries, projectIdForToken }) => {
+export const earlyAccessRoutes: FastifyPluginAsyncZod<Parts<'earlyAccess' | 'projectIdForToken' | 'timeTravel', 'access' | 'flags'>> = async (app, { earlyAccess, queries, projectIdForToken, timeTravel }) => {
   const flag = (projectId: number, id: number) => queries.flags.byId(projectId, id);
   const body = async (e: EarlyAccessRow) => earlyAccessBody(e, flag, userBody(e.created_by ? await queries.access.user(e.created_by) : null));
   const projectOf = (params: { project_id: string }) => Number(params.project_id);
@@ -63,8 +64,17 @@ export const earlyAccessRoutes: FastifyPluginAsyncZod<Parts<'earlyAccess' | 'pro
     async (request, reply) => reply.status(201).send(await body(await service.create(projectOf(request.params), request.body, actorOf(request)))),
   );
 
-  app.get(`${base}/:id/`, { config: read, schema: { summary: 'One early access feature.', params: ProjectObjectParams, response: { 200: EarlyAccessFeature } } }, async (request) =>
-    body(await service.get(projectOf(request.params), request.params.id)),
+  app.get(
+    `${base}/:id/`,
+    { config: read, schema: { summary: 'One early access feature (`as_of`: as it stood then).', params: ProjectObjectParams, querystring: AsOfQuery, response: { 200: EarlyAccessFeature } } },
+    async (request) => {
+      const asOf = asOfOf(request.query);
+      if (!asOf) return body(await service.get(projectOf(request.params), request.params.id));
+      // The feature's flag as it stood too.
+      const then = orNotFound(await timeTravel.earlyAccessFeature(projectOf(request.params), request.params.id, asOf));
+      const flagThen = (projectId: number, id: number) => timeTravel.flag(projectId, id, asOf);
+      return earlyAccessBody(then, flagThen, userBody(then.created_by ? await queries.access.user(then.created_by) : null));
+    },
   );
 
   app.patch(

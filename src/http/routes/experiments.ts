@@ -8,6 +8,7 @@ import { JsonObject, NoContent, numericId, pageQuery, paginated, ProjectObjectPa
 import { CreateExperimentBody, UpdateExperimentBody } from '../schema/experiments';
 import { userBody } from '../users';
 import type { Parts } from '../runtime-parts';
+import { AsOfQuery, asOfOf } from '../schema/as-of';
 
 /** Draft until started, running until ended, then complete (compat §4); read-only, beside the spec's fields. */
 const statusOf = (e: ExperimentRow) => (e.start_date === null ? 'draft' : e.end_date === null ? 'running' : 'complete');
@@ -52,7 +53,7 @@ const Results = z
  * update, delete and create_exposure_cohort_for_experiment (it writes the experiment; the cohort
  * it creates belongs to the experiment, as in PostHog, which asks for experiment:write only).
  */
-export const experimentRoutes: FastifyPluginAsyncZod<Parts<'experiments', 'access'>> = async (app, { experiments, queries }) => {
+export const experimentRoutes: FastifyPluginAsyncZod<Parts<'experiments' | 'timeTravel', 'access'>> = async (app, { experiments, queries, timeTravel }) => {
   const { service, results } = experiments;
   const body = async (e: ExperimentRow): Promise<z.output<typeof Experiment>> => ({
     id: e.id,
@@ -134,9 +135,10 @@ export const experimentRoutes: FastifyPluginAsyncZod<Parts<'experiments', 'acces
     async (request) => results.requiresFlagImplementation(ids(request.params).projectId, request.query),
   );
 
-  app.get(`${base}/:id/`, { config: read, schema: { summary: 'One experiment.', ...one, response: { 200: Experiment } } }, async (request) => {
+  app.get(`${base}/:id/`, { config: read, schema: { summary: 'One experiment (`as_of`: as it stood then).', ...one, querystring: AsOfQuery, response: { 200: Experiment } } }, async (request) => {
     const { projectId, id } = ids(request.params);
-    const experiment = await experiments.queries.experiments.byId(projectId, id);
+    const asOf = asOfOf(request.query);
+    const experiment = asOf ? await timeTravel.experiment(projectId, id, asOf) : await experiments.queries.experiments.byId(projectId, id);
     if (!experiment) throw notFoundError();
     return body(experiment);
   });

@@ -9,6 +9,7 @@ import { JsonObject, NoContent, pageQuery, paginated, ProjectObjectParams, Proje
 import { drf, text } from '../schema/drf';
 import { userBody } from '../users';
 import type { Parts } from '../runtime-parts';
+import { AsOfQuery, asOfOf } from '../schema/as-of';
 
 // No `properties` key in examples: the document generator reads any such key as a schema's.
 const FILTERS_EXAMPLE = { groups: [{ rollout_percentage: 50 }], multivariate: null, payloads: {} };
@@ -62,7 +63,7 @@ const ListQuery = z.object({
 });
 
 /** PostHog-style feature flag management: list, create, retrieve, update, soft delete. */
-export const featureFlagRoutes: FastifyPluginAsyncZod<Parts<'flags', 'access' | 'flags'>> = async (app, { queries, flags }) => {
+export const featureFlagRoutes: FastifyPluginAsyncZod<Parts<'flags' | 'timeTravel', 'access' | 'flags'>> = async (app, { queries, flags, timeTravel }) => {
   const users = queries.access;
   const body = async (f: FeatureFlagRow): Promise<z.output<typeof FeatureFlag>> => ({
     id: f.id,
@@ -110,10 +111,11 @@ export const featureFlagRoutes: FastifyPluginAsyncZod<Parts<'flags', 'access' | 
 
   app.get(
     `${base}/:id/`,
-    { config: read, schema: { summary: 'One feature flag.', params: ProjectObjectParams, response: { 200: FeatureFlag } } },
+    { config: read, schema: { summary: 'One feature flag (`as_of`: as it stood then).', params: ProjectObjectParams, querystring: AsOfQuery, response: { 200: FeatureFlag } } },
     async (request) => {
       const { projectId, id } = ids(request.params);
-      const flag = await queries.flags.byId(projectId, id);
+      const asOf = asOfOf(request.query);
+      const flag = asOf ? await timeTravel.flag(projectId, id, asOf) : await queries.flags.byId(projectId, id);
       if (!flag || flag.deleted) throw notFoundError();
       return body(flag);
     },

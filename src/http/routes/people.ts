@@ -5,6 +5,7 @@ import { invalidInput, notFoundError } from '../errors';
 import { pageEnvelope, type Page } from '../pagination';
 import { JsonObject, pageQuery, paginated, ProjectId, ProjectParams, uncounted } from '../schema/common';
 import type { Parts } from '../runtime-parts';
+import { AsOfQuery, asOfOf, asOfQuery } from '../schema/as-of';
 
 // The ingestion projection's API rows (projections/ingestion/api-types.ts), field for field.
 export const Person = z
@@ -44,6 +45,7 @@ const GroupQuery = z.object({
   ...pageQuery(),
   group_type_index: z.coerce.number().int().min(0).max(4).optional(),
   group_key: z.string().optional(),
+  ...asOfQuery,
 });
 const instant = z.iso.datetime({ offset: true, local: true }).or(z.iso.date()).optional();
 const EventQuery = z.object({
@@ -63,7 +65,7 @@ function uncountedEnvelope<T>(request: FastifyRequest, page: Page, rows: T[]) {
 }
 
 /** Read API over persons, groups, group types, events and ingestion warnings. */
-export const peopleRoutes: FastifyPluginAsyncZod<Parts<never, 'ingestion'>> = async (app, parts) => {
+export const peopleRoutes: FastifyPluginAsyncZod<Parts<'timeTravel', 'ingestion'>> = async (app, parts) => {
   const q = parts.queries.ingestion;
   const base = '/api/projects/:project_id';
   const projectOf = (params: { project_id: string }) => Number(params.project_id);
@@ -75,12 +77,23 @@ export const peopleRoutes: FastifyPluginAsyncZod<Parts<never, 'ingestion'>> = as
       schema: {
         summary: 'Lists persons, newest first.',
         params: ProjectParams,
-        querystring: z.object({ ...pageQuery(), distinct_id: z.string().optional().meta({ description: 'Only the person with this distinct id.' }) }),
+        querystring: z.object({
+          ...pageQuery(),
+          distinct_id: z.string().optional().meta({ description: 'Only the person with this distinct id.' }),
+          ...asOfQuery,
+        }),
         response: { 200: paginated(Person) },
       },
     },
     async (request) => {
-      const { distinct_id: distinctId, ...page } = request.query;
+      const { distinct_id: distinctId, as_of: _asOf, ...page } = request.query;
+      const asOf = asOfOf(request.query);
+      if (asOf) {
+        // The past of one person at a time: all persons as of a point is what `replay --until` builds.
+        if (distinctId === undefined) throw invalidInput('as_of on the persons list needs distinct_id: one person as it stood (the whole list as of a point: `replay --until`).', 'as_of');
+        const person = await parts.timeTravel.people.personOf(projectOf(request.params), distinctId, asOf);
+        return pageEnvelope(request, page, person ? 1 : 0, person && page.offset === 0 && page.limit > 0 ? [person] : []);
+      }
       const { count, results } = await q.persons(projectOf(request.params), { ...page, distinctId });
       return pageEnvelope(request, page, count, results);
     },
@@ -90,10 +103,16 @@ export const peopleRoutes: FastifyPluginAsyncZod<Parts<never, 'ingestion'>> = as
     `${base}/persons/:id/`,
     {
       config: { scope: 'person:read' },
-      schema: { summary: 'One person, by uuid.', params: z.object({ project_id: ProjectId, id: z.string().meta({ description: 'Person uuid.' }) }), response: { 200: Person } },
+      schema: {
+        summary: 'One person, by uuid (`as_of`: as it stood then; one merged away since comes back as it was).',
+        params: z.object({ project_id: ProjectId, id: z.string().meta({ description: 'Person uuid.' }) }),
+        querystring: AsOfQuery,
+        response: { 200: Person },
+      },
     },
     async (request) => {
-      const person = await q.person(projectOf(request.params), request.params.id);
+      const asOf = asOfOf(request.query);
+      const person = asOf ? await parts.timeTravel.people.person(projectOf(request.params), request.params.id, asOf) : await q.person(projectOf(request.params), request.params.id);
       if (!person) throw notFoundError();
       return person;
     },
@@ -103,7 +122,13 @@ export const peopleRoutes: FastifyPluginAsyncZod<Parts<never, 'ingestion'>> = as
     `${base}/groups/`,
     { config: { scope: 'group:read' }, schema: { summary: 'Lists groups.', params: ProjectParams, querystring: GroupQuery, response: { 200: paginated(Group) } } },
     async (request) => {
-      const { group_type_index: groupTypeIndex, group_key: groupKey, ...page } = request.query;
+      const { group_type_index: groupTypeIndex, group_key: groupKey, as_of: _asOf, ...page } = request.query;
+      const asOf = asOfOf(request.query);
+      if (asOf) {
+        if (groupTypeIndex === undefined || groupKey === undefined) throw invalidInput('as_of on the groups list needs group_type_index and group_key: one group as it stood.', 'as_of');
+        const group = await parts.timeTravel.people.group(projectOf(request.params), groupTypeIndex, groupKey, asOf);
+        return pageEnvelope(request, page, group ? 1 : 0, group && page.offset === 0 && page.limit > 0 ? [group] : []);
+      }
       const { count, results } = await q.groups(projectOf(request.params), { ...page, groupTypeIndex, groupKey });
       return pageEnvelope(request, page, count, results);
     },

@@ -11,6 +11,7 @@ import { ErrorBody, JsonObject, NoContent, pageQuery, paginated, ProjectObjectPa
 import { CreateSurveyBody, UpdateSurveyBody } from '../schema/surveys';
 import { userBody } from '../users';
 import type { Parts } from '../runtime-parts';
+import { AsOfQuery, asOfOf, orNotFound } from '../schema/as-of';
 
 const MinimalFlag = z.looseObject({ id: z.number().int(), key: z.string() }).nullable();
 const Survey = z
@@ -47,7 +48,7 @@ const PublicSurvey = z.looseObject({
  * Surveys (compat §7): the management API with survey:read / survey:write, and the public list
  * posthog-js loads with the project key (`GET /api/surveys/?token=`), open to any origin.
  */
-export const surveyRoutes: FastifyPluginAsyncZod<Parts<'surveys' | 'projectIdForToken', 'access' | 'flags'>> = async (app, { surveys, queries, projectIdForToken }) => {
+export const surveyRoutes: FastifyPluginAsyncZod<Parts<'surveys' | 'projectIdForToken' | 'timeTravel', 'access' | 'flags'>> = async (app, { surveys, queries, projectIdForToken, timeTravel }) => {
   const flag = (projectId: number, id: number) => queries.flags.byId(projectId, id);
   const body = async (s: SurveyRow) => surveyBody(s, flag, queries.flags.byKey, userBody(s.created_by ? await queries.access.user(s.created_by) : null));
   const projectOf = (params: { project_id: string }) => Number(params.project_id);
@@ -84,8 +85,18 @@ export const surveyRoutes: FastifyPluginAsyncZod<Parts<'surveys' | 'projectIdFor
     async (request) => surveys.queries.responsesCount(projectOf(request.params)),
   );
 
-  app.get(`${base}/:id/`, { config: read, schema: { summary: 'One survey.', params: ProjectObjectParams, response: { 200: Survey } } }, async (request) =>
-    body(await surveys.service.get(projectOf(request.params), request.params.id)),
+  app.get(
+    `${base}/:id/`,
+    { config: read, schema: { summary: 'One survey (`as_of`: as it stood then).', params: ProjectObjectParams, querystring: AsOfQuery, response: { 200: Survey } } },
+    async (request) => {
+      const asOf = asOfOf(request.query);
+      if (!asOf) return body(await surveys.service.get(projectOf(request.params), request.params.id));
+      // The survey's flags as they stood too.
+      const then = orNotFound(await timeTravel.survey(projectOf(request.params), request.params.id, asOf));
+      const flagThen = (projectId: number, id: number) => timeTravel.flag(projectId, id, asOf);
+      const flagByKeyThen = (projectId: number, key: string) => timeTravel.flagByKey(projectId, key, asOf);
+      return surveyBody(then, flagThen, flagByKeyThen, userBody(then.created_by ? await queries.access.user(then.created_by) : null));
+    },
   );
 
   app.patch(`${base}/:id/`, { config: write, schema: { summary: 'Changes a survey.', params: ProjectObjectParams, body: UpdateSurveyBody, response: { 200: Survey } } }, async (request) =>

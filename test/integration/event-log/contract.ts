@@ -132,6 +132,18 @@ export function eventLogContract(name: string, open: (options?: OpenOptions) => 
       expect((await log.readStream('odd', { fromRevision: 2 })).map((e) => e.revision)).toEqual([2, 3, 4]);
       expect((await log.readStream('odd', { fromRevision: 1, maxCount: 2 })).map((e) => e.revision)).toEqual([1, 2]);
       const p = (await log.readAll()).map((e) => e.position);
+      // Upper bounds, for a stream as it stood: by revision, by global position (of any stream), both.
+      expect((await log.readStream('odd', { toRevision: 2 })).map((e) => e.revision)).toEqual([0, 1, 2]);
+      expect((await log.readStream('odd', { fromRevision: 1, toRevision: 3 })).map((e) => e.revision)).toEqual([1, 2, 3]);
+      expect((await log.readStream('odd', { fromRevision: 1, toRevision: 3, maxCount: 1 })).map((e) => e.revision)).toEqual([1]);
+      expect(await log.readStream('odd', { fromRevision: 3, toRevision: 2 })).toEqual([]);
+      // p[6] is an event of 'even' (the 7th): 'odd' then held the events at p[1], p[3], p[5].
+      expect((await log.readStream('odd', { toPosition: p[6] })).map((e) => e.position)).toEqual([p[1], p[3], p[5]]);
+      expect((await log.readStream('odd', { toPosition: p[5] })).map((e) => e.revision)).toEqual([0, 1, 2]);
+      expect(await log.readStream('odd', { toPosition: p[0] })).toEqual([]);
+      expect((await log.readStream('odd', { toPosition: p[9], toRevision: 1 })).map((e) => e.revision)).toEqual([0, 1]);
+      expect((await log.readStream('odd', { fromRevision: 2, toPosition: p[7] })).map((e) => e.revision)).toEqual([2, 3]);
+      expect(await log.readStream('nothing-here', { toPosition: p[9], toRevision: 5 })).toEqual([]);
       // Reads are after the position a reader saw last: positions are compared, never computed.
       expect((await log.readAll({ afterPosition: p[2], maxCount: 3 })).map((e) => e.position)).toEqual(p.slice(3, 6));
       expect((await log.readAll({ afterPosition: p[6], toPosition: p[8] })).map((e) => e.position)).toEqual([p[7], p[8]]);

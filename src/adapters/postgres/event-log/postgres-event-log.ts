@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { concatMap, from, Subject, type Observable } from 'rxjs';
 import type { NewEvent, RecordedEvent } from '../../../../streams';
-import type { AppendOptions, AppendResult, EventLog, ReadAllOptions, SubscribeOptions } from '../../../store/event-log';
+import type { AppendOptions, AppendResult, EventLog, ReadAllOptions, ReadStreamOptions, SubscribeOptions } from '../../../store/event-log';
 import { appendEvents } from './append';
 import { AppendListener } from './notifications';
 import { ReachabilityMonitor } from '../../../store/reachability-monitor';
@@ -80,7 +80,7 @@ export class PostgresEventLog implements EventLog {
     return result;
   }
 
-  readStream(streamId: string, options?: { fromRevision?: number; maxCount?: number }): Promise<RecordedEvent[]> {
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
     return this.storage.run(() => this.reads.readStream(streamId, options));
   }
 

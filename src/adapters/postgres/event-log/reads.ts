@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Actor, RecordedEvent } from '../../../../streams';
-import type { ReadAllOptions } from '../../../store/event-log';
+import type { ReadAllOptions, ReadStreamOptions } from '../../../store/event-log';
 import type { LogNames } from './schema';
 import type { ChainHead } from '../../../store/hash-chain';
 
@@ -54,7 +54,9 @@ export class LogReads {
     // bitmap scan of the whole range plus a sort on every page, and a catch-up turns quadratic.
     const page = (cols: string) => `SELECT ${cols} FROM ${names.events} WHERE position > $1 ORDER BY position LIMIT $3`;
     this.sql = {
-      readStream: `SELECT ${COLUMNS} FROM ${names.events} WHERE stream_id = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
+      // Both upper bounds always present (NO_UPPER_BOUND when absent): one query text, and the
+      // (stream_id, revision) index serves the range; the position bound filters within it.
+      readStream: `SELECT ${COLUMNS} FROM ${names.events} WHERE stream_id = $1 AND revision >= $2 AND revision <= $4 AND position <= $5 ORDER BY revision LIMIT $3`,
       readAll: `SELECT ${COLUMNS} FROM (${page(COLUMNS)}) page WHERE position <= $2 ORDER BY position`,
       // The bytes are data's UTF-8 length, as SQLite's octet_length; PostgreSQL takes it from the
       // value's header, without detoasting. The cut is the last row whose running total fits, or
@@ -75,10 +77,10 @@ export class LogReads {
     };
   }
 
-  async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const result = await this.pool.query<RawRow>({
       text: this.sql.readStream,
-      values: [streamId, options.fromRevision ?? 0, options.maxCount ?? NO_UPPER_BOUND],
+      values: [streamId, options.fromRevision ?? 0, options.maxCount ?? NO_UPPER_BOUND, options.toRevision ?? NO_UPPER_BOUND, options.toPosition ?? NO_UPPER_BOUND],
       rowMode: 'array',
     });
     return result.rows.map(toRecorded);
