@@ -14,6 +14,7 @@ import { loadSecretKey } from './secret-key';
 import { FlagService } from '../flags/management';
 import { AnswerMemo, FlagDefinitionCache, ProjectCache, type FlagDataSource } from '../flags/serving';
 import { IngestPipeline } from '../ingest/pipeline';
+import { directTransport, type IngestTransport } from '../store/ingest-transport';
 import { ContractedEventLog } from '../store/contracted-log';
 import { openSqlite, type Durability, type SqliteDatabase } from '../adapters/sqlite/open';
 import { openSqliteLog, type OpenedEventLog } from './event-log';
@@ -77,6 +78,8 @@ export interface RuntimeOptions {
   secretKey?: Buffer;
   /** Export root, allowed hosts, backfill cap; default: `$dataDir/exports`, no private hosts, 10,000 runs. */
   exportPolicy?: ExportPolicy;
+  /** How ingestion reaches the log (NATS_URL: a broker, consumed by the ingest role); default: direct appends. Closed with the runtime. */
+  ingestTransport?: IngestTransport;
 }
 
 /** The slice of the GeoIP reader the runtime needs. */
@@ -222,7 +225,8 @@ export function openRuntime(options: RuntimeOptions) {
     waitFor: waitFor(['feature_flags']),
   });
   const geo = options.geo;
-  const ingest = new IngestPipeline({ log, projectIdForToken: tokens, enrich: geo && ((p, ip) => geo.enrich(p, ip)), now: options.now });
+  const transport = options.ingestTransport ?? directTransport(log);
+  const ingest = new IngestPipeline({ log, transport, projectIdForToken: tokens, enrich: geo && ((p, ip) => geo.enrich(p, ip)), now: options.now });
   const flagSource: FlagDataSource = {
     definitions: (projectId) => whenReady(flagCache.get(projectId), (entry) => entry.definitions),
     groupTypeMapping: (projectId) => mappingCache.get(projectId, ''),
@@ -251,7 +255,7 @@ export function openRuntime(options: RuntimeOptions) {
   // Recording on/off follows what remote config tells posthog-js (`sessionRecording: false` when the
   // project has not opted in), from the same in-memory cache: no read-model query per request.
   const recordingAccepted = (projectId: number) => whenReady(remoteConfig.get(projectId), (entry) => entry !== undefined && entry.fields.sessionRecording !== false);
-  const recordings = openRecordings({ log, session: readModels.readmodels.session, projectIdForToken: tokens, recordingAccepted, now: options.now });
+  const recordings = openRecordings({ log, transport, session: readModels.readmodels.session, projectIdForToken: tokens, recordingAccepted, now: options.now });
   return {
     experiments,
     surveys,
@@ -278,6 +282,8 @@ export function openRuntime(options: RuntimeOptions) {
     flagCache,
     remoteConfig,
     ingest,
+    /** How ingestion reaches the log (for `/_health`). */
+    transport,
     flagSource,
     projectIdForToken: tokens,
     /** Resolves once the read-model tables exist (the worker has set them up). */
@@ -288,6 +294,7 @@ export function openRuntime(options: RuntimeOptions) {
       experiments.close();
       runner.stop();
       await stopThreads();
+      await transport.close();
       await log.close();
       stores?.readmodels.close();
     },

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from '../config';
 import { openRuntimeOn } from '../app';
+import { openIngestTransport } from '../app/ingest-transport';
 import { resolveSecretKey } from '../app/secret-key';
 import { openLeases } from '../app/leases';
 import { startProjections } from '../app/start-projections';
@@ -36,7 +37,13 @@ async function main(argv: string[]): Promise<number> {
   // With shared read models the CLI folds them itself only when no service process does (it takes
   // the projections lease when free): `bootstrap` works before any service has started.
   const leases = await openLeases(config.EVENT_LOG, config.READ_MODELS);
-  const runtime = await openRuntimeOn(config.EVENT_LOG, { dataDir, durability: config.DURABILITY, secretKey, readModels: config.READ_MODELS, folding: { leases } }).catch(async (err: unknown) => {
+  // `import` goes the way capture does: through NATS when NATS_URL is set (the ingest role appends).
+  const ingestTransport = command === 'import' ? await openIngestTransport(config).catch(async (err: unknown) => {
+    await leases.close();
+    throw err;
+  }) : undefined;
+  const runtime = await openRuntimeOn(config.EVENT_LOG, { dataDir, durability: config.DURABILITY, secretKey, readModels: config.READ_MODELS, folding: { leases }, ingestTransport }).catch(async (err: unknown) => {
+    await ingestTransport?.close();
     await leases.close();
     throw err;
   });

@@ -3,6 +3,7 @@ import { DomainError } from '../errors';
 import { ConcurrencyConflictError } from '../runtime/command-handler';
 import { isIngestError } from '../ingest/errors';
 import { StorageUnavailableError } from '../store/storage-fault';
+import { RecordTooLargeError, TransportUnavailableError } from '../store/ingest-transport';
 
 /** PostHog's Django-style error body; every error the API returns has this shape. */
 export interface ErrorBody {
@@ -83,6 +84,9 @@ export function toApiError(err: unknown): ApiError {
   if (err instanceof DomainError) return fromDomain(err);
   if (isIngestError(err)) return new ApiError(err.status, err.toBody());
   if (err instanceof StorageUnavailableError) return new ApiError(503, err.toBody());
+  if (err instanceof TransportUnavailableError) return new ApiError(503, err.toBody());
+  if (err instanceof RecordTooLargeError)
+    return new ApiError(413, { type: 'client_error', code: 'request_too_large', detail: `Request size exceeds the limit: ${err.message}.`, attr: null });
   if (err instanceof ConcurrencyConflictError)
     return new ApiError(409, {
       type: 'conflict',
