@@ -14,7 +14,7 @@ import { loadSecretKey } from './secret-key';
 import { FlagService } from '../flags/management';
 import { AnswerMemo, FlagDefinitionCache, ProjectCache, type FlagDataSource } from '../flags/serving';
 import { IngestPipeline } from '../ingest/pipeline';
-import { directTransport, type IngestTransport } from '../store/ingest-transport';
+import { directTransport, validatedTransport, type IngestTransport } from '../store/ingest-transport';
 import { ContractedEventLog } from '../store/contracted-log';
 import { openSqlite, type Durability, type SqliteDatabase } from '../adapters/sqlite/open';
 import { openSqliteLog, type OpenedEventLog } from './event-log';
@@ -225,7 +225,7 @@ export function openRuntime(options: RuntimeOptions) {
     waitFor: waitFor(['feature_flags']),
   });
   const geo = options.geo;
-  const transport = options.ingestTransport ?? directTransport(log);
+  const transport = options.ingestTransport ? validatedTransport(options.ingestTransport, (records) => log.validate(records)) : directTransport(log);
   const ingest = new IngestPipeline({ log, transport, projectIdForToken: tokens, enrich: geo && ((p, ip) => geo.enrich(p, ip)), now: options.now });
   const flagSource: FlagDataSource = {
     definitions: (projectId) => whenReady(flagCache.get(projectId), (entry) => entry.definitions),

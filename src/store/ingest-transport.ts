@@ -80,3 +80,16 @@ export function directTransport(log: EventLog): IngestTransport {
     async close() {},
   };
 }
+
+/**
+ * A broker transport behind the event contracts: records are validated (and normalised) before
+ * they are published, as an append would, so a request is refused, not acknowledged, when a
+ * record could not be stored; the consumer then appends them as validated (NewEvent.serialized).
+ */
+export function validatedTransport(inner: IngestTransport, validate: (records: readonly NewEvent[]) => NewEvent[]): IngestTransport {
+  return {
+    handOver: async (h) => inner.handOver({ ...h, records: validate(h.records) }),
+    status: () => inner.status(),
+    close: () => inner.close(),
+  };
+}

@@ -112,7 +112,9 @@ async function appendOne(log: EventLog, m: JsMsg, ackWaitMs: number, stopping: (
     return false;
   }
   const key = `nats:${m.headers?.get('Nats-Msg-Id') || `${m.info.stream}:${m.seq}`}`;
-  const records = envelope.records.map((r) => ({ type: r.type, data: r.data, schemaVersion: r.schemaVersion, eventId: r.eventId }));
+  // Validated against the event contracts before capture published them (validatedTransport): the
+  // text goes to the log as it is, not through the contracts a second time.
+  const records = envelope.records.map((r) => ({ type: r.type, data: r.data, serialized: JSON.stringify(r.data), schemaVersion: r.schemaVersion, eventId: r.eventId }));
   let bad = 0;
   for (let attempt = 0; ; attempt++) {
     const keepAlive = setInterval(() => m.working(), Math.max(1000, ackWaitMs / 3));
