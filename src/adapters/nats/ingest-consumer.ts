@@ -60,12 +60,16 @@ export async function startIngestConsumers(log: EventLog, options: IngestConsume
     const js = jetstream(nc);
     loops = names.map(async (name) => {
       const consumer = await js.consumers.get(options.stream, name);
+      // One line per outage, not one per retry.
+      let failing = false;
       while (!stopping) {
         let messages;
         try {
           messages = await consumer.fetch({ max_messages: batch, expires: 1000 });
+          failing = false;
         } catch (err) {
-          options.onError?.(`fetch from ${name} failed`, err);
+          if (!failing) options.onError?.(`fetch from ${name} failed; retrying until NATS answers`, err);
+          failing = true;
           await sleep(500, undefined, { signal: wake.signal }).catch(() => undefined);
           continue;
         }
