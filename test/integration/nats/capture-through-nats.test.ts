@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { NatsIngestTransport } from '../../../src/adapters/nats/nats-transport';
 import { startIngestConsumers, type IngestConsumers } from '../../../src/adapters/nats/ingest-consumer';
-import { ingestStream } from '../../../streams';
+import { ingestStream, recordingStream } from '../../../streams';
+import { optInToRecordings, rrweb, sendSnapshots, snapshotEvent } from '../recordings/snapshots';
 import { eventually } from '../../support/eventually';
 import { json } from '../../support/json';
 import { deleteStream, LOCAL_NATS_URL, natsReachable, uniqueLayout } from '../../support/nats';
@@ -105,4 +106,15 @@ describe.runIf(REACHABLE)('capture through NATS JetStream (the local server)', (
     await new Promise((r) => setTimeout(r, 1500));
     expect((await loggedUuids(s)).length).toBe(all.length);
   }, 90_000);
+
+  it('carries /s/ session recordings through NATS to the recordings stream', async () => {
+    await optInToRecordings(s);
+    const t0 = Date.UTC(2026, 10, 20, 12, 0, 0);
+    const session = '0192d0f1-aaaa-7bbb-8ccc-0000000000aa';
+    const res = await sendSnapshots(s.url, [snapshotEvent(s.credentials.project_api_key, { sessionId: session, windowId: 'w1', distinctId: 'rec', data: [rrweb.meta(t0, 'https://app.example/'), rrweb.full(t0), rrweb.click(t0 + 500)] })]);
+    expect(res.status, await res.clone().text()).toBe(200);
+    const stored = await eventually(() => s.runtime.log.readStream(recordingStream(s.credentials.project_id)), (r) => r.length >= 1, 15_000);
+    expect(stored.map((r) => r.type)).toEqual(['RecordingSnapshotsCaptured']);
+    expect(JSON.stringify(stored[0].data)).toContain(session);
+  }, 30_000);
 });
