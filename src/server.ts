@@ -10,11 +10,14 @@ import { startProjections } from './app/start-projections';
 import { startExportProcesses } from './exports/processes';
 import { exportPolicyFromConfig } from './exports';
 import { runWhileLeased, type StartedRole } from './runtime/leased-role';
+import { openIngestTransport, startIngestRole } from './app/ingest-transport';
 
 type App = Awaited<ReturnType<typeof buildApp>>;
 
 /** The lease the process running the export scheduler and worker holds. */
 const EXPORTS_LEASE = 'exports';
+/** The lease of the process appending what capture published to NATS (one holder keeps per-project order). */
+const INGEST_LEASE = 'ingest';
 
 /**
  * Opens the runtime, catches projections up, bootstraps an empty store, then serves HTTP. The
@@ -42,7 +45,12 @@ export async function startServer(config: Config) {
     onLost: (name: string, err: Error) => later((a) => a.log.warn({ lease: name, err }, 'lease lost: role stopped, waiting to take it again')),
     onStartFailed: (name: string, err: Error) => later((a) => a.log.error({ lease: name, err }, 'role failed to start')),
   };
+  const ingestTransport = await openIngestTransport(config).catch(async (err: unknown) => {
+    await leases.close();
+    throw err;
+  });
   const runtime = await openRuntimeOn(config.EVENT_LOG, {
+    ingestTransport,
     dataDir: config.DATA_DIR,
     readModels: config.READ_MODELS,
     folding: roles.has('projections') ? { leases, events: roleEvents } : undefined,
@@ -56,6 +64,7 @@ export async function startServer(config: Config) {
     exportPolicy: exportPolicyFromConfig(config),
     onProjectionError: (name, err) => later((a) => a.log.error({ err, projection: name }, 'projection stopped')),
   }).catch(async (err: unknown) => {
+    await ingestTransport?.close();
     await leases.close();
     throw err;
   });
@@ -101,7 +110,15 @@ export async function startServer(config: Config) {
     : config.EVENT_LOG.kind === 'sqlite'
       ? await startExports()
       : runWhileLeased(leases, EXPORTS_LEASE, startExports, roleEvents);
+  const startIngest = () => startIngestRole(config, runtime.log, (message, err) => app.log.error({ err }, message));
+  // With the SQLite log, processes sharing a DATA_DIR share no lease store: run `ingest` in one of them.
+  const ingestRole = !roles.has('ingest')
+    ? null
+    : config.EVENT_LOG.kind === 'sqlite'
+      ? await startIngest()
+      : runWhileLeased(leases, INGEST_LEASE, startIngest, roleEvents);
   app.addHook('onClose', async () => {
+    await ingestRole?.stop();
     await exportsRole?.stop();
     await runtime.close();
     await leases.close();

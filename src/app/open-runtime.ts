@@ -14,6 +14,7 @@ import { loadSecretKey } from './secret-key';
 import { FlagService } from '../flags/management';
 import { AnswerMemo, FlagDefinitionCache, ProjectCache, type FlagDataSource } from '../flags/serving';
 import { IngestPipeline } from '../ingest/pipeline';
+import { directTransport, validatedTransport, type IngestTransport } from '../store/ingest-transport';
 import { ContractedEventLog } from '../store/contracted-log';
 import { openSqlite, type Durability, type SqliteDatabase } from '../adapters/sqlite/open';
 import { openSqliteLog, type OpenedEventLog } from './event-log';
@@ -78,6 +79,8 @@ export interface RuntimeOptions {
   secretKey?: Buffer;
   /** Export root, allowed hosts, backfill cap; default: `$dataDir/exports`, no private hosts, 10,000 runs. */
   exportPolicy?: ExportPolicy;
+  /** How ingestion reaches the log (NATS_URL: a broker, consumed by the ingest role); default: direct appends. Closed with the runtime. */
+  ingestTransport?: IngestTransport;
 }
 
 /** The slice of the GeoIP reader the runtime needs. */
@@ -224,7 +227,8 @@ export function openRuntime(options: RuntimeOptions) {
     waitFor: waitFor(['feature_flags']),
   });
   const geo = options.geo;
-  const ingest = new IngestPipeline({ log, projectIdForToken: tokens, enrich: geo && ((p, ip) => geo.enrich(p, ip)), now: options.now });
+  const transport = options.ingestTransport ? validatedTransport(options.ingestTransport, (records) => log.validate(records)) : directTransport(log);
+  const ingest = new IngestPipeline({ log, transport, projectIdForToken: tokens, enrich: geo && ((p, ip) => geo.enrich(p, ip)), now: options.now });
   const flagSource: FlagDataSource = {
     definitions: (projectId) => whenReady(flagCache.get(projectId), (entry) => entry.definitions),
     groupTypeMapping: (projectId) => mappingCache.get(projectId, ''),
@@ -253,7 +257,7 @@ export function openRuntime(options: RuntimeOptions) {
   // Recording on/off follows what remote config tells posthog-js (`sessionRecording: false` when the
   // project has not opted in), from the same in-memory cache: no read-model query per request.
   const recordingAccepted = (projectId: number) => whenReady(remoteConfig.get(projectId), (entry) => entry !== undefined && entry.fields.sessionRecording !== false);
-  const recordings = openRecordings({ log, session: readModels.readmodels.session, projectIdForToken: tokens, recordingAccepted, now: options.now });
+  const recordings = openRecordings({ log, transport, session: readModels.readmodels.session, projectIdForToken: tokens, recordingAccepted, now: options.now });
   // Resources as they stood: folded in a private in-memory store per request, whatever the live store's engine.
   const timeTravel = new TimeTravel({
     log,
@@ -288,6 +292,8 @@ export function openRuntime(options: RuntimeOptions) {
     flagCache,
     remoteConfig,
     ingest,
+    /** How ingestion reaches the log (for `/_health`). */
+    transport,
     flagSource,
     projectIdForToken: tokens,
     /** Resolves once the read-model tables exist (the worker has set them up). */
@@ -298,6 +304,7 @@ export function openRuntime(options: RuntimeOptions) {
       experiments.close();
       runner.stop();
       await stopThreads();
+      await transport.close();
       await log.close();
       stores?.readmodels.close();
     },

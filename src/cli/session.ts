@@ -1,4 +1,5 @@
 import { openRuntimeOn, type Runtime } from '../app';
+import { openIngestTransport } from '../app/ingest-transport';
 import { openLeases } from '../app/leases';
 import { resolveSecretKey } from '../app/secret-key';
 import { startProjections } from '../app/start-projections';
@@ -24,13 +25,21 @@ export function cliConfig(): Config {
  * With shared read models the CLI folds them itself only when no service process does (it takes
  * the projections lease when free): `bootstrap` works before any service has started.
  */
-export async function withRuntime<T>(work: (session: Session) => Promise<T>): Promise<T> {
+export async function withRuntime<T>(work: (session: Session) => Promise<T>, options: { ingest?: boolean } = {}): Promise<T> {
   const config = cliConfig();
   const dataDir = config.DATA_DIR;
   const secretKey = resolveSecretKey({ configured: config.SECRET_KEY, shared: config.EVENT_LOG.kind !== 'sqlite' });
   const leases = await openLeases(config.EVENT_LOG, config.READ_MODELS);
-  const runtime = await openRuntimeOn(config.EVENT_LOG, { dataDir, durability: config.DURABILITY, secretKey, readModels: config.READ_MODELS, folding: { leases } }).catch(
+  // Ingesting commands (`import`) go the way capture does: through NATS when NATS_URL is set (the ingest role appends).
+  const ingestTransport = options.ingest
+    ? await openIngestTransport(config).catch(async (err: unknown) => {
+        await leases.close();
+        throw err;
+      })
+    : undefined;
+  const runtime = await openRuntimeOn(config.EVENT_LOG, { dataDir, durability: config.DURABILITY, secretKey, readModels: config.READ_MODELS, folding: { leases }, ingestTransport }).catch(
     async (err: unknown) => {
+      await ingestTransport?.close();
       await leases.close();
       throw err;
     },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseEventLog, redactedUrl, type EventLogChoice } from './event-log';
 import { parseReadModels, type ReadModelsChoice } from './read-models';
-import { parseRoles, type Roles } from './roles';
+import { defaultRoles, parseRoles, type Roles } from './roles';
 
 export type { EventLogChoice } from './event-log';
 export type { ReadModelsChoice } from './read-models';
@@ -38,8 +38,21 @@ export const ConfigSchema = z.object({
    * by every process of a deployment; it needs a shared EVENT_LOG.
    */
   READ_MODELS: z.string().default('sqlite').transform(parsedBy<ReadModelsChoice>(parseReadModels)),
-  /** What this process does: a comma-separated subset of api, projections, exports (default all three). */
+  /** What this process does: a comma-separated subset of api, ingest, projections, exports (default all; ingest only with NATS_URL). */
   ROLES: z.string().default('api,projections,exports').transform(parsedBy<Roles>(parseRoles)),
+  /**
+   * NATS server(s) with JetStream, comma-separated (`nats://127.0.0.1:4222`): capture then publishes
+   * to JetStream and the `ingest` role appends to the log. Unset: capture appends directly.
+   */
+  NATS_URL: z.string().min(1).optional(),
+  /** Replicas of the ingestion stream (3 on a three-node cluster). */
+  NATS_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
+  /** JetStream stream holding the ingestion messages. */
+  NATS_STREAM: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).default('INGEST'),
+  /** Subjects are `<prefix>.live.<project>` and `<prefix>.historical.<project>`. */
+  NATS_SUBJECT_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/).default('ingest'),
+  /** A message the ingest role took but did not acknowledge within this time is redelivered (its holder died). */
+  NATS_ACK_WAIT_MS: z.coerce.number().int().min(1000).default(10_000),
   LOG_LEVEL: LogLevel.default('info'),
   /** normal: survives a process crash; strict: fsync per commit, survives power loss. */
   DURABILITY: z.enum(['normal', 'strict']).default('normal'),
@@ -108,6 +121,9 @@ export const ConfigSchema = z.object({
   if (config.READ_MODELS.kind !== 'sqlite' && config.EVENT_LOG.kind === 'sqlite') {
     ctx.addIssue({ code: 'custom', path: ['READ_MODELS'], message: 'shared read models need a shared EVENT_LOG (a postgres:// URL or an esdb:// connection string): every process sharing them must fold one log' });
   }
+  if (config.ROLES.has('ingest') && !config.NATS_URL) {
+    ctx.addIssue({ code: 'custom', path: ['ROLES'], message: 'the `ingest` role consumes the NATS ingestion stream: set NATS_URL' });
+  }
   if (!config.ROLES.has('projections') && config.READ_MODELS.kind === 'sqlite') {
     ctx.addIssue({ code: 'custom', path: ['ROLES'], message: 'without `projections` this process folds nothing: that needs shared read models (READ_MODELS=postgres://…) folded by another process' });
   }
@@ -121,11 +137,13 @@ export class ConfigError extends Error {
 
 /** A variable's value as an error message may show it: a URL's password never appears. */
 const shown = (name: string, env: NodeJS.ProcessEnv) =>
-  name === 'SECRET_KEY' ? '(not shown)' : (name === 'EVENT_LOG' || name === 'READ_MODELS') && env[name] ? redactedUrl(env[name]) : env[name];
+  name === 'SECRET_KEY' ? '(not shown)' : (name === 'EVENT_LOG' || name === 'READ_MODELS' || name === 'NATS_URL') && env[name] ? redactedUrl(env[name]) : env[name];
 
 /** Reads the environment; an invalid value becomes one line naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const result = ConfigSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  given.ROLES ??= defaultRoles(given.NATS_URL !== undefined);
+  const result = ConfigSchema.safeParse(given);
   if (!result.success) {
     const first = result.error.issues
       .map((i) => `${i.path.join('.')}=${JSON.stringify(shown(String(i.path[0]), env))}: ${i.message}`)

@@ -1,9 +1,13 @@
 /**
- * What one process does. `api` serves HTTP; `projections` folds the log into the read models;
- * `exports` runs the batch-export scheduler and worker. Any number of processes may serve the API;
- * with shared read models the other two run in one process at a time (a lease decides which).
+ * What one process does. `api` serves HTTP; `ingest` appends what capture published to NATS
+ * (NATS_URL) to the log; `projections` folds the log into the read models; `exports` runs the
+ * batch-export scheduler and worker. Any number of processes may serve the API; with a shared log
+ * the others run in one process at a time (a lease decides which).
  */
-export const ROLE_NAMES = ['api', 'projections', 'exports'] as const;
+export const ROLE_NAMES = ['api', 'ingest', 'projections', 'exports'] as const;
+
+/** ROLES when unset: every role, `ingest` only when there is a transport to consume (NATS_URL). */
+export const defaultRoles = (nats: boolean): string => (nats ? 'api,ingest,projections,exports' : 'api,projections,exports');
 export type Role = (typeof ROLE_NAMES)[number];
 export type Roles = ReadonlySet<Role>;
 

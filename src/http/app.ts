@@ -88,7 +88,7 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
   // Each context is handed the runtime members it uses, and no others.
   const parts = partsOf.bind(null, runtime);
   const limits = limitsOf(config);
-  await app.register(healthRoutes, parts(['runner', 'log', 'storage'], []));
+  await app.register(healthRoutes, parts(['runner', 'log', 'storage', 'transport'], []));
   await app.register(projectRoutes, parts(['access'], ['access']));
   await app.register(organizationRoutes, parts([], ['access']));
   await app.register(identityRoutes, parts([], ['access']));

@@ -4,6 +4,7 @@ import { DomainError } from '../errors';
 import { ConcurrencyConflictError } from '../runtime/command-handler';
 import { isIngestError } from '../ingest/errors';
 import { StorageUnavailableError } from '../store/storage-fault';
+import { RecordTooLargeError, TransportUnavailableError } from '../store/ingest-transport';
 
 /** PostHog's Django-style error body; every error the API returns has this shape. */
 export interface ErrorBody {
@@ -85,6 +86,9 @@ export function toApiError(err: unknown): ApiError {
   if (isIngestError(err)) return new ApiError(err.status, err.toBody());
   if (err instanceof StorageUnavailableError) return new ApiError(503, err.toBody());
   if (err instanceof HistoryNotReadyError) return new ApiError(503, { type: 'server_error', code: 'history_not_ready', detail: err.message, attr: null });
+  if (err instanceof TransportUnavailableError) return new ApiError(503, err.toBody());
+  if (err instanceof RecordTooLargeError)
+    return new ApiError(413, { type: 'client_error', code: 'request_too_large', detail: `Request size exceeds the limit: ${err.message}.`, attr: null });
   if (err instanceof ConcurrencyConflictError)
     return new ApiError(409, {
       type: 'conflict',

@@ -2,6 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ingestStream, type NewEvent } from '../../streams';
 import type { EventLog } from '../store/event-log';
+import { directTransport, type IngestTransport } from '../store/ingest-transport';
 import { decodeKeyedBody } from './keyed-body';
 import { MAX_EVENTS_PER_REQUEST, SLICE_EVENTS } from './batch-limits';
 import { CapturedRecords } from './captured-records';
@@ -25,6 +26,8 @@ export interface IngestRequest {
 
 export interface IngestPipelineDeps {
   log: EventLog;
+  /** How the normalised records reach the log; default: appended directly to `log`. */
+  transport?: IngestTransport;
   /** Project id for a public project API key, from the access read model. */
   projectIdForToken: (token: string) => number | undefined | Promise<number | undefined>;
   /** Adds $geoip_* properties unless the event disables it. */
@@ -36,14 +39,14 @@ export interface IngestResult {
   projectId: number;
   accepted: number;
   warnings: number;
-  /** Log position of the append; null when the request carried nothing to append. */
+  /** Log position of the append; null when the request carried nothing to append, or a broker holds it for the ingest role. */
   position: number | null;
 }
 
 /**
  * Refuse what the query string already condemns (unknown key, project over its limits) → decode →
- * authenticate by project key → normalise each event → ONE append of the whole request,
- * in request order (events batched into EventsCaptured records, warnings between them). Only
+ * authenticate by project key → normalise each event → ONE hand-over of the whole request to the
+ * ingestion transport (direct: one append), in request order (events batched into EventsCaptured records, warnings between them). Only
  * after the append has returned (durable) does the caller answer 200.
  *
  * A large request never holds the event loop in one go: its body is parsed on a decode thread
@@ -52,9 +55,11 @@ export interface IngestResult {
  */
 export class IngestPipeline {
   private readonly now: () => Date;
+  private readonly transport: IngestTransport;
 
   constructor(private readonly deps: IngestPipelineDeps) {
     this.now = deps.now ?? (() => new Date());
+    this.transport = deps.transport ?? directTransport(deps.log);
   }
 
   async ingest(request: IngestRequest): Promise<IngestResult> {
@@ -96,11 +101,14 @@ export class IngestPipeline {
       await nextTurn();
     }
     if (records.length === 0) return { projectId, accepted: 0, warnings: 0, position: null };
-    const result = await this.deps.log.append(ingestStream(projectId), records, {
-      expectedRevision: 'any',
+    const handed = await this.transport.handOver({
+      streamId: ingestStream(projectId),
+      projectId,
+      historical: batch.historicalMigration,
+      records,
       context: { actor: { type: 'project_key', projectId }, projectId },
     });
-    return { projectId, accepted, warnings: count - accepted, position: result.lastPosition };
+    return { projectId, accepted, warnings: count - accepted, position: handed.position };
   }
 
   /** Normalises (and enriches) raw events into `out`, in order; returns how many were accepted. */

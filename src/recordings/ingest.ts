@@ -3,6 +3,7 @@ import { extractBatch } from '../ingest/extract-batch';
 import { decodeKeyedBody } from '../ingest/keyed-body';
 import type { AdmitIngest } from '../ingest/rate-limited';
 import type { EventLog } from '../store/event-log';
+import { directTransport, type IngestTransport } from '../store/ingest-transport';
 import { extractSnapshots } from './extract-snapshots';
 
 export interface RecordingRequest {
@@ -17,6 +18,8 @@ export interface RecordingRequest {
 
 export interface RecordingIngestDeps {
   log: EventLog;
+  /** How the records reach the log; default: appended directly to `log`. */
+  transport?: IngestTransport;
   projectIdForToken: (token: string) => number | undefined | Promise<number | undefined>;
   /**
    * Whether the project records sessions now (its `session_recording_opt_in`, as remote config
@@ -50,9 +53,11 @@ export interface RecordingIngestResult {
  */
 export class RecordingIngest {
   private readonly now: () => Date;
+  private readonly transport: IngestTransport;
 
   constructor(private readonly deps: RecordingIngestDeps) {
     this.now = deps.now ?? (() => new Date());
+    this.transport = deps.transport ?? directTransport(deps.log);
   }
 
   async ingest(request: RecordingRequest): Promise<RecordingIngestResult> {
@@ -68,11 +73,14 @@ export class RecordingIngest {
       type: 'RecordingSnapshotsCaptured',
       data: { ...s, received_at } satisfies RecordingSnapshotsData,
     }));
-    const result = await this.deps.log.append(recordingStream(projectId), events, {
-      expectedRevision: 'any',
+    const handed = await this.transport.handOver({
+      streamId: recordingStream(projectId),
+      projectId,
+      historical: false,
+      records: events,
       context: { actor: { type: 'project_key', projectId }, projectId },
     });
-    return { projectId, sessions: sessions.length, position: result.lastPosition };
+    return { projectId, sessions: sessions.length, position: handed.position };
   }
 
   private accepts(projectId: number): boolean | Promise<boolean> {

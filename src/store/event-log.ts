@@ -15,6 +15,13 @@ export interface AppendContext {
 export interface AppendOptions {
   expectedRevision?: ExpectedRevision;
   context: AppendContext;
+  /**
+   * Makes the append idempotent: the key is recorded with the append, in the same transaction, and
+   * a later append with the same key appends nothing and answers the first one's result (flagged
+   * `duplicate`), whatever its events or expected revision. What a redelivered message carries, so
+   * a crash between an append and its acknowledgement never appends twice. At most 200 characters.
+   */
+  idempotencyKey?: string;
 }
 
 export interface AppendResult {
@@ -23,6 +30,16 @@ export interface AppendResult {
   firstPosition: number;
   /** Global position of the last appended event: what read-your-writes waits for. */
   lastPosition: number;
+  /** True when an earlier append with the same idempotency key answered: nothing was appended. */
+  duplicate?: boolean;
+}
+
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
+
+/** Refuses a key the adapters could not all store alike (empty or too long). */
+export function checkIdempotencyKey(key: string | undefined): void {
+  if (key === undefined) return;
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) throw new RangeError(`an idempotency key has 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
 }
 
 export interface ReadStreamOptions {

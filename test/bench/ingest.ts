@@ -6,7 +6,10 @@
 // the figures are a running service's, not a cold start's (JIT, statement caches, page cache).
 // With `--store postgres`, the same workload then runs against a service on fresh PostgreSQL schemas
 // (log and read models), and one table gives both stores' figures side by side.
-//   npm run bench -- ingest [requests=200] [clients=8] [--store postgres]
+// With `--transport nats`, the SQLite service also runs with NATS_URL (the local server, a stream of
+// its own): capture publishes to JetStream and the ingest role appends; end-to-end then waits for
+// the consumers' lag to reach zero too. Its figures sit beside direct mode's in the same table.
+//   npm run bench -- ingest [requests=200] [clients=8] [--store postgres] [--transport nats]
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +25,10 @@ import { postgresService } from './_postgres-service';
 import { report, timed } from './_report';
 import { storeArgs } from './_store-arg';
 
-const { withPostgres, args } = storeArgs();
+const transportAt = process.argv.indexOf('--transport');
+const withNats = transportAt >= 0 && process.argv[transportAt + 1] === 'nats';
+if (transportAt >= 0 && !withNats) throw new Error(`--transport ${process.argv[transportAt + 1] ?? ''}: the only transport to add is nats`);
+const { withPostgres, args } = storeArgs(process.argv.slice(2).filter((_, i, a) => i !== a.indexOf('--transport') && i !== a.indexOf('--transport') + 1));
 const REQUESTS = Number(args[0] ?? 200);
 const CLIENTS = Number(args[1] ?? 8);
 const PER_REQUEST = 1000;
@@ -71,7 +77,20 @@ async function measure(env: Record<string, string>, projectToken: () => string):
   const { server, url, exited } = await startBuiltService(env);
   const token = projectToken();
   const bodies = batches.map((b) => gzipSync(JSON.stringify({ api_key: token, batch: b, sent_at: new Date().toISOString() })));
-  const health = async () => (await (await fetch(`${url}/_health`)).json()) as { log_head: number; projections: Record<string, number> };
+  const health = async () =>
+    (await (await fetch(`${url}/_health`)).json()) as {
+      log_head: number;
+      projections: Record<string, number>;
+      ingest_transport: { consumers?: Record<string, { pending: number; ack_pending: number }> };
+    };
+  // Through NATS, the log holds a request once the ingest role has appended it: no lag left.
+  const drained = async () => {
+    for (;;) {
+      const consumers = (await health()).ingest_transport.consumers ?? {};
+      if (Object.values(consumers).every((c) => c.pending + c.ack_pending === 0)) return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
   const post = async (body: Buffer) => {
     const res = await fetch(`${url}/batch/`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
     if (res.status !== 200) throw new Error(`batch answered ${res.status}: ${await res.text()}`);
@@ -79,6 +98,7 @@ async function measure(env: Record<string, string>, projectToken: () => string):
   };
   // A request is a few log records, not one per event: folded once the fold reaches the log's head.
   const folded = async () => {
+    await drained();
     const head = (await health()).log_head;
     while ((await health()).projections.ingestion < head) await new Promise((r) => setTimeout(r, 20));
   };
@@ -116,6 +136,22 @@ const models = openSqlite(join(dir, 'data', 'readmodels.sqlite'), { readonly: tr
 const stored = (models.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
 models.close();
 
+let nats: Measured | null = null;
+let natsStored = 0;
+if (withNats) {
+  const id = randomUUID().slice(0, 8);
+  const natsEnv = { NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', NATS_STREAM: `BENCH_${id}`, NATS_SUBJECT_PREFIX: `bench${id}.ingest` };
+  nats = await measure({ ...natsEnv, DATA_DIR: join(dir, 'nats-data') }, () => JSON.parse(readFileSync(join(dir, 'nats-data', 'credentials.json'), 'utf8')).project_api_key as string);
+  const natsModels = openSqlite(join(dir, 'nats-data', 'readmodels.sqlite'), { readonly: true });
+  natsStored = (natsModels.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
+  natsModels.close();
+  const { connect } = await import('@nats-io/transport-node');
+  const { jetstreamManager } = await import('@nats-io/jetstream');
+  const nc = await connect({ servers: natsEnv.NATS_URL });
+  await (await jetstreamManager(nc)).streams.delete(natsEnv.NATS_STREAM).catch(() => undefined);
+  await nc.close();
+}
+
 let postgres: Measured | null = null;
 let postgresStored = 0;
 if (withPostgres) {
@@ -129,19 +165,24 @@ if (withPostgres) {
 }
 
 // One store: the columns as they always were; both: each figure column once per store.
-const stores = [{ label: 'SQLite', m: sqlite }, ...(postgres ? [{ label: 'PostgreSQL', m: postgres }] : [])];
+const stores = [{ label: 'SQLite', m: sqlite }, ...(nats ? [{ label: 'SQLite via NATS', m: nats }] : []), ...(postgres ? [{ label: 'PostgreSQL', m: postgres }] : [])];
 const cells = (of: typeof stores, figures: (m: Measured) => Record<string, number>) =>
   Object.fromEntries(of.flatMap(({ label, m }) => Object.entries(figures(m)).map(([k, v]) => [stores.length > 1 ? `${label} ${k}` : k, v])));
-report(`ingest: ${REQUESTS} x ${PER_REQUEST}-event gzipped /batch/ (~${avgBytes} B/event), ${CLIENTS} clients, after ${WARMUP} warm-up requests${postgres ? ', SQLite and PostgreSQL stores' : ''}`, [
+report(`ingest: ${REQUESTS} x ${PER_REQUEST}-event gzipped /batch/ (~${avgBytes} B/event), ${CLIENTS} clients, after ${WARMUP} warm-up requests${nats ? ', direct and through NATS' : ''}${postgres ? ', SQLite and PostgreSQL stores' : ''}`, [
   { measure: 'raw SQLite insert of the same rows (ceiling)', ...cells(stores.slice(0, 1), () => ({ 'events/s': Math.round(rawRate) })) },
   { measure: 'accepted (answered {"status":1})', ...cells(stores, (m) => ({ 'events/s': Math.round(m.accepted), 'ratio to raw': m.accepted / rawRate, seconds: m.acceptedSeconds })) },
   { measure: 'end-to-end (analytics table holds all)', ...cells(stores, (m) => ({ 'events/s': Math.round(m.e2e), 'ratio to raw': m.e2e / rawRate, seconds: m.e2eSeconds })) },
   { measure: 'request latency p50 (ms)', ...cells(stores, (m) => ({ 'events/s': Math.round(m.p50) })) },
   { measure: 'request latency p99 (ms)', ...cells(stores, (m) => ({ 'events/s': Math.round(m.p99) })) },
 ]);
+if (nats) {
+  console.log(`\nthrough NATS: accepted ${(nats.accepted / sqlite.accepted).toFixed(2)}x direct (target >= 0.8): ${nats.accepted >= 0.8 * sqlite.accepted ? 'MET' : 'NOT MET'}`);
+  console.log(`through NATS: end-to-end ${(nats.e2e / sqlite.e2e).toFixed(2)}x direct (target >= 0.8): ${nats.e2e >= 0.8 * sqlite.e2e ? 'MET' : 'NOT MET'}`);
+}
 if (postgres) console.log(`\nend-to-end on PostgreSQL ${Math.round(postgres.e2e)}/s (target >= 15,000): ${postgres.e2e >= 15_000 ? 'MET' : 'NOT MET'}`);
 console.log(`${postgres ? '' : '\n'}accepted ${Math.round(sqlite.accepted)}/s (target >= 50,000): ${sqlite.accepted >= 50_000 ? 'MET' : 'NOT MET'}`);
 console.log(`end-to-end ${Math.round(sqlite.e2e)}/s (target >= 25,000): ${sqlite.e2e >= 25_000 ? 'MET' : 'NOT MET'}`);
 if (stored !== expected) throw new Error(`the analytics table holds ${stored} events, expected ${expected}`);
+if (nats && natsStored !== expected) throw new Error(`through NATS the analytics table holds ${natsStored} events, expected ${expected}`);
 if (postgres && postgresStored !== expected) throw new Error(`the PostgreSQL analytics table holds ${postgresStored} events, expected ${expected}`);
 rmSync(dir, { recursive: true, force: true });

@@ -74,7 +74,7 @@ export class KurrentStandIn {
     return {
       appendToStream: (stream: string, events: EventData | EventData[], options: { expectedRevision?: AppendExpectedRevision } = {}) =>
         this.appendToStream(stream, Array.isArray(events) ? events : [events], options.expectedRevision ?? 'any'),
-      readStream: (stream: string, options: { fromRevision?: bigint; maxCount?: number | bigint } = {}) => this.readStream(stream, options),
+      readStream: (stream: string, options: { fromRevision?: bigint | typeof END; maxCount?: number | bigint; direction?: string } = {}) => this.readStream(stream, options),
       readAll: (options: { fromPosition?: ReadPosition; maxCount?: number | bigint; direction?: string } = {}) => this.readAll(options),
       subscribeToAll: (options: { fromPosition?: ReadPosition; filter?: Filter } = {}) => this.subscribeToAll(options),
       dispose: async () => undefined,
@@ -118,13 +118,22 @@ export class KurrentStandIn {
     return { success: true, nextExpectedRevision: last.revision, position: { commit: last.position, prepare: first!.position } };
   }
 
-  private async *readStream(stream: string, options: { fromRevision?: bigint; maxCount?: number | bigint }) {
+  private async *readStream(stream: string, options: { fromRevision?: bigint | typeof END; maxCount?: number | bigint; direction?: string }) {
     await Promise.resolve();
     const events = this.streams.get(stream);
     if (!events) throw new StreamNotFoundError(undefined, stream);
-    const from = Number(options.fromRevision ?? 0n);
     const count = Number(options.maxCount ?? Number.MAX_SAFE_INTEGER);
-    for (const rec of events.slice(from, from + count)) yield resolved(rec, { commit: NONE, prepare: rec.position });
+    let slice: Rec[];
+    if (options.direction === 'backwards') {
+      // Backwards from a revision (inclusive) or from the end, newest first.
+      const end = options.fromRevision === END || options.fromRevision === undefined ? events.length : Number(options.fromRevision) + 1;
+      slice = events.slice(Math.max(0, end - count), end).reverse();
+    } else {
+      if (options.fromRevision === END) throw new Error('the stand-in reads a stream forwards from a revision only');
+      const from = Number(options.fromRevision ?? 0n);
+      slice = events.slice(from, from + count);
+    }
+    for (const rec of slice) yield resolved(rec, { commit: NONE, prepare: rec.position });
   }
 
   private indexOf(position: Position): number {

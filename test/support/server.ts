@@ -5,6 +5,7 @@ import { buildApp } from '../../src/http';
 import { geoLookup, openRuntime, type Runtime } from '../../src/app';
 import { exportPolicyFromConfig } from '../../src/exports';
 import { tempDir } from './temp-dir';
+import type { IngestTransport } from '../../src/store/ingest-transport';
 
 export interface TestServer {
   url: string;
@@ -24,6 +25,8 @@ export async function startTestServer(
     env?: Record<string, string>;
     dataDir?: string;
     beforeListen?: (app: FastifyInstance) => void;
+    /** How ingestion reaches the log (a NATS transport); default: direct appends. */
+    ingestTransport?: IngestTransport;
   } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir('server-');
@@ -37,6 +40,7 @@ export async function startTestServer(
     projectionsInWorker: options.env?.PROJECTIONS_IN_WORKER === 'true',
     // EXPORT_FILE_ROOT / EXPORT_ALLOWED_HOSTS / EXPORT_BACKFILL_MAX_RUNS in `env` reach the exports as in `npm start`.
     exportPolicy: exportPolicyFromConfig(config),
+    ingestTransport: options.ingestTransport,
   });
   await runtime.ready;
   await runtime.runner.catchUp();

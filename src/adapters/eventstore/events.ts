@@ -12,7 +12,7 @@ const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 const EVENT_ID_NAMESPACE = 'a3f1c5d2-8b4e-5f60-9a7b-2c3d4e5f6a7b';
 
 /** The event as the client appends it: JSON data, the port's metadata in the event's metadata JSON. */
-export function toEventData(event: NewEvent, context: AppendContext, recordedAt: string): EventData {
+export function toEventData(event: NewEvent, context: AppendContext, recordedAt: string, appendKey?: { key: string; count: number }): EventData {
   const given = event.eventId;
   const canonical = given === undefined || CANONICAL_UUID.test(given);
   const id = given === undefined ? randomUUID() : canonical ? given : uuidv5(given, EVENT_ID_NAMESPACE);
@@ -21,7 +21,7 @@ export function toEventData(event: NewEvent, context: AppendContext, recordedAt:
     type: event.type,
     // The client serialises data with JSON.stringify whatever its type; its type names only the common shapes.
     data: event.data as JSONType,
-    metadata: encodeMetadata(context, recordedAt, event.schemaVersion ?? 1, canonical ? undefined : given),
+    metadata: encodeMetadata(context, recordedAt, event.schemaVersion ?? 1, canonical ? undefined : given, appendKey),
   });
 }
 

@@ -15,10 +15,19 @@ export interface StoredMetadata {
   $correlationId?: string;
   $causationId?: string;
   eventId?: string;
+  /** On the last event of a keyed append only: its idempotency key and how many events it holds (keyed-append.ts). */
+  appendKey?: { key: string; count: number };
 }
 
-export function encodeMetadata(context: AppendContext, recordedAt: string, schemaVersion: number, foreignEventId?: string): StoredMetadata {
+export function encodeMetadata(
+  context: AppendContext,
+  recordedAt: string,
+  schemaVersion: number,
+  foreignEventId?: string,
+  appendKey?: { key: string; count: number },
+): StoredMetadata {
   const stored: StoredMetadata = { recordedAt, projectId: context.projectId ?? null, actor: context.actor, schemaVersion };
+  if (appendKey) stored.appendKey = appendKey;
   if (context.correlationId != null) stored.$correlationId = context.correlationId;
   if (context.causationId != null) stored.$causationId = context.causationId;
   if (foreignEventId !== undefined) stored.eventId = foreignEventId;
@@ -47,4 +56,11 @@ export function decodeMetadata(raw: unknown, event: { id: string; created: Date 
     },
     schemaVersion: typeof m.schemaVersion === 'number' && Number.isSafeInteger(m.schemaVersion) ? m.schemaVersion : 1,
   };
+}
+
+/** The key a stored event's metadata closes a keyed append with, if any. */
+export function appendKeyOf(raw: unknown): { key: string; count: number } | null {
+  if (!isObject(raw) || !isObject(raw.appendKey)) return null;
+  const { key, count } = raw.appendKey;
+  return typeof key === 'string' && typeof count === 'number' && Number.isSafeInteger(count) && count > 0 ? { key, count } : null;
 }

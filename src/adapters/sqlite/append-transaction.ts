@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NewEvent } from '../../../streams';
-import { checkExpectedRevision, type AppendOptions, type AppendResult } from '../../store/event-log';
+import { checkExpectedRevision, checkIdempotencyKey, type AppendOptions, type AppendResult } from '../../store/event-log';
 import { appendChain, CHAIN_START } from '../../store/hash-chain';
 import type { SqliteDatabase } from './open';
 
@@ -12,6 +12,17 @@ export const COLUMNS =
  * chain and the insert: binding the bytes was also faster than binding the string.
  */
 const ENCODE_ONCE_CHARS = 16 * 1024;
+
+/** Idempotency keys of keyed appends, with each one's result (written in the append's transaction). */
+const APPEND_KEYS_SCHEMA = `
+CREATE TABLE IF NOT EXISTS append_keys (
+  key TEXT PRIMARY KEY,
+  stream_id TEXT NOT NULL,
+  next_expected_revision INTEGER NOT NULL,
+  first_position INTEGER NOT NULL,
+  last_position INTEGER NOT NULL
+) WITHOUT ROWID;
+`;
 
 /** What an append stores of an event: `serialized` when the caller prepared it, else `data` as JSON. */
 export type AppendRow = Pick<NewEvent, 'type' | 'data' | 'eventId' | 'schemaVersion' | 'serialized'>;
@@ -32,7 +43,19 @@ export function appendTransaction(db: SqliteDatabase, options: { chain?: boolean
   // The data is bound as text, or, for a large record, as its UTF-8 bytes (read as text by the
   // CAST, without converting): then the chain hashes those bytes and the text is encoded once.
   const insert = db.prepare(`INSERT INTO events (${COLUMNS}) VALUES (NULL, ?, ?, ?, ?, CAST(? AS TEXT), ?, ?, ?, ?, ?, ?, ?)`);
+  db.exec(APPEND_KEYS_SCHEMA);
+  const keyed = db.prepare<[string], { next_expected_revision: number; first_position: number; last_position: number }>(
+    'SELECT next_expected_revision, first_position, last_position FROM append_keys WHERE key = ?',
+  );
+  const recordKey = db.prepare('INSERT INTO append_keys (key, stream_id, next_expected_revision, first_position, last_position) VALUES (?, ?, ?, ?, ?)');
   return db.transaction((streamId: string, events: readonly AppendRow[], options: AppendOptions, recordedAt: string): AppendResult => {
+    const key = options.idempotencyKey;
+    checkIdempotencyKey(key);
+    if (key !== undefined) {
+      // Read under the write lock (.immediate): no other writer can record the key meanwhile.
+      const earlier = keyed.get(key);
+      if (earlier) return { nextExpectedRevision: earlier.next_expected_revision, firstPosition: earlier.first_position, lastPosition: earlier.last_position, duplicate: true };
+    }
     const current = lastRevision.get(streamId)?.revision ?? null;
     checkExpectedRevision(streamId, options.expectedRevision ?? 'any', current);
     const ctx = options.context;
@@ -69,6 +92,7 @@ export function appendTransaction(db: SqliteDatabase, options: { chain?: boolean
       last = Number(info.lastInsertRowid);
       if (!first) first = last;
     }
+    if (key !== undefined) recordKey.run(key, streamId, revision, first, last);
     return { nextExpectedRevision: revision, firstPosition: first, lastPosition: last };
   });
 }

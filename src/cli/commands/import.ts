@@ -34,7 +34,7 @@ export function registerImport(program: Command) {
     .option('--restart', 'ignore a saved position and start from the first line')
     .option('--json', 'print the summary as one JSON object')
     .addHelpText('after', examples('import events.jsonl --batch-size 5000', 'import - --source events-2024 < events-2024.jsonl'))
-    .action((file: string, options: ImportOptions) => withRuntime((session) => importFile(session, file, options)));
+    .action((file: string, options: ImportOptions) => withRuntime((session) => importFile(session, file, options), { ingest: true }));
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Parts } from '../runtime-parts';
 
 const Health = z
   .object({
-    status: z.enum(['ok', 'degraded', 'unavailable']).meta({ description: 'degraded: some events quarantined or a projection stopped; unavailable: a storage fault.' }),
+    status: z.enum(['ok', 'degraded', 'unavailable']).meta({ description: 'degraded: some events quarantined or a projection stopped; unavailable: a storage fault, or the ingestion transport is unreachable.' }),
     storage: z.looseObject({ status: z.enum(['ok', 'fault']) }),
     log_head: z.number().int().nullable().meta({ description: 'Position of the last event in the log.' }),
     log_head_hash: z
@@ -19,13 +19,23 @@ const Health = z
       .record(z.string(), z.object({ version: z.number().int(), position: z.number().int() }))
       .meta({ description: 'Projections whose new version is being built beside the one serving: the version and how far in the log it has come.' }),
     quarantined: z.looseObject({ count: z.number().int(), latest: z.unknown() }),
+    ingest_transport: z
+      .object({
+        kind: z.enum(['direct', 'nats']),
+        status: z.enum(['ok', 'unavailable']),
+        detail: z.string().optional(),
+        consumers: z
+          .record(z.string(), z.object({ pending: z.number().int(), ack_pending: z.number().int(), oldest_age_seconds: z.number().nullable() }))
+          .optional(),
+      })
+      .meta({ description: 'How ingestion reaches the log: direct appends, or NATS JetStream with the ingest consumers\' lag (messages pending, delivered but unacknowledged, age of the oldest not yet appended). Unavailable: capture answers 503 transport_unavailable.' }),
   })
   .meta({ id: 'Health' });
 // Written as built: the health answer must never depend on more than the runtime it reports on.
 const docs = { response: { 200: Health, 503: Health.meta({ description: 'A projection stopped or storage is failing: take this instance out of rotation.' }) } };
 
 /** Liveness plus where the log and each projection stand, for operators and load balancers. */
-export const healthRoutes: FastifyPluginAsync<Parts<'runner' | 'log' | 'storage'>> = async (app, parts) => {
+export const healthRoutes: FastifyPluginAsync<Parts<'runner' | 'log' | 'storage' | 'transport'>> = async (app, parts) => {
   app.get('/_health', { config: { docs }, schema: { summary: 'Liveness, the log head and each projection (no auth).', tags: ['health'] } }, async (_request, reply) => {
     const { runner, log } = parts;
     const failures = runner.failures();
@@ -46,8 +56,10 @@ export const healthRoutes: FastifyPluginAsync<Parts<'runner' | 'log' | 'storage'
     // A storage fault means writes are refused (503): load balancers must stop sending them here.
     const storage = parts.storage.fault() ?? unreachable;
     const quarantine = quarantineHealth(runner);
-    return reply.status(healthy && !storage ? 200 : 503).send({
-      status: storage ? 'unavailable' : healthy && !quarantine.degraded ? 'ok' : 'degraded',
+    const transport = await parts.transport.status();
+    const down = storage !== null || transport.status === 'unavailable';
+    return reply.status(healthy && !down ? 200 : 503).send({
+      status: down ? 'unavailable' : healthy && !quarantine.degraded ? 'ok' : 'degraded',
       storage: storage ? { status: 'fault', ...storage } : { status: 'ok' },
       log_head: logHead,
       log_head_hash: headHash,
@@ -55,6 +67,7 @@ export const healthRoutes: FastifyPluginAsync<Parts<'runner' | 'log' | 'storage'
       failures,
       rebuilds: runner.rebuilds(),
       quarantined: quarantine.quarantined,
+      ingest_transport: transport,
     });
   });
 };

@@ -210,6 +210,41 @@ export function eventLogContract(name: string, open: (options?: OpenOptions) => 
       await log.close();
     });
 
+    it('answers a repeated idempotency key with the first append\'s result, appending nothing', async () => {
+      const { log } = await open();
+      await log.append('k', [ev(0)], { context: ctx });
+      const first = await log.append('k', [ev(1), ev(2)], { context: ctx, idempotencyKey: 'msg-1' });
+      expect(first.duplicate).toBeFalsy();
+      await log.append('other', [ev(3)], { context: ctx, idempotencyKey: 'msg-2' });
+      // Whatever the repeat carries (other events, a revision that would now conflict), it is the first append again.
+      const again = await log.append('k', [ev(9)], { context: ctx, idempotencyKey: 'msg-1', expectedRevision: 'no_stream' });
+      expect(again).toEqual({ ...first, duplicate: true });
+      const keyed = (await log.readStream('k')).map((e) => (e.data as { n: number }).n);
+      expect(keyed).toEqual([0, 1, 2]);
+      expect((await log.readAll()).map((e) => (e.data as { n: number }).n)).toEqual([0, 1, 2, 3]);
+      // A new key appends.
+      const next = await log.append('k', [ev(4)], { context: ctx, idempotencyKey: 'msg-3', expectedRevision: 2 });
+      expect(next.nextExpectedRevision).toBe(3);
+      expect(next.duplicate).toBeFalsy();
+      await log.close();
+    });
+
+    it('records no key for a refused append, and lets one of two concurrent appends with one key append', async () => {
+      const { log } = await open();
+      await expect(log.append('c', [ev(1)], { context: ctx, idempotencyKey: 'k-1', expectedRevision: 5 })).rejects.toBeInstanceOf(
+        WrongExpectedRevisionError,
+      );
+      const ok = await log.append('c', [ev(1)], { context: ctx, idempotencyKey: 'k-1', expectedRevision: 'no_stream' });
+      expect(ok.duplicate).toBeFalsy();
+      const results = await Promise.all([1, 2, 3].map((n) => log.append('c', [ev(10 + n)], { context: ctx, idempotencyKey: 'k-2' })));
+      expect((await log.readStream('c')).length).toBe(2);
+      expect(results.filter((r) => !r.duplicate)).toHaveLength(1);
+      const winner = results.find((r) => !r.duplicate)!;
+      for (const r of results) expect({ ...r, duplicate: undefined }).toEqual({ ...winner, duplicate: undefined });
+      await expect(log.append('c', [ev(1)], { context: ctx, idempotencyKey: '' })).rejects.toThrow(/idempotency key/);
+      await log.close();
+    });
+
     it('sees appends made through another handle on the same storage', async () => {
       const { log, reopen } = await open();
       if (!reopen) return;
@@ -219,7 +254,9 @@ export function eventLogContract(name: string, open: (options?: OpenOptions) => 
       await expect(log.append('x', [ev(2)], { expectedRevision: 'no_stream', context: ctx })).rejects.toBeInstanceOf(
         WrongExpectedRevisionError,
       );
-      await log.append('x', [ev(2)], { expectedRevision: 0, context: ctx });
+      await log.append('x', [ev(2)], { expectedRevision: 0, context: ctx, idempotencyKey: 'shared' });
+      // Another handle (another process) sees the key.
+      expect((await other.append('x', [ev(3)], { context: ctx, idempotencyKey: 'shared' })).duplicate).toBe(true);
       expect((await received).map((e) => [e.revision, e.position])).toEqual((await other.readAll()).map((e) => [e.revision, e.position]));
       await other.close();
       await log.close();

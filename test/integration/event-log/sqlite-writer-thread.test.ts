@@ -40,4 +40,13 @@ describe('SQLite log: large prepared appends on the writer thread', () => {
     await expect(log.append('s', [big(9)], { ...ctx, expectedRevision: 0 })).rejects.toBeInstanceOf(WrongExpectedRevisionError);
     expect(await log.readStream('s')).toHaveLength(4);
   });
+
+  it('records an idempotency key with a large append, and answers a repeat of it on either path', async () => {
+    const first = await log.append('keyed', [big(0), big(1)], { ...ctx, idempotencyKey: 'large-1' });
+    expect(first.duplicate).toBeFalsy();
+    // The repeat is small (the log's own connection) then large (the thread): the same answer.
+    expect(await log.append('keyed', [{ type: 'Noted', data: { i: 2 } }], { ...ctx, idempotencyKey: 'large-1' })).toEqual({ ...first, duplicate: true });
+    expect(await log.append('keyed', [big(3)], { ...ctx, idempotencyKey: 'large-1' })).toEqual({ ...first, duplicate: true });
+    expect(await log.readStream('keyed')).toHaveLength(2);
+  });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { NewEvent } from '../../../../streams';
-import { WrongExpectedRevisionError, type AppendOptions, type AppendResult } from '../../../store/event-log';
+import { checkIdempotencyKey, WrongExpectedRevisionError, type AppendOptions, type AppendResult } from '../../../store/event-log';
 import type { LogNames } from './schema';
 import { headText, tailText } from '../../../store/hash-chain';
 
@@ -10,6 +10,7 @@ interface AppendRow {
   conflict: boolean;
   first_position: string | null;
   last_position: string | null;
+  duplicate: boolean;
 }
 
 const UNIQUE_VIOLATION = '23505';
@@ -26,6 +27,7 @@ export async function appendEvents(
   if (events.length === 0) throw new Error('append needs at least one event');
   const expected = options.expectedRevision ?? 'any';
   const ctx = options.context;
+  checkIdempotencyKey(options.idempotencyKey);
   const ids = events.map((e) => e.eventId ?? randomUUID());
   const shared = {
     recordedAt,
@@ -37,8 +39,8 @@ export async function appendEvents(
   let row: AppendRow;
   try {
     const result = await pool.query<AppendRow>(
-      `SELECT current_revision, conflict, first_position, last_position
-       FROM ${names.appendFn}($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+      `SELECT current_revision, conflict, first_position, last_position, duplicate
+       FROM ${names.appendFn}($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
       [
         streamId,
         String(expected),
@@ -56,6 +58,7 @@ export async function appendEvents(
         JSON.stringify(streamId),
         events.map((e) => headText(e.type, e.schemaVersion ?? 1)),
         ids.map((eventId) => tailText({ ...shared, eventId })),
+        options.idempotencyKey ?? null,
       ],
     );
     row = result.rows[0];
@@ -76,5 +79,6 @@ export async function appendEvents(
     nextExpectedRevision: Number(row.current_revision),
     firstPosition: Number(row.first_position),
     lastPosition: Number(row.last_position),
+    ...(row.duplicate ? { duplicate: true } : {}),
   };
 }

@@ -6,6 +6,8 @@ export interface LogNames {
   schema: string;
   /** `"schema".events`, quoted once here so no query builds identifiers from input. */
   events: string;
+  /** Idempotency keys of keyed appends, each with its append's result. */
+  appendKeys: string;
   appendFn: string;
   /** LISTEN/NOTIFY channel that wakes live subscriptions (a hint only: they also poll). */
   channel: string;
@@ -20,7 +22,7 @@ export function logNames(schema: string): LogNames {
   const q = `"${schema}"`;
   // A signed 64-bit key derived from the schema: two logs in one database do not serialise each other.
   const lockKey = createHash('sha256').update(`event-log:${schema}`).digest().readBigInt64BE(0).toString();
-  return { schema, events: `${q}.events`, appendFn: `${q}.append_events`, channel: `event_log_${schema}`.slice(0, 63), lockKey };
+  return { schema, events: `${q}.events`, appendKeys: `${q}.append_keys`, appendFn: `${q}.append_events`, channel: `event_log_${schema}`.slice(0, 63), lockKey };
 }
 
 /*
@@ -72,14 +74,25 @@ CREATE TABLE IF NOT EXISTS ${n.events} (
 -- starts with the next append.
 ALTER TABLE ${n.events} ADD COLUMN IF NOT EXISTS hash text;
 CREATE UNIQUE INDEX IF NOT EXISTS events_stream_revision ON ${n.events} (stream_id, revision);
--- The append function before the chain: a process of that version must not append unchained records.
+CREATE TABLE IF NOT EXISTS ${n.appendKeys} (
+  key text PRIMARY KEY,
+  stream_id text NOT NULL,
+  current_revision bigint NOT NULL,
+  first_position bigint NOT NULL,
+  last_position bigint NOT NULL
+);
+-- Earlier append functions (before the chain; the chain without idempotency keys; keys without the
+-- chain): replaced by the one below, so a process of such a version cannot append unchained or
+-- unkeyed records, and no overload is ambiguous to read about.
+DROP FUNCTION IF EXISTS ${n.appendFn}(text, text, text[], integer[], text[], text[], text, bigint, text, text, text, text, text[], text[]);
+DROP FUNCTION IF EXISTS ${n.appendFn}(text, text, text[], integer[], text[], text[], text, bigint, text, text, text, text);
 DROP FUNCTION IF EXISTS ${n.appendFn}(text, text, text[], integer[], text[], text[], text, bigint, text, text, text);
 CREATE OR REPLACE FUNCTION ${n.appendFn}(
   p_stream text, p_expected text,
   p_types text[], p_versions integer[], p_data text[], p_ids text[],
   p_recorded_at text, p_project_id bigint, p_actor text, p_causation text, p_correlation text,
-  p_stream_json text, p_heads text[], p_tails text[],
-  OUT current_revision bigint, OUT conflict boolean, OUT first_position bigint, OUT last_position bigint)
+  p_stream_json text, p_heads text[], p_tails text[], p_key text,
+  OUT current_revision bigint, OUT conflict boolean, OUT first_position bigint, OUT last_position bigint, OUT duplicate boolean)
 LANGUAGE plpgsql AS $fn$
 DECLARE
   n integer := cardinality(p_types);
@@ -91,6 +104,17 @@ BEGIN
     RAISE EXCEPTION 'event log appends need READ COMMITTED, not %', current_setting('transaction_isolation');
   END IF;
   PERFORM pg_advisory_xact_lock(${n.lockKey});
+  duplicate := false;
+  IF p_key IS NOT NULL THEN
+    -- Under the lock: a key is recorded by the append that commits it, and seen by every later one.
+    SELECT k.current_revision, k.first_position, k.last_position INTO current_revision, first_position, last_position
+    FROM ${n.appendKeys} k WHERE k.key = p_key;
+    IF FOUND THEN
+      duplicate := true;
+      conflict := false;
+      RETURN;
+    END IF;
+  END IF;
   SELECT max(revision) INTO current_revision FROM ${n.events} WHERE stream_id = p_stream;
   conflict := NOT CASE
     WHEN p_expected = 'any' THEN true
@@ -120,6 +144,10 @@ BEGIN
          p_recorded_at, p_project_id, p_actor, p_causation, p_correlation, u.h
   FROM unnest(p_types, p_versions, p_data, p_ids, hashes) WITH ORDINALITY AS u(t, v, d, id, h, i);
   current_revision := coalesce(current_revision, -1) + n;
+  IF p_key IS NOT NULL THEN
+    INSERT INTO ${n.appendKeys} (key, stream_id, current_revision, first_position, last_position)
+    VALUES (p_key, p_stream, current_revision, first_position, last_position);
+  END IF;
   -- Delivered at commit, never on rollback: a wake-up hint for live subscriptions.
   PERFORM pg_notify('${n.channel}', last_position::text);
 END

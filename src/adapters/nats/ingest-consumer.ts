@@ -1,0 +1,175 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { EventLog } from '../../store/event-log';
+import { isStorageFault, StorageUnavailableError } from '../../store/storage-fault';
+import { connectNats } from './connection';
+import { parseEnvelope } from './envelope';
+import { consumersOf, ensureStream, type NatsLayout } from './layout';
+
+export interface IngestConsumerOptions extends NatsLayout {
+  url: string;
+  /** Messages pulled per fetch: what one process holds in flight per consumer. */
+  batch?: number;
+  /** JetStream redelivers a message not acknowledged within this time (the holder died). */
+  ackWaitMs?: number;
+  onError?: (message: string, err: unknown) => void;
+}
+
+/** The ingest role once started. */
+export interface IngestConsumers {
+  /** Messages appended (duplicates included) since the start, per consumer. */
+  readonly appended: Record<string, number>;
+  stop(): Promise<void>;
+}
+
+/** Attempts of a message whose append fails for another reason than storage before it is set aside. */
+const MAX_BAD_ATTEMPTS = 5;
+
+const ns = (ms: number) => ms * 1_000_000;
+
+/**
+ * The `ingest` role: one durable pull consumer for live subjects, one for historical ones, each
+ * appending its messages to the log one at a time in stream order (so in per-project order), with
+ * the message's id as the append's idempotency key, and acknowledging only after the append
+ * returned (durable). A crash between the append and the ack redelivers the message, and the
+ * idempotent append answers it without appending again.
+ *
+ * One process at a time runs this (under the `ingest` lease with a shared log): when it takes over
+ * from a process that died with messages unacknowledged, it first waits out their ack wait, so
+ * that JetStream redelivers them (redeliveries go before new messages) and order holds.
+ */
+export async function startIngestConsumers(log: EventLog, options: IngestConsumerOptions): Promise<IngestConsumers> {
+  const nc = await connectNats(options.url, 'eventful ingest');
+  const batch = options.batch ?? 256;
+  const ackWaitMs = options.ackWaitMs ?? 10_000;
+  let stopping = false;
+  const appended: Record<string, number> = {};
+  const wake = new AbortController();
+  let loops: Promise<void>[];
+  try {
+    const jsm = await jetstreamManager(nc);
+    await ensureStream(jsm, options);
+    const names: string[] = [];
+    for (const { name, filter } of consumersOf(options)) {
+      await ensureConsumer(jsm, options.stream, name, filter, ns(ackWaitMs), batch * 4);
+      names.push(name);
+      appended[name] = 0;
+    }
+    await waitOutOrphans(jsm, options.stream, names, ackWaitMs, wake.signal);
+    const js = jetstream(nc);
+    loops = names.map(async (name) => {
+      const consumer = await js.consumers.get(options.stream, name);
+      // One line per outage, not one per retry.
+      let failing = false;
+      while (!stopping) {
+        let messages;
+        try {
+          messages = await consumer.fetch({ max_messages: batch, expires: 1000 });
+          failing = false;
+        } catch (err) {
+          if (!failing) options.onError?.(`fetch from ${name} failed; retrying until NATS answers`, err);
+          failing = true;
+          await sleep(500, undefined, { signal: wake.signal }).catch(() => undefined);
+          continue;
+        }
+        for await (const m of messages) {
+          // Stopping: what is left goes back at once, ahead of newer messages, to the next holder.
+          if (stopping) {
+            m.nak();
+            continue;
+          }
+          if (await appendOne(log, m, ackWaitMs, () => stopping, options.onError)) {
+            m.ack();
+            appended[name]++;
+          } else if (stopping) m.nak();
+        }
+      }
+    });
+  } catch (err) {
+    await nc.close();
+    throw err;
+  }
+  return {
+    appended,
+    async stop() {
+      stopping = true;
+      wake.abort();
+      await Promise.allSettled(loops);
+      await drainQuietly(nc);
+    },
+  };
+}
+
+/**
+ * Appends one message, retrying while the log cannot be written (the message is kept in progress
+ * meanwhile, so it is not redelivered under us). Answers whether it may be acknowledged: true once
+ * appended, or set aside after a message that can never be appended (logged, then terminated).
+ */
+async function appendOne(log: EventLog, m: JsMsg, ackWaitMs: number, stopping: () => boolean, onError?: (message: string, err: unknown) => void): Promise<boolean> {
+  let envelope;
+  try {
+    envelope = parseEnvelope(m.data);
+  } catch (err) {
+    onError?.(`message ${m.seq} on ${m.subject} is not an ingestion envelope: terminated`, err);
+    m.term();
+    return false;
+  }
+  const key = `nats:${m.headers?.get('Nats-Msg-Id') || `${m.info.stream}:${m.seq}`}`;
+  // Validated against the event contracts before capture published them (validatedTransport): the
+  // text goes to the log as it is, not through the contracts a second time.
+  const records = envelope.records.map((r) => ({ type: r.type, data: r.data, serialized: JSON.stringify(r.data), schemaVersion: r.schemaVersion, eventId: r.eventId }));
+  let bad = 0;
+  for (let attempt = 0; ; attempt++) {
+    const keepAlive = setInterval(() => m.working(), Math.max(1000, ackWaitMs / 3));
+    try {
+      await log.append(envelope.stream, records, { expectedRevision: 'any', context: envelope.context, idempotencyKey: key });
+      return true;
+    } catch (err) {
+      const storage = err instanceof StorageUnavailableError || isStorageFault(err);
+      if (!storage && ++bad >= MAX_BAD_ATTEMPTS) {
+        onError?.(`message ${m.seq} on ${m.subject} could not be appended ${bad} times: terminated`, err);
+        m.term();
+        return false;
+      }
+      if (attempt === 0 || attempt % 20 === 0) onError?.(`append of message ${m.seq} on ${m.subject} failed; retrying`, err);
+    } finally {
+      clearInterval(keepAlive);
+    }
+    if (stopping()) return false;
+    m.working();
+    await sleep(Math.min(2000, 100 * 2 ** Math.min(attempt, 4)));
+  }
+}
+
+async function ensureConsumer(jsm: JetStreamManager, stream: string, name: string, filter: string, ackWait: number, maxAckPending: number): Promise<void> {
+  const config = {
+    durable_name: name,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    filter_subject: filter,
+    ack_wait: ackWait,
+    max_ack_pending: maxAckPending,
+  };
+  const existing = await jsm.consumers.info(stream, name).catch(() => null);
+  if (!existing) await jsm.consumers.add(stream, config);
+  else if (existing.config.ack_wait !== ackWait || existing.config.max_ack_pending !== maxAckPending) {
+    await jsm.consumers.update(stream, name, { ack_wait: ackWait, max_ack_pending: maxAckPending });
+  }
+}
+
+/** Messages delivered to a holder that is gone: wait until their ack wait has passed, so they come back first. */
+async function waitOutOrphans(jsm: JetStreamManager, stream: string, names: string[], ackWaitMs: number, signal: AbortSignal): Promise<void> {
+  for (const name of names) {
+    const info = await jsm.consumers.info(stream, name);
+    if (info.num_ack_pending > 0) {
+      await sleep(ackWaitMs + 500, undefined, { signal }).catch(() => undefined);
+      return;
+    }
+  }
+}
+
+async function drainQuietly(nc: NatsConnection): Promise<void> {
+  if (nc.isClosed()) return;
+  await nc.close().catch(() => undefined);
+}

@@ -1,0 +1,23 @@
+import type { Config } from '../config';
+import type { EventLog } from '../store/event-log';
+import type { IngestTransport } from '../store/ingest-transport';
+import type { StartedRole } from '../runtime/leased-role';
+import { NatsIngestTransport } from '../adapters/nats/nats-transport';
+import { startIngestConsumers } from '../adapters/nats/ingest-consumer';
+import type { NatsLayout } from '../adapters/nats/layout';
+
+type NatsConfig = Pick<Config, 'NATS_URL' | 'NATS_REPLICAS' | 'NATS_STREAM' | 'NATS_SUBJECT_PREFIX' | 'NATS_ACK_WAIT_MS'>;
+
+const layoutOf = (config: NatsConfig): NatsLayout => ({ stream: config.NATS_STREAM, prefix: config.NATS_SUBJECT_PREFIX, replicas: config.NATS_REPLICAS });
+
+/** The transport NATS_URL names: JetStream when set, else none (the runtime appends directly). */
+export async function openIngestTransport(config: NatsConfig): Promise<IngestTransport | undefined> {
+  if (!config.NATS_URL) return undefined;
+  return NatsIngestTransport.open({ url: config.NATS_URL, ...layoutOf(config) });
+}
+
+/** The `ingest` role: JetStream's consumers appending to `log` until stopped. */
+export async function startIngestRole(config: NatsConfig, log: EventLog, onError: (message: string, err: unknown) => void): Promise<StartedRole> {
+  if (!config.NATS_URL) throw new Error('the ingest role needs NATS_URL');
+  return startIngestConsumers(log, { url: config.NATS_URL, ...layoutOf(config), ackWaitMs: config.NATS_ACK_WAIT_MS, onError });
+}
