@@ -20,6 +20,14 @@ export interface ExperimentRow {
   filters: unknown;
   archived: boolean;
   exposure_cohort: number | null;
+  metrics: Record<string, unknown>[];
+  metrics_secondary: Record<string, unknown>[];
+  primary_metrics_ordered_uuids: string[];
+  secondary_metrics_ordered_uuids: string[];
+  stats_config: Record<string, unknown> | null;
+  exposure_criteria: Record<string, unknown> | null;
+  conclusion: string | null;
+  conclusion_comment: string | null;
   created_by: number | null;
   created_at: string;
   updated_at: string;
@@ -40,6 +48,14 @@ interface Raw {
   filters: string | null;
   archived: number;
   exposure_cohort: number | null;
+  metrics: string | null;
+  metrics_secondary: string | null;
+  primary_metrics_ordered_uuids: string | null;
+  secondary_metrics_ordered_uuids: string | null;
+  stats_config: string | null;
+  exposure_criteria: string | null;
+  conclusion: string | null;
+  conclusion_comment: string | null;
   created_by: number | null;
   created_at: string;
   updated_at: string;
@@ -54,6 +70,8 @@ interface Raw {
 }
 
 const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+const parseList = <T>(text: string | null): T[] => (text === null ? [] : (JSON.parse(text) as T[]));
+const parseObject = (text: string | null): Record<string, unknown> | null => (text === null ? null : (JSON.parse(text) as Record<string, unknown>));
 
 const row = (r: Raw): ExperimentRow => ({
   id: r.id,
@@ -68,6 +86,14 @@ const row = (r: Raw): ExperimentRow => ({
   filters: parse(r.filters),
   archived: r.archived === 1,
   exposure_cohort: r.exposure_cohort,
+  metrics: parseList(r.metrics),
+  metrics_secondary: parseList(r.metrics_secondary),
+  primary_metrics_ordered_uuids: parseList(r.primary_metrics_ordered_uuids),
+  secondary_metrics_ordered_uuids: parseList(r.secondary_metrics_ordered_uuids),
+  stats_config: parseObject(r.stats_config),
+  exposure_criteria: parseObject(r.exposure_criteria),
+  conclusion: r.conclusion,
+  conclusion_comment: r.conclusion_comment,
   created_by: r.created_by,
   created_at: r.created_at,
   updated_at: r.updated_at,

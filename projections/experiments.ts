@@ -16,6 +16,14 @@ const UPDATABLE: Record<string, { column: string; encode: (v: unknown) => string
   secondaryMetrics: { column: 'secondary_metrics', encode: jsonOrNull },
   filters: { column: 'filters', encode: jsonOrNull },
   archived: { column: 'archived', encode: (v) => (v ? 1 : 0) },
+  metrics: { column: 'metrics', encode: jsonOrNull },
+  metricsSecondary: { column: 'metrics_secondary', encode: jsonOrNull },
+  primaryMetricsOrderedUuids: { column: 'primary_metrics_ordered_uuids', encode: jsonOrNull },
+  secondaryMetricsOrderedUuids: { column: 'secondary_metrics_ordered_uuids', encode: jsonOrNull },
+  statsConfig: { column: 'stats_config', encode: jsonOrNull },
+  exposureCriteria: { column: 'exposure_criteria', encode: jsonOrNull },
+  conclusion: { column: 'conclusion', encode: (v) => (v as string | null) ?? null },
+  conclusionComment: { column: 'conclusion_comment', encode: (v) => (v as string | null) ?? null },
 };
 
 async function applyUpdate(db: SqlSession, d: ExperimentUpdatedData, at: string) {
@@ -37,7 +45,8 @@ async function applyUpdate(db: SqlSession, d: ExperimentUpdatedData, at: string)
  */
 export const experimentsProjection = defineProjection({
   name: 'experiments',
-  version: 1,
+  // 2: PostHog's current fields (metrics, stats_config, exposure_criteria, conclusion...).
+  version: 2,
   store: 'readmodels',
   reads: experimentEvents,
   tables: [
@@ -56,6 +65,14 @@ export const experimentsProjection = defineProjection({
         filters: 'text?',
         archived: 'integer',
         exposure_cohort: 'integer?',
+        metrics: 'text?',
+        metrics_secondary: 'text?',
+        primary_metrics_ordered_uuids: 'text?',
+        secondary_metrics_ordered_uuids: 'text?',
+        stats_config: 'text?',
+        exposure_criteria: 'text?',
+        conclusion: 'text?',
+        conclusion_comment: 'text?',
         created_by: 'integer?',
         created_at: 'text',
         updated_at: 'text',
@@ -75,8 +92,10 @@ export const experimentsProjection = defineProjection({
         const d = e.data;
         await db.run(
           `INSERT INTO experiments (id, project_id, name, description, start_date, end_date, feature_flag_key, parameters,
-             secondary_metrics, filters, archived, exposure_cohort, created_by, created_at, updated_at, deleted, abandoned, version)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, 0, 0, 1)`,
+             secondary_metrics, filters, archived, exposure_cohort, metrics, metrics_secondary, primary_metrics_ordered_uuids,
+             secondary_metrics_ordered_uuids, stats_config, exposure_criteria, conclusion, conclusion_comment,
+             created_by, created_at, updated_at, deleted, abandoned, version)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 1)`,
           d.experimentId,
           d.projectId,
           d.name,
@@ -88,6 +107,14 @@ export const experimentsProjection = defineProjection({
           jsonOrNull(d.secondaryMetrics),
           jsonOrNull(d.filters),
           d.archived ? 1 : 0,
+          jsonOrNull(d.metrics),
+          jsonOrNull(d.metricsSecondary),
+          jsonOrNull(d.primaryMetricsOrderedUuids),
+          jsonOrNull(d.secondaryMetricsOrderedUuids),
+          jsonOrNull(d.statsConfig),
+          jsonOrNull(d.exposureCriteria),
+          d.conclusion ?? null,
+          d.conclusionComment ?? null,
           d.createdBy,
           at,
           at,

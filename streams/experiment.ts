@@ -21,6 +21,22 @@ const Instant = z.string().nullable();
  */
 const FreeJson = z.unknown();
 
+/**
+ * PostHog's current experiment fields (compat §15.1), added after the first events were written:
+ * every one is optional, so events recorded before them read unchanged (absent = the default).
+ */
+const MetricList = z.array(z.record(z.string(), z.unknown()));
+const currentFields = {
+  metrics: MetricList.optional(),
+  metricsSecondary: MetricList.optional(),
+  primaryMetricsOrderedUuids: z.array(z.string()).optional(),
+  secondaryMetricsOrderedUuids: z.array(z.string()).optional(),
+  statsConfig: z.record(z.string(), z.unknown()).nullable().optional(),
+  exposureCriteria: z.record(z.string(), z.unknown()).nullable().optional(),
+  conclusion: z.string().nullable().optional(),
+  conclusionComment: z.string().nullable().optional(),
+};
+
 export const ExperimentCreated = defineEvent(
   'ExperimentCreated',
   z.object({
@@ -35,6 +51,7 @@ export const ExperimentCreated = defineEvent(
     filters: FreeJson.optional(),
     archived: z.boolean(),
     createdBy: z.number().int().nullable(),
+    ...currentFields,
   }),
 );
 
@@ -51,6 +68,7 @@ export const ExperimentUpdated = defineEvent(
     secondaryMetrics: FreeJson.optional(),
     filters: FreeJson.optional(),
     archived: z.boolean().optional(),
+    ...currentFields,
   }),
 );
 

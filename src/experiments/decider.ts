@@ -2,7 +2,7 @@ import { experimentEvents, type ExperimentEvent, type ExperimentUpdatedData } fr
 import { stableJson } from '../../projections/json';
 import { conflict, notFound, validationError } from '../errors';
 import type { Decider } from '../runtime/decider';
-import type { CreateExperimentInput, ExperimentFields, UpdateExperimentInput } from './input';
+import { CURRENT_FIELD_DEFAULTS, type CreateExperimentInput, type ExperimentFields, type UpdateExperimentInput } from './input';
 import { checkVariantsFrozen, experimentVariants } from './variants';
 
 export interface ExperimentState extends ExperimentFields {
@@ -41,6 +41,11 @@ const initial = (): ExperimentState => ({
   secondaryMetrics: null,
   filters: null,
   archived: false,
+  ...CURRENT_FIELD_DEFAULTS,
+  metrics: [],
+  metricsSecondary: [],
+  primaryMetricsOrderedUuids: [],
+  secondaryMetricsOrderedUuids: [],
   exposureCohort: null,
   variantKeys: [],
   version: 0,
@@ -55,7 +60,24 @@ function keysOr(parameters: unknown, fallback: string[]): string[] {
   }
 }
 
-const FIELDS: (keyof UpdateExperimentInput)[] = ['name', 'description', 'startDate', 'endDate', 'parameters', 'secondaryMetrics', 'filters', 'archived'];
+const FIELDS: (keyof UpdateExperimentInput)[] = [
+  'name',
+  'description',
+  'startDate',
+  'endDate',
+  'parameters',
+  'secondaryMetrics',
+  'filters',
+  'archived',
+  'metrics',
+  'metricsSecondary',
+  'primaryMetricsOrderedUuids',
+  'secondaryMetricsOrderedUuids',
+  'statsConfig',
+  'exposureCriteria',
+  'conclusion',
+  'conclusionComment',
+];
 const same = (a: unknown, b: unknown) => stableJson(a ?? null) === stableJson(b ?? null);
 const visible = (s: ExperimentState) => s.exists && !s.deleted && !s.abandoned;
 
@@ -70,6 +92,14 @@ function apply(s: ExperimentState, e: ExperimentEvent): ExperimentState {
         parameters: d.parameters ?? null,
         secondaryMetrics: d.secondaryMetrics ?? null,
         filters: d.filters ?? null,
+        metrics: d.metrics ?? [],
+        metricsSecondary: d.metricsSecondary ?? [],
+        primaryMetricsOrderedUuids: d.primaryMetricsOrderedUuids ?? [],
+        secondaryMetricsOrderedUuids: d.secondaryMetricsOrderedUuids ?? [],
+        statsConfig: d.statsConfig ?? null,
+        exposureCriteria: d.exposureCriteria ?? null,
+        conclusion: d.conclusion ?? null,
+        conclusionComment: d.conclusionComment ?? null,
         exists: true,
         variantKeys: keysOr(d.parameters, ['control', 'test']),
       };

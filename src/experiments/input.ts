@@ -1,7 +1,9 @@
 import { validationError } from '../errors';
 
 /** The writable fields of an experiment, parsed (dates normalised to toISOString()). */
-export interface ExperimentFields {
+export interface ExperimentFields extends BaseFields, CurrentFields {}
+
+interface BaseFields {
   name: string;
   description: string;
   startDate: string | null;
@@ -12,7 +14,32 @@ export interface ExperimentFields {
   archived: boolean;
 }
 
-export interface CreateExperimentInput extends ExperimentFields {
+/** PostHog's current fields (compat §15.1); metrics carry their server-given uuid and fingerprint. */
+export interface CurrentFields {
+  metrics: Record<string, unknown>[];
+  metricsSecondary: Record<string, unknown>[];
+  primaryMetricsOrderedUuids: string[];
+  secondaryMetricsOrderedUuids: string[];
+  statsConfig: Record<string, unknown> | null;
+  exposureCriteria: Record<string, unknown> | null;
+  conclusion: string | null;
+  conclusionComment: string | null;
+}
+
+/** The current fields of an experiment recorded before they existed. */
+export const CURRENT_FIELD_DEFAULTS = {
+  metrics: [],
+  metricsSecondary: [],
+  primaryMetricsOrderedUuids: [],
+  secondaryMetricsOrderedUuids: [],
+  statsConfig: null,
+  exposureCriteria: null,
+  conclusion: null,
+  conclusionComment: null,
+} as const satisfies Partial<CurrentFields>;
+
+/** The current fields are optional on create: absent ones take their defaults. */
+export interface CreateExperimentInput extends BaseFields, Partial<CurrentFields> {
   featureFlagKey: string;
 }
 

@@ -11,8 +11,9 @@ import { recordedAtOf } from '../runtime/recorded-at';
 import { withNextId } from '../runtime/sequential-id';
 import type { EventLog } from '../store/event-log';
 import { experimentDecider, type ExperimentCommand, type ExperimentState } from './decider';
-import { checkPatch, type CreateExperimentInput, type ExperimentPatch } from './input';
-import { checkVariantsFrozen, experimentFlagFilters, variantKeysOf } from './variants';
+import { checkPatch, type CreateExperimentInput, type CurrentFields, type ExperimentPatch } from './input';
+import { createDefaults, settleCurrentFields } from './metrics/settle';
+import { checkVariantsFrozen, experimentFlagFilters, experimentVariants, variantKeysOf } from './variants';
 
 export interface ExperimentServiceDeps {
   log: EventLog;
@@ -23,6 +24,17 @@ export interface ExperimentServiceDeps {
   /** Read-your-writes over the named projections. */
   waitFor: (position: number, names: readonly string[]) => Promise<void>;
 }
+
+const currentFieldsOf = (row: ExperimentRow): CurrentFields => ({
+  metrics: row.metrics,
+  metricsSecondary: row.metrics_secondary,
+  primaryMetricsOrderedUuids: row.primary_metrics_ordered_uuids,
+  secondaryMetricsOrderedUuids: row.secondary_metrics_ordered_uuids,
+  statsConfig: row.stats_config,
+  exposureCriteria: row.exposure_criteria,
+  conclusion: row.conclusion,
+  conclusionComment: row.conclusion_comment,
+});
 
 const KEY_TAKEN = 'There is already a feature flag with this key.';
 const keyTaken = () => validationError(KEY_TAKEN, 'feature_flag_key', 'unique');
@@ -42,9 +54,10 @@ export class ExperimentService {
    * seen. If 2 fails (a concurrent create took the key) the experiment is marked abandoned. The
    * reverse orphan (a flag pointing at no experiment) cannot happen: the flag is always second.
    */
-  async create(projectId: number, input: CreateExperimentInput, actor: Actor): Promise<ExperimentRow> {
+  async create(projectId: number, given: CreateExperimentInput, actor: Actor): Promise<ExperimentRow> {
     const { log, experiments, flagQueries, flags } = this.deps;
-    const filters = await flags.checkedFilters(projectId, experimentFlagFilters(input.parameters));
+    const filters = await flags.checkedFilters(projectId, experimentFlagFilters(given.parameters));
+    const input: CreateExperimentInput = { ...given, ...createDefaults(settleCurrentFields(given, null, experimentVariants(given.parameters).map((v) => v.key))) };
     if (await flagQueries.byKey(projectId, input.featureFlagKey)) throw keyTaken();
 
     const createdBy = actor.type === 'user' ? actor.id : null;
@@ -78,8 +91,10 @@ export class ExperimentService {
    */
   async update(projectId: number, id: number, patch: ExperimentPatch, actor: Actor): Promise<ExperimentRow> {
     const current = await this.visible(projectId, id);
-    const changes = checkPatch(patch, current.feature_flag_key, { startDate: current.start_date, endDate: current.end_date });
     const flag = current.feature_flag;
+    const checked = checkPatch(patch, current.feature_flag_key, { startDate: current.start_date, endDate: current.end_date });
+    const variantKeys = checked.parameters !== undefined ? experimentVariants(checked.parameters).map((v) => v.key) : variantKeysOf(flag.filters);
+    const changes = { ...checked, ...settleCurrentFields(checked, currentFieldsOf(current), variantKeys) };
     const launched = current.start_date !== null;
     checkVariantsFrozen(launched, variantKeysOf(flag.filters), changes.parameters);
 
@@ -162,6 +177,14 @@ export class ExperimentService {
             filters: state.filters,
             archived: state.archived,
             exposure_cohort: state.exposureCohort,
+            metrics: state.metrics,
+            metrics_secondary: state.metricsSecondary,
+            primary_metrics_ordered_uuids: state.primaryMetricsOrderedUuids,
+            secondary_metrics_ordered_uuids: state.secondaryMetricsOrderedUuids,
+            stats_config: state.statsConfig,
+            exposure_criteria: state.exposureCriteria,
+            conclusion: state.conclusion,
+            conclusion_comment: state.conclusionComment,
             version: state.version,
             updated_at: await recordedAtOf(this.deps.log, experimentStream(id), state.version - 1),
           };

@@ -6,6 +6,7 @@ import { notFoundError } from '../errors';
 import { pageEnvelope } from '../pagination';
 import { JsonObject, NoContent, numericId, pageQuery, paginated, ProjectObjectParams, ProjectParams, UserBasic } from '../schema/common';
 import { CreateExperimentBody, UpdateExperimentBody } from '../schema/experiments';
+import { currentFieldsBody, ExperimentCurrentFields } from '../schema/experiment-current-fields';
 import { userBody } from '../users';
 import type { Parts } from '../runtime-parts';
 import { AsOfQuery, asOfOf } from '../schema/as-of';
@@ -40,6 +41,7 @@ const Experiment = z
     created_at: z.string(),
     updated_at: z.string(),
     status: z.enum(['draft', 'running', 'complete']),
+    ...ExperimentCurrentFields,
   })
   .meta({ id: 'Experiment' });
 
@@ -81,6 +83,7 @@ export const experimentRoutes: FastifyPluginAsyncZod<Parts<'experiments' | 'time
     created_at: e.created_at,
     updated_at: e.updated_at,
     status: statusOf(e),
+    ...currentFieldsBody(e),
   });
   // The auth plugin has already resolved project_id; a non-numeric experiment id matches nothing.
   const ids = (params: { project_id: string; id?: string }) => ({ projectId: Number(params.project_id), id: numericId(params.id) });

@@ -4,6 +4,9 @@ import { checkDateOrder, type CreateExperimentInput, type ExperimentPatch } from
 import { validateFlagKey } from '../../flags/management';
 import { jsonObject, JsonObject } from './common';
 import { bool, drf, given, instant, isObject, refuse, refusalIssue, text } from './drf';
+import { randomUUID } from 'node:crypto';
+import { checkConclusion, checkExposureCriteria, checkMetrics, checkSavedMetricsIds, checkStatsConfig, CONCLUSIONS } from '../../experiments/metrics/fields';
+import { ExperimentMetric } from '../../experiments/metrics/schema';
 
 const Parameters = z
   .looseObject({
@@ -54,7 +57,89 @@ const fields = {
     'Secondary metrics, each `{name, filters}`.',
   ).optional(),
   archived: bool().optional(),
+  ...currentFields(),
 };
+
+/** PostHog's current fields (compat §15.1), each read with PostHog's checks and messages. */
+function currentFields() {
+  const metricList = (attr: string, description: string) =>
+    drf(z.array(ExperimentMetric).nullable(), (raw) => checkMetrics(raw, attr, randomUUID), description).optional();
+  const ordering = (description: string) =>
+    drf(
+      z.array(z.string()).nullable(),
+      (raw): string[] | undefined => {
+        if (raw === null) return undefined;
+        if (!Array.isArray(raw) || !raw.every((u) => typeof u === 'string')) return refuse('Expected a list of metric UUIDs.', 'invalid');
+        return raw as string[];
+      },
+      description,
+    ).optional();
+  return {
+    metrics: metricList('metrics', 'Primary metrics: `ExperimentMetric`s (`mean`, `funnel`, `ratio`, `retention`); the server adds `uuid` and `fingerprint`.'),
+    metrics_secondary: metricList('metrics_secondary', 'Secondary metrics, as `metrics`.'),
+    primary_metrics_ordered_uuids: ordering('Display order of the primary metrics (every uuid must appear); follows `metrics` when absent.'),
+    secondary_metrics_ordered_uuids: ordering('Display order of the secondary metrics.'),
+    saved_metrics_ids: drf(
+      z.array(z.object({ id: z.number().int(), metadata: z.object({ type: z.enum(['primary', 'secondary']) }).optional() })).nullable(),
+      (raw) => checkSavedMetricsIds(raw),
+      'Shared (saved) metrics to attach; write-only.',
+    ).optional(),
+    stats_config: drf(
+      z
+        .looseObject({
+          method: z.enum(['bayesian', 'frequentist']).optional(),
+          bayesian: z.looseObject({ ci_level: z.number().optional(), difference_type: z.enum(['RELATIVE', 'ABSOLUTE']).optional() }).optional(),
+          frequentist: z
+            .looseObject({
+              alpha: z.number().optional(),
+              difference_type: z.enum(['RELATIVE', 'ABSOLUTE']).optional(),
+              sequential_testing_enabled: z.boolean().optional(),
+              sequential_tuning_parameter: z.number().optional(),
+            })
+            .optional(),
+          cuped: z.looseObject({ enabled: z.boolean().optional(), lookback_days: z.number().int().optional() }).optional(),
+          baseline_variant_key: z.string().optional(),
+        })
+        .nullable(),
+      (raw) => checkStatsConfig(raw, []),
+      'Statistics: `method` (bayesian or frequentist), per-method settings, `cuped` and `baseline_variant_key`.',
+    ).optional(),
+    exposure_criteria: drf(
+      z.looseObject({ filterTestAccounts: z.boolean().optional(), exposure_config: JsonObject.optional(), multiple_variant_handling: z.enum(['exclude', 'first_seen']).optional() }).nullable(),
+      checkExposureCriteria,
+      'Who counts as exposed: a custom exposure event or action, test-account filtering, and multiple-variant handling.',
+    ).optional(),
+    conclusion: drf(z.enum(CONCLUSIONS).nullable(), checkConclusion, 'How the experiment ended.').optional(),
+    conclusion_comment: drf(
+      z.string().nullable(),
+      (raw): string | null => (raw === null || typeof raw === 'string' ? raw : refuse('Not a valid string.', 'invalid')),
+      'Free text about the conclusion.',
+    ).optional(),
+  };
+}
+
+/** The current fields as the domain names them (absent keys stay absent). */
+function currentChanges(b: {
+  metrics?: Record<string, unknown>[];
+  metrics_secondary?: Record<string, unknown>[];
+  primary_metrics_ordered_uuids?: string[] | undefined;
+  secondary_metrics_ordered_uuids?: string[] | undefined;
+  stats_config?: Record<string, unknown> | null;
+  exposure_criteria?: Record<string, unknown> | null;
+  conclusion?: string | null;
+  conclusion_comment?: string | null;
+}) {
+  return given({
+    metrics: b.metrics,
+    metricsSecondary: b.metrics_secondary,
+    primaryMetricsOrderedUuids: b.primary_metrics_ordered_uuids,
+    secondaryMetricsOrderedUuids: b.secondary_metrics_ordered_uuids,
+    statsConfig: b.stats_config,
+    exposureCriteria: b.exposure_criteria,
+    conclusion: b.conclusion,
+    conclusionComment: b.conclusion_comment,
+  });
+}
 
 export const CreateExperimentBody = jsonObject({ ...fields, feature_flag_key: featureFlagKey })
   .transform((b, ctx): CreateExperimentInput => {
@@ -68,6 +153,7 @@ export const CreateExperimentBody = jsonObject({ ...fields, feature_flag_key: fe
       secondaryMetrics: b.secondary_metrics ?? [],
       filters: b.filters ?? {},
       archived: b.archived ?? false,
+      ...currentChanges(b),
     };
     try {
       checkDateOrder(input.startDate, input.endDate);
@@ -89,13 +175,33 @@ export const CreateExperimentBody = jsonObject({ ...fields, feature_flag_key: fe
   });
 
 /** Fields of the response shape a client may send back unchanged; ignored, as DRF ignores read-only fields. */
-const READ_ONLY = ['id', 'feature_flag', 'exposure_cohort', 'created_by', 'created_at', 'updated_at', 'status'];
+const READ_ONLY = ['id', 'feature_flag', 'exposure_cohort', 'created_by', 'created_at', 'updated_at', 'status', 'saved_metrics'];
 
 /** compat §4: PATCH changes only `fields`; every other key but the read-only ones is kept for checkPatch. */
 export const UpdateExperimentBody = jsonObject({ ...fields, name: fields.name.optional() })
   .transform((b): ExperimentPatch => {
-    const { name, description, start_date, end_date, parameters, secondary_metrics, filters, archived, ...rest } = b;
-    const changes = given({ name, description, startDate: start_date, endDate: end_date, parameters, secondaryMetrics: secondary_metrics, filters, archived });
+    const {
+      name,
+      description,
+      start_date,
+      end_date,
+      parameters,
+      secondary_metrics,
+      filters,
+      archived,
+      metrics,
+      metrics_secondary,
+      primary_metrics_ordered_uuids,
+      secondary_metrics_ordered_uuids,
+      saved_metrics_ids: _saved,
+      stats_config,
+      exposure_criteria,
+      conclusion,
+      conclusion_comment,
+      ...rest
+    } = b;
+    const current = { metrics, metrics_secondary, primary_metrics_ordered_uuids, secondary_metrics_ordered_uuids, stats_config, exposure_criteria, conclusion, conclusion_comment };
+    const changes = { ...given({ name, description, startDate: start_date, endDate: end_date, parameters, secondaryMetrics: secondary_metrics, filters, archived }), ...currentChanges(current) };
     return { changes, fixed: Object.fromEntries(Object.entries(rest).filter(([k]) => !READ_ONLY.includes(k))) };
   })
   .meta({ examples: [{ start_date: '2026-01-01T00:00:00Z' }] });

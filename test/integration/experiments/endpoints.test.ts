@@ -19,6 +19,9 @@ describe('POST /experiments/', () => {
       [
         'archived', 'created_at', 'created_by', 'description', 'end_date', 'exposure_cohort', 'feature_flag', 'feature_flag_key',
         'filters', 'id', 'name', 'parameters', 'secondary_metrics', 'start_date', 'status', 'updated_at',
+        // PostHog's current fields (compat §15.1)
+        'metrics', 'metrics_secondary', 'saved_metrics', 'primary_metrics_ordered_uuids', 'secondary_metrics_ordered_uuids',
+        'stats_config', 'exposure_criteria', 'conclusion', 'conclusion_comment',
       ].sort(),
     );
     expect(e).toMatchObject({
