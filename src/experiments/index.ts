@@ -2,6 +2,8 @@ import type { Observable } from 'rxjs';
 import type { CohortQueries } from '../../projections/cohorts-queries';
 import { experimentQueries } from '../../projections/experiments-queries';
 import { experimentResultsQueries } from '../../projections/experiments-results-queries';
+import { experimentMetricQueries } from '../../projections/experiment-metric-queries';
+import { ExperimentQueryRunner } from './query/runner';
 import type { FeatureFlagQueries } from '../../projections/feature-flags-queries';
 import type { SqlSession } from '../store/sql';
 import { CohortService } from '../cohorts';
@@ -58,9 +60,11 @@ export function openExperiments(deps: ExperimentsDeps) {
     counter,
     now: deps.now,
   });
+  const query = new ExperimentQueryRunner({ experiments: queries.experiments, metricQueries: experimentMetricQueries(deps.session), now: deps.now });
   return {
     service,
     results,
+    query,
     queries,
     close: () => counter.close(),
   };

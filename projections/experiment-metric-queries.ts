@@ -1,0 +1,93 @@
+import type { SqlSession } from '../src/store/sql';
+
+/** A closed range over the events' canonical ISO timestamps. */
+export interface Span {
+  from: string;
+  to: string;
+}
+
+/** One entity's exposure to one variant: the first time it was seen with it. */
+export interface ExposureRow {
+  /** Person id. */
+  p: string;
+  /** The variant (a JSON string property; anything else is not a variant). */
+  v: string | number | null;
+  /** First exposure with this variant (canonical ISO). */
+  t: string;
+}
+
+/** One metric event: its person, name, time and (when the metric reads one) property value. */
+export interface MetricEventRow {
+  p: string;
+  n: string;
+  t: string;
+  /** The math property as stored (text on PostgreSQL, number or text on SQLite); null when absent. */
+  x: string | number | null;
+}
+
+const PERSON = 'coalesce(d.person_id, e.person_id)';
+const JOIN_PERSON = 'LEFT JOIN person_distinct_ids d ON d.project_id = e.project_id AND d.distinct_id = e.distinct_id';
+
+/**
+ * The reads behind `ExperimentQuery`: portable SQL over the analytics events (SQLite and
+ * PostgreSQL), each through the (project_id, event, timestamp) index so only the named events of
+ * the span are touched, persons resolved as they are now (like the legacy results' queries).
+ */
+export function experimentMetricQueries(db: SqlSession) {
+  const { dialect } = db;
+  const events = dialect.indexedBy('events e', 'events_by_name_time');
+  const property = dialect.jsonString('e.properties');
+  const key = dialect.jsonStringKey;
+  return {
+    /**
+     * Per (person, variant) the first exposure. The default exposure is `$feature_flag_called` for
+     * this flag with the variant in `$feature_flag_response`; a custom exposure event carries it in
+     * `$feature/<key>`.
+     */
+    exposures(projectId: number, flagKey: string, exposureEvent: string | null, span: Span): Promise<ExposureRow[]> {
+      if (exposureEvent === null) {
+        return db.all<ExposureRow>(
+          `SELECT p, v, min(t) AS t FROM (
+             SELECT ${PERSON} AS p, ${property} AS v, e.timestamp AS t
+             FROM ${events} ${JOIN_PERSON}
+             WHERE e.project_id = ? AND e.event = '$feature_flag_called' AND e.timestamp >= ? AND e.timestamp <= ? AND ${property} = ?) x
+           GROUP BY p, v`,
+          key('$feature_flag_response'),
+          projectId,
+          span.from,
+          span.to,
+          key('$feature_flag'),
+          flagKey,
+        );
+      }
+      return db.all<ExposureRow>(
+        `SELECT p, v, min(t) AS t FROM (
+           SELECT ${PERSON} AS p, ${property} AS v, e.timestamp AS t
+           FROM ${events} ${JOIN_PERSON}
+           WHERE e.project_id = ? AND e.event = ? AND e.timestamp >= ? AND e.timestamp <= ?) x
+         GROUP BY p, v`,
+        key(`$feature/${flagKey}`),
+        projectId,
+        exposureEvent,
+        span.from,
+        span.to,
+      );
+    },
+
+    /** Every event of the named ones in the span with its person and, when asked, one property. */
+    metricEvents(projectId: number, names: readonly string[], mathProperty: string | null, span: Span): Promise<MetricEventRow[]> {
+      const value = mathProperty === null ? 'NULL' : dialect.jsonText('e.properties', mathProperty);
+      return db.all<MetricEventRow>(
+        `SELECT ${PERSON} AS p, e.event AS n, e.timestamp AS t, ${value} AS x
+         FROM ${events} ${JOIN_PERSON}
+         WHERE e.project_id = ? AND ${dialect.inJsonArray('e.event', 'text')} AND e.timestamp >= ? AND e.timestamp <= ?`,
+        projectId,
+        JSON.stringify([...new Set(names)]),
+        span.from,
+        span.to,
+      );
+    },
+  };
+}
+
+export type ExperimentMetricQueries = ReturnType<typeof experimentMetricQueries>;

@@ -1,0 +1,241 @@
+import type { ExperimentMetricQueries, MetricEventRow } from '../../../projections/experiment-metric-queries';
+import type { ExperimentQueries, ExperimentRow } from '../../../projections/experiments-queries';
+import { notFound, validationError } from '../../errors';
+import { analyseMetric, clamp, outlierBounds, type Arm, type MetricKind, type VariantStatistic } from '../../stats/v2';
+import { ExperimentMetric, type MetricSource } from '../metrics/schema';
+import { variantKeysOf } from '../variants';
+import { resolveConfig } from './config';
+import { eventsByEntity, funnelStepsReached, sourceValue, type Exposed, type Window } from './entity-values';
+
+const DAY_MS = 86_400_000;
+/** A funnel without a conversion window counts conversions for 3 years (PostHog). */
+const NO_WINDOW_MS = 3 * 365 * DAY_MS;
+const UNIT_MS: Record<string, number> = { second: 1000, minute: 60_000, hour: 3_600_000, day: DAY_MS, week: 7 * DAY_MS, month: 30 * DAY_MS };
+
+export interface ExperimentQueryDeps {
+  experiments: ExperimentQueries;
+  metricQueries: ExperimentMetricQueries;
+  now?: () => Date;
+}
+
+interface ArmSums {
+  key: string;
+  n: number;
+  sum: number;
+  sumSquares: number;
+  denominatorSum: number;
+  denominatorSumSquares: number;
+  sumProducts: number;
+  stepCounts: number[];
+  covariateSum: number;
+  covariateSumSquares: number;
+  covariateSumProduct: number;
+}
+
+const emptySums = (key: string, steps: number): ArmSums => ({
+  key,
+  n: 0,
+  sum: 0,
+  sumSquares: 0,
+  denominatorSum: 0,
+  denominatorSumSquares: 0,
+  sumProducts: 0,
+  stepCounts: Array<number>(steps).fill(0),
+  covariateSum: 0,
+  covariateSumSquares: 0,
+  covariateSumProduct: 0,
+});
+
+function refuseSource(source: MetricSource): string {
+  if (source.kind !== 'EventsNode') throw validationError('Only EventsNode metric sources are supported here (actions are not).', 'query');
+  if (source.math === 'hogql') throw validationError("The 'hogql' math is not supported here.", 'query');
+  if (source.properties?.length) throw validationError('Property filters on metric sources are not supported here.', 'query');
+  if (!source.event) throw validationError('A metric source needs an event.', 'query');
+  return source.event;
+}
+
+/**
+ * PostHog's `ExperimentQuery` (compat §15.2): one metric of one experiment, answered per variant with
+ * its sufficient statistics and the configured method's outputs. The SQL reads the exposures once
+ * and the metric's events once (covariate window included); everything after is one pass per entity.
+ */
+export class ExperimentQueryRunner {
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: ExperimentQueryDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  async run(projectId: number, experimentId: number, rawMetric: unknown) {
+    const experiment = await this.deps.experiments.byId(projectId, experimentId);
+    if (!experiment) throw notFound();
+    const parsed = ExperimentMetric.safeParse(rawMetric);
+    if (!parsed.success) throw validationError(`Invalid metric: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, 'query');
+    const metric = parsed.data;
+    if (experiment.start_date === null) throw validationError('Experiment has not started yet.', 'query');
+    const config = resolveConfig(experiment.stats_config);
+
+    const start = Date.parse(experiment.start_date);
+    const end = experiment.end_date === null ? this.now().getTime() : Date.parse(experiment.end_date);
+    const cuped = config.stats.cuped.enabled && (metric.metric_type === 'mean' || (metric.metric_type === 'funnel' && metric.funnel_order_type !== 'unordered'));
+    const lookback = cuped ? config.cupedLookbackDays * DAY_MS : 0;
+    const windowMs = metric.conversion_window ? metric.conversion_window * (UNIT_MS[metric.conversion_window_unit ?? 'day'] ?? DAY_MS) : null;
+
+    const exposed = await this.exposed(projectId, experiment, start, end);
+    const names = this.eventNames(metric);
+    const mathProperty = metric.metric_type === 'mean' && metric.source.math_property ? metric.source.math_property : null;
+    const span = { from: new Date(start - lookback).toISOString(), to: new Date(end).toISOString() };
+    const rows: MetricEventRow[] = await this.deps.metricQueries.metricEvents(projectId, names, mathProperty, span);
+    // A ratio reads two sources, each perhaps with its own property.
+    const denominatorRows = metric.metric_type === 'ratio' && metric.denominator.math_property
+      ? await this.deps.metricQueries.metricEvents(projectId, [refuseSource(metric.denominator)], metric.denominator.math_property, span)
+      : null;
+    const numeratorRows = metric.metric_type === 'ratio' && metric.numerator.math_property
+      ? await this.deps.metricQueries.metricEvents(projectId, [refuseSource(metric.numerator)], metric.numerator.math_property, span)
+      : null;
+    const byEntity = eventsByEntity(rows);
+    const numeratorByEntity = numeratorRows ? eventsByEntity(numeratorRows) : byEntity;
+    const denominatorByEntity = denominatorRows ? eventsByEntity(denominatorRows) : byEntity;
+
+    const keys = variantKeysOf(experiment.feature_flag.filters);
+    const steps = metric.metric_type === 'funnel' ? metric.series.length : 0;
+    const sums = new Map(keys.map((k) => [k, emptySums(k, steps)]));
+
+    // Per entity: the post-exposure value (within the conversion window) and the covariate.
+    const values: { entity: string; arm: ArmSums; y: number; d: number; x: number }[] = [];
+    for (const [entity, e] of exposed) {
+      const arm = sums.get(e.variant);
+      if (!arm) continue;
+      const post: Window = { from: e.first, to: Math.min(end + 1, e.first + (windowMs ?? (metric.metric_type === 'funnel' ? NO_WINDOW_MS : Number.POSITIVE_INFINITY))) };
+      const pre: Window = { from: e.first - lookback, to: e.first };
+      const events = byEntity.get(entity);
+      let y = 0;
+      let d = 0;
+      let x = 0;
+      if (metric.metric_type === 'mean') {
+        y = sourceValue(metric.source, events, post);
+        if (cuped) x = sourceValue(metric.source, events, pre);
+      } else if (metric.metric_type === 'funnel') {
+        const reached = funnelStepsReached(metric, events, post);
+        for (let i = 0; i < reached; i++) arm.stepCounts[i] = (arm.stepCounts[i] ?? 0) + 1;
+        y = reached === steps ? 1 : 0;
+        if (cuped) {
+          const last = metric.series[steps - 1];
+          x = last && sourceValue({ ...last, math: 'dau' }, events, pre) > 0 ? 1 : 0;
+        }
+      } else if (metric.metric_type === 'ratio') {
+        y = sourceValue(metric.numerator, numeratorByEntity.get(entity), post);
+        d = sourceValue(metric.denominator, denominatorByEntity.get(entity), post);
+      }
+      values.push({ entity, arm, y, d, x });
+    }
+
+    if (metric.metric_type === 'mean' && (metric.lower_bound_percentile != null || metric.upper_bound_percentile != null)) {
+      const bounds = outlierBounds(values.map((v) => v.y), metric.lower_bound_percentile, metric.upper_bound_percentile, metric.ignore_zeros === true);
+      for (const v of values) v.y = clamp(v.y, bounds);
+    }
+    for (const { arm, y, d, x } of values) {
+      arm.n += 1;
+      arm.sum += y;
+      arm.sumSquares += y * y;
+      arm.denominatorSum += d;
+      arm.denominatorSumSquares += d * d;
+      arm.sumProducts += y * d;
+      arm.covariateSum += x;
+      arm.covariateSumSquares += x * x;
+      arm.covariateSumProduct += x * y;
+    }
+
+    const baseline = sums.get(config.baselineKey) ?? emptySums(config.baselineKey, steps);
+    const others = keys.filter((k) => k !== config.baselineKey).map((k) => sums.get(k) ?? emptySums(k, steps));
+    const kind: MetricKind = metric.metric_type;
+    const armOf = (s: ArmSums): Arm => ({
+      key: s.key,
+      statistic: statisticOf(kind, s),
+      ...(cuped ? { covariate: { sum: s.covariateSum, sumSquares: s.covariateSumSquares, sumProducts: s.covariateSumProduct } } : {}),
+    });
+    const analysis = analyseMetric(kind, armOf(baseline), others.map(armOf), config.stats);
+    const shape = (s: ArmSums) => sufficientShape(kind, s, cuped);
+    return {
+      kind: 'ExperimentQuery' as const,
+      metric: rawMetric,
+      baseline: { ...shape(baseline), validation_failures: analysis.baseline.validation_failures },
+      variant_results: analysis.variants.map((v, i) => {
+        const s = others[i] ?? emptySums(v.key, steps);
+        return { ...shape(s), ...v.outcome, validation_failures: v.validation_failures };
+      }),
+      is_precomputed: false,
+      last_refresh: this.now().toISOString(),
+    };
+  }
+
+  /** Exposed entities by the experiment's exposure criteria (`exclude` drops those seen in two variants). */
+  private async exposed(projectId: number, experiment: ExperimentRow, start: number, end: number): Promise<Map<string, Exposed>> {
+    const criteria = experiment.exposure_criteria ?? {};
+    const config = criteria.exposure_config as { kind?: string; event?: unknown } | undefined;
+    if (config && config.kind === 'ActionsNode') throw validationError('Action exposure criteria are not supported here.', 'query');
+    const customEvent = config && typeof config.event === 'string' && config.event !== '$feature_flag_called' ? config.event : null;
+    const rows = await this.deps.metricQueries.exposures(projectId, experiment.feature_flag_key, customEvent, {
+      from: new Date(start).toISOString(),
+      to: new Date(end).toISOString(),
+    });
+    const firstSeen = criteria.multiple_variant_handling === 'first_seen';
+    const byEntity = new Map<string, Exposed>();
+    const mixed = new Set<string>();
+    for (const row of rows) {
+      if (typeof row.v !== 'string') continue;
+      const first = Date.parse(row.t);
+      const seen = byEntity.get(row.p);
+      if (!seen) {
+        byEntity.set(row.p, { variant: row.v, first });
+        continue;
+      }
+      if (seen.variant !== row.v) mixed.add(row.p);
+      if (first < seen.first) byEntity.set(row.p, { variant: firstSeen ? row.v : seen.variant, first });
+    }
+    if (!firstSeen) for (const entity of mixed) byEntity.delete(entity);
+    return byEntity;
+  }
+
+  private eventNames(metric: ExperimentMetric): string[] {
+    switch (metric.metric_type) {
+      case 'mean':
+        return [refuseSource(metric.source)];
+      case 'funnel':
+        return metric.series.map(refuseSource);
+      case 'ratio':
+        return [refuseSource(metric.numerator), refuseSource(metric.denominator)];
+      case 'retention':
+        throw validationError('Retention metrics are not supported here yet.', 'query');
+    }
+  }
+}
+
+function statisticOf(kind: MetricKind, s: ArmSums): VariantStatistic {
+  if (kind === 'funnel') return { kind: 'proportion', n: s.n, sum: s.sum };
+  if (kind === 'ratio') {
+    return {
+      kind: 'ratio',
+      n: s.n,
+      numerator: { sum: s.sum, sumSquares: s.sumSquares },
+      denominator: { sum: s.denominatorSum, sumSquares: s.denominatorSumSquares },
+      sumProducts: s.sumProducts,
+    };
+  }
+  return { kind: 'mean', n: s.n, sum: s.sum, sumSquares: s.sumSquares };
+}
+
+/** PostHog's ExperimentStatsBaseValidated fields for the metric kind. */
+function sufficientShape(kind: MetricKind, s: ArmSums, cuped: boolean) {
+  return {
+    key: s.key,
+    number_of_samples: s.n,
+    sum: s.sum,
+    sum_squares: s.sumSquares,
+    ...(kind === 'ratio'
+      ? { denominator_sum: s.denominatorSum, denominator_sum_squares: s.denominatorSumSquares, numerator_denominator_sum_product: s.sumProducts }
+      : {}),
+    ...(kind === 'funnel' ? { step_counts: s.stepCounts } : {}),
+    ...(cuped ? { covariate_sum: s.covariateSum, covariate_sum_squares: s.covariateSumSquares, covariate_sum_product: s.covariateSumProduct } : {}),
+  };
+}

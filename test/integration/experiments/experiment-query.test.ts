@@ -1,0 +1,219 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyseMetric, type Arm, type StatsConfig } from '../../../src/stats/v2';
+import { json, type Json } from '../../support/json';
+import { posthogClient, settle } from '../../support/posthog';
+import { startTestServer, type TestServer } from '../../support/server';
+import { createExperiment, experimentsPath, send } from './helpers';
+
+// PostHog's query endpoint for experiments (compat §15.2), end to end: posthog-node sends the
+// exposures, pre-exposure activity and conversions; the endpoint's sufficient statistics must equal
+// the ones this test computes from what it sent, and its statistics the module's on those.
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(() => s.close());
+
+const DAY = 86_400_000;
+const USERS = 240;
+const start = Date.now() - 12 * DAY;
+const flagKey = 'query-checkout';
+
+const meanMetric = { kind: 'ExperimentMetric', metric_type: 'mean', uuid: 'm-mean', source: { kind: 'EventsNode', event: 'purchase', math: 'sum', math_property: 'amount' } };
+const funnelMetric = { kind: 'ExperimentMetric', metric_type: 'funnel', uuid: 'm-funnel', series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase' }] };
+const ratioMetric = {
+  kind: 'ExperimentMetric',
+  metric_type: 'ratio',
+  uuid: 'm-ratio',
+  numerator: { kind: 'EventsNode', event: 'purchase', math: 'sum', math_property: 'amount' },
+  denominator: { kind: 'EventsNode', event: '$pageview' },
+};
+
+/** What each user does, chosen without randomness so the test knows every sum. */
+interface Plan {
+  id: string;
+  variant: 'control' | 'test';
+  exposedAt: number;
+  pre: number[];
+  pageviews: number;
+  purchases: number[];
+}
+const plans: Plan[] = Array.from({ length: USERS }, (_, i) => {
+  const variant = i % 2 === 0 ? 'control' : 'test';
+  const loyal = i % 5;
+  const uplift = variant === 'test' ? 1.25 : 1;
+  return {
+    id: `query-user-${i}`,
+    variant,
+    // Exposures spread over 9 days, so an earlier end date sees fewer users.
+    exposedAt: start + DAY + Math.floor((i / USERS) * 9 * DAY),
+    pre: loyal >= 2 ? [10 + loyal * 3] : [],
+    pageviews: 1 + (i % 3),
+    purchases: i % 4 === 0 ? [] : [Math.round((8 + loyal * 4 + (i % 7)) * uplift * 100) / 100],
+  };
+});
+
+async function sendPlans() {
+  const client = posthogClient(s);
+  for (const p of plans) {
+    // Pre-exposure activity 3 days before, inside the 7-day CUPED lookback.
+    for (const amount of p.pre) client.capture({ distinctId: p.id, event: 'purchase', properties: { amount }, timestamp: new Date(p.exposedAt - 3 * DAY) });
+    client.capture({
+      distinctId: p.id,
+      event: '$feature_flag_called',
+      properties: { $feature_flag: flagKey, $feature_flag_response: p.variant },
+      timestamp: new Date(p.exposedAt),
+    });
+    for (let v = 0; v < p.pageviews; v++) client.capture({ distinctId: p.id, event: '$pageview', timestamp: new Date(p.exposedAt + (v + 1) * 60_000) });
+    for (const amount of p.purchases) client.capture({ distinctId: p.id, event: 'purchase', properties: { amount }, timestamp: new Date(p.exposedAt + 10 * 60_000) });
+  }
+  await client.shutdown();
+  await settle(s);
+}
+
+/** Sufficient statistics computed here from the plan, independently of the service. */
+function expectedSums(until: number) {
+  const arms = { control: [] as Plan[], test: [] as Plan[] };
+  for (const p of plans) if (p.exposedAt <= until) arms[p.variant].push(p);
+  const sum = (list: Plan[], f: (p: Plan) => number) => list.reduce((acc, p) => acc + f(p), 0);
+  const y = (p: Plan) => p.purchases.reduce((a, b) => a + b, 0);
+  const x = (p: Plan) => p.pre.reduce((a, b) => a + b, 0);
+  const converted = (p: Plan) => (p.purchases.length > 0 && p.pageviews > 0 ? 1 : 0);
+  const pre = (p: Plan) => (p.pre.length > 0 ? 1 : 0);
+  const out = (list: Plan[]) => ({
+    mean: { n: list.length, sum: sum(list, y), ss: sum(list, (p) => y(p) ** 2), cx: sum(list, x), cxx: sum(list, (p) => x(p) ** 2), cxy: sum(list, (p) => x(p) * y(p)) },
+    funnel: { n: list.length, sum: sum(list, converted), cx: sum(list, pre), cxx: sum(list, pre), cxy: sum(list, (p) => pre(p) * converted(p)) },
+    ratio: { n: list.length, m: sum(list, y), mm: sum(list, (p) => y(p) ** 2), d: sum(list, (p) => p.pageviews), dd: sum(list, (p) => p.pageviews ** 2), md: sum(list, (p) => y(p) * p.pageviews) },
+  });
+  return { control: out(arms.control), test: out(arms.test) };
+}
+
+const bayesianCuped: StatsConfig = {
+  method: 'bayesian',
+  bayesian: { ciLevel: 0.95, differenceType: 'RELATIVE' },
+  frequentist: { alpha: 0.05, differenceType: 'RELATIVE', sequentialTestingEnabled: false, sequentialTuningParameter: 5000 },
+  cuped: { enabled: true },
+};
+
+async function query(id: number, metric: unknown, path: 'projects' | 'environments' = 'projects'): Promise<Json> {
+  const res = await s.api(`/api/${path}/${s.credentials.project_id}/query/`, {
+    method: 'POST',
+    body: JSON.stringify({ query: { kind: 'ExperimentQuery', metric, experiment_id: id }, refresh: 'force_async' }),
+  });
+  const body = await json(res);
+  expect(res.status, JSON.stringify(body)).toBe(200);
+  return body;
+}
+
+describe('POST /api/projects/:id/query/ with an ExperimentQuery', () => {
+  let id: number;
+
+  beforeAll(async () => {
+    const e = await createExperiment(s, {
+      name: 'Query',
+      feature_flag_key: flagKey,
+      start_date: new Date(start).toISOString(),
+      metrics: [meanMetric, funnelMetric, ratioMetric],
+      stats_config: { method: 'bayesian', cuped: { enabled: true, lookback_days: 7 } },
+    });
+    id = e.id as number;
+    await sendPlans();
+  }, 120_000);
+
+  it('mean with CUPED: the sufficient statistics and the covariate are those of the events sent, and the outcome is the module’s', async () => {
+    const r = await query(id, meanMetric);
+    const e = expectedSums(Date.now());
+    for (const [arm, got] of [['control', r.baseline], ['test', r.variant_results[0]]] as const) {
+      const want = e[arm].mean;
+      expect(got).toMatchObject({ key: arm, number_of_samples: want.n });
+      expect(got.sum).toBeCloseTo(want.sum, 6);
+      expect(got.sum_squares).toBeCloseTo(want.ss, 4);
+      expect(got.covariate_sum).toBeCloseTo(want.cx, 6);
+      expect(got.covariate_sum_squares).toBeCloseTo(want.cxx, 6);
+      expect(got.covariate_sum_product).toBeCloseTo(want.cxy, 4);
+    }
+    const arm = (key: string, m: ReturnType<typeof expectedSums>['control']['mean']): Arm => ({
+      key,
+      statistic: { kind: 'mean', n: m.n, sum: m.sum, sumSquares: m.ss },
+      covariate: { sum: m.cx, sumSquares: m.cxx, sumProducts: m.cxy },
+    });
+    const module = analyseMetric('mean', arm('control', e.control.mean), [arm('test', e.test.mean)], bayesianCuped).variants[0]!.outcome;
+    expect(module.method).toBe('bayesian');
+    if (module.method !== 'bayesian') return;
+    expect(r.variant_results[0].method).toBe('bayesian');
+    expect(r.variant_results[0].chance_to_win).toBeCloseTo(module.chance_to_win!, 9);
+    expect(r.variant_results[0].credible_interval[0]).toBeCloseTo(module.credible_interval![0], 9);
+    expect(r.variant_results[0].credible_interval[1]).toBeCloseTo(module.credible_interval![1], 9);
+    expect(r.variant_results[0].significant).toBe(module.significant);
+    expect(r.variant_results[0].chance_to_win).toBeGreaterThan(0.9);
+  });
+
+  it('funnel with CUPED: step counts, conversions and the pre-exposure covariate', async () => {
+    const r = await query(id, funnelMetric, 'environments');
+    const e = expectedSums(Date.now());
+    for (const [arm, got] of [['control', r.baseline], ['test', r.variant_results[0]]] as const) {
+      const want = e[arm].funnel;
+      expect(got).toMatchObject({ key: arm, number_of_samples: want.n, sum: want.sum, sum_squares: want.sum, step_counts: [want.n, want.sum] });
+      expect(got).toMatchObject({ covariate_sum: want.cx, covariate_sum_squares: want.cxx, covariate_sum_product: want.cxy });
+    }
+    const arm = (key: string, f: ReturnType<typeof expectedSums>['control']['funnel']): Arm => ({
+      key,
+      statistic: { kind: 'proportion', n: f.n, sum: f.sum },
+      covariate: { sum: f.cx, sumSquares: f.cxx, sumProducts: f.cxy },
+    });
+    const module = analyseMetric('funnel', arm('control', e.control.funnel), [arm('test', e.test.funnel)], bayesianCuped).variants[0]!.outcome;
+    if (module.method !== 'bayesian') throw new Error('expected a Bayesian outcome');
+    expect(r.variant_results[0].chance_to_win).toBeCloseTo(module.chance_to_win!, 9);
+  });
+
+  it('ratio: numerator, denominator and their cross product (no CUPED for ratios)', async () => {
+    const r = await query(id, ratioMetric);
+    const e = expectedSums(Date.now());
+    for (const [arm, got] of [['control', r.baseline], ['test', r.variant_results[0]]] as const) {
+      const want = e[arm].ratio;
+      expect(got.number_of_samples).toBe(want.n);
+      expect(got.sum).toBeCloseTo(want.m, 6);
+      expect(got.sum_squares).toBeCloseTo(want.mm, 4);
+      expect(got.denominator_sum).toBe(want.d);
+      expect(got.denominator_sum_squares).toBe(want.dd);
+      expect(got.numerator_denominator_sum_product).toBeCloseTo(want.md, 4);
+      expect(got).not.toHaveProperty('covariate_sum');
+    }
+    const arm = (key: string, q: ReturnType<typeof expectedSums>['control']['ratio']): Arm => ({
+      key,
+      statistic: { kind: 'ratio', n: q.n, numerator: { sum: q.m, sumSquares: q.mm }, denominator: { sum: q.d, sumSquares: q.dd }, sumProducts: q.md },
+    });
+    const module = analyseMetric('ratio', arm('control', e.control.ratio), [arm('test', e.test.ratio)], bayesianCuped).variants[0]!.outcome;
+    if (module.method !== 'bayesian') throw new Error('expected a Bayesian outcome');
+    expect(r.variant_results[0].chance_to_win).toBeCloseTo(module.chance_to_win!, 9);
+  });
+
+  it('frequentist with sequential testing: the interval narrows as more days of data arrive', async () => {
+    const patch = await send(s, 'PATCH', experimentsPath(s, `${id}/`), {
+      stats_config: { method: 'frequentist', frequentist: { sequential_testing_enabled: true }, cuped: { enabled: false } },
+    });
+    expect(patch.status).toBe(200);
+    const widths: number[] = [];
+    for (const days of [6, 8, 10]) {
+      const ended = await send(s, 'PATCH', experimentsPath(s, `${id}/`), { end_date: new Date(start + days * DAY).toISOString() });
+      expect(ended.status).toBe(200);
+      const r = await query(id, meanMetric);
+      const v = r.variant_results[0];
+      expect(v.method).toBe('frequentist');
+      expect(r.baseline.validation_failures).toEqual([]);
+      widths.push(v.confidence_interval[1] - v.confidence_interval[0]);
+    }
+    expect(widths[1]).toBeLessThan(widths[0]!);
+    expect(widths[2]).toBeLessThan(widths[1]!);
+  });
+
+  it('refuses other query kinds and unknown experiments with 4xx', async () => {
+    const other = await s.api(`/api/projects/${s.credentials.project_id}/query/`, { method: 'POST', body: JSON.stringify({ query: { kind: 'HogQLQuery', query: 'select 1' } }) });
+    expect(other.status).toBe(400);
+    const missing = await s.api(`/api/projects/${s.credentials.project_id}/query/`, {
+      method: 'POST',
+      body: JSON.stringify({ query: { kind: 'ExperimentQuery', metric: meanMetric, experiment_id: 999999 } }),
+    });
+    expect(missing.status).toBe(404);
+  });
+});
