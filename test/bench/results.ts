@@ -1,7 +1,8 @@
 // Experiment results: GET /experiments/:id/results/ (funnel) and /secondary_results/ (trend) over
 // 1,000,000 ingested events of 100,000 persons, through the real HTTP app. The events are appended
 // to the log as EventCaptured batches (what /batch/ appends) and folded by the real projections.
-// Prints the time per call: cold (first call, and after each new event), and cached.
+// Prints the time per call: cold (first call, and after each new event), and cached; and the query
+// endpoint's time for a mean metric with CUPED (ExperimentQuery, never cached: every call is cold).
 //   npm run bench -- results [events=1000000] [persons=100000]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -97,6 +98,8 @@ const created = await api('POST', `/api/projects/${projectId}/experiments/`, {
   start_date: start,
   filters: { insight: 'FUNNELS', events: [{ id: '$feature_flag_called', order: 0 }, { id: 'purchase', order: 1 }] },
   secondary_metrics: [{ name: 'Purchases', filters: { insight: 'TRENDS', events: [{ id: 'purchase' }] } }],
+  metrics: [{ kind: 'ExperimentMetric', metric_type: 'mean', source: { kind: 'EventsNode', event: 'purchase', math: 'sum', math_property: 'revenue' } }],
+  stats_config: { method: 'bayesian', cuped: { enabled: true, lookback_days: 14 } },
 });
 const experimentId = (created.json() as { id: number }).id;
 
@@ -135,6 +138,25 @@ for (const kind of ['results', 'secondary_results'] as const) {
     'cached, mean of 50 (ms)': (cached.reduce((a, b) => a + b, 0) / cached.length) * 1000,
   });
   if (kind === 'results') console.log(JSON.stringify((first.body.result as { variants: unknown }).variants));
+}
+{
+  const metric = (created.json() as { metrics: unknown[] }).metrics[0];
+  const times: number[] = [];
+  let body: unknown;
+  for (let i = 0; i < 4; i++) {
+    const { result: res, seconds } = await timedAsync(() => api('POST', `/api/projects/${projectId}/query/`, { query: { kind: 'ExperimentQuery', metric, experiment_id: experimentId } }));
+    if (res.statusCode !== 200) throw new Error(`query: ${res.statusCode} ${res.body}`);
+    times.push(seconds);
+    body = res.json();
+  }
+  rows.push({
+    endpoint: '/query/ ExperimentQuery (mean, CUPED)',
+    'cold first (ms)': times[0] * 1000,
+    'cold after new event, mean of 3 (ms)': ((times[1] + times[2] + times[3]) / 3) * 1000,
+    'cached, mean of 50 (ms)': '-',
+  });
+  const b = body as { baseline: { number_of_samples: number }; variant_results: { number_of_samples: number; chance_to_win: number }[] };
+  console.log(JSON.stringify({ baseline: b.baseline.number_of_samples, test: b.variant_results[0]?.number_of_samples, chance_to_win: b.variant_results[0]?.chance_to_win }));
 }
 report(`experiment results over ${stats.events.toLocaleString('en-US')} events / ${stats.persons.toLocaleString('en-US')} persons`, rows);
 await app.close();
