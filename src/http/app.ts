@@ -11,6 +11,8 @@ import { limitsOf, partsOf } from './runtime-parts';
 import { healthRoutes } from './routes/health';
 import { organizationRoutes } from './routes/organizations';
 import { projectRoutes } from './routes/projects';
+import { projectCreateRoutes } from './routes/project-create';
+import { personalApiKeyRoutes } from './routes/personal-api-keys';
 import { captureRoutes } from './routes/capture';
 import { featureFlagRoutes } from './routes/feature-flags';
 import { peopleRoutes } from './routes/people';
@@ -90,6 +92,8 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
   const limits = limitsOf(config);
   await app.register(healthRoutes, parts(['runner', 'log', 'storage', 'transport'], []));
   await app.register(projectRoutes, parts(['access'], ['access']));
+  await app.register(projectCreateRoutes, parts(['access'], ['access']));
+  await app.register(personalApiKeyRoutes, parts(['access'], ['access']));
   await app.register(organizationRoutes, parts([], ['access']));
   await app.register(identityRoutes, parts([], ['access']));
   await app.register(captureRoutes, { ...parts(['ingest'], []), config: limits });
