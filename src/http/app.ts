@@ -26,6 +26,7 @@ import { remoteConfigRoutes } from './routes/remote-config';
 import { refuseWrites } from './read-only';
 import { replayedPoint } from '../app/replay-until';
 import { staticSdkRoutes } from './routes/static-sdk';
+import { consoleRoutes } from './routes/console';
 import { registerPublicCors, setPublicCors, isPublicPath } from './public-endpoint';
 import { surveyRoutes } from './routes/surveys';
 import { earlyAccessRoutes } from './routes/early-access';
@@ -107,6 +108,7 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
   await app.register(recordingRoutes, { ...parts(['recordings'], ['access', 'ingestion']), config: limits });
   await app.register(remoteConfigRoutes, parts(['projectIdForToken', 'remoteConfig', 'flagCache'], []));
   await app.register(staticSdkRoutes);
+  await app.register(consoleRoutes);
   await app.register(surveyRoutes, parts(['surveys', 'projectIdForToken', 'timeTravel'], ['access', 'flags']));
   await app.register(earlyAccessRoutes, parts(['earlyAccess', 'projectIdForToken', 'timeTravel'], ['access', 'flags']));
   await app.register(activityRoutes, parts([], ['access', 'activity']));

@@ -33,7 +33,7 @@ export const PUBLIC_ROUTES = new Set([
 
 /** Public routes posthog-js loads by URL: the project key is in the path (404 when unknown), or none at all. */
 export const PUBLIC_ASSET_ROUTES = new Set(
-  ['/array/:token/config', '/array/:token/config.js', '/array/:token/array.js', '/static/:file', '/static/:version/:file'].map((p) => `GET ${p}`),
+  ['/array/:token/config', '/array/:token/config.js', '/array/:token/array.js', '/static/:file', '/static/:version/:file', '/', '/console/:file'].map((p) => `GET ${p}`),
 );
 
 /** The OpenAPI document and its Swagger UI page (with the page's assets): public, like drf-spectacular's defaults. */

@@ -1,0 +1,94 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import uPlot from 'uplot';
+import { api } from '../api.js';
+import { html, ErrorNote, when } from '../ui.js';
+
+export function Experiments({ project, experimentId }) {
+  const [list, setList] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    api(`/api/projects/${project.id}/experiments/?limit=200`).then((d) => setList(d.results), setError);
+  }, [project.id]);
+  if (experimentId) return html`<${Results} project=${project} id=${experimentId} />`;
+  return html`
+    <h1>Experiments</h1>
+    <${ErrorNote} error=${error} />
+    ${list === null
+      ? html`<p>Loading…</p>`
+      : html`<table>
+          <thead><tr><th scope="col">Name</th><th scope="col">Flag</th><th scope="col">Status</th><th scope="col">Started</th></tr></thead>
+          <tbody>${list.map((e) => html`<tr key=${e.id}><td><a href=${`#/experiments/${e.id}`}>${e.name}</a></td><td>${e.feature_flag_key}</td><td>${e.status ?? '—'}</td><td>${when(e.start_date)}</td></tr>`)}</tbody>
+        </table>`}
+  `;
+}
+
+function Results({ project, id }) {
+  const [data, setData] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    api(`/api/projects/${project.id}/experiments/${encodeURIComponent(id)}/results/`).then((d) => setData(d.result ?? d), setError);
+  }, [id]);
+  if (error) return html`<h1>Experiment results</h1><${ErrorNote} error=${error} /><a href="#/experiments">Back to experiments</a>`;
+  if (!data) return html`<p>Loading…</p>`;
+  const keys = data.variants.map((v) => v.key);
+  return html`
+    <h1>Experiment results</h1>
+    <p>Metric: ${data.insight} · significant: <strong>${data.significant ? 'yes' : 'no'}</strong> (${data.significance_code})
+      ${data.sample_ratio_mismatch?.mismatch ? html` · <strong class="error">sample ratio mismatch</strong>` : ''}</p>
+    <table>
+      <thead><tr><th scope="col">Variant</th><th scope="col">${data.insight === 'FUNNELS' ? 'Conversions / failures' : 'Count / exposure'}</th><th scope="col">Probability to be best</th><th scope="col">Credible interval</th></tr></thead>
+      <tbody>
+        ${data.variants.map(
+          (v) => html`<tr key=${v.key}><td>${v.key}</td><td>${data.insight === 'FUNNELS' ? `${v.success_count} / ${v.failure_count}` : `${v.count} / ${v.absolute_exposure}`}</td>
+            <td class="probability" data-variant=${v.key}>${(data.probability[v.key] ?? 0).toFixed(4)}</td>
+            <td>${(data.credible_intervals[v.key] ?? []).map((x) => Number(x).toFixed(4)).join(' – ')}</td></tr>`,
+        )}
+      </tbody>
+    </table>
+    <${IntervalPlot} keys=${keys} intervals=${data.credible_intervals} />
+    <a href="#/experiments">Back to experiments</a>
+  `;
+}
+
+/** One vertical bar per variant from the low to the high end of its interval (uPlot, canvas). */
+function IntervalPlot({ keys, intervals }) {
+  const ref = useRef(null);
+  useEffect(() => {
+    const xs = keys.map((_, i) => i + 1);
+    const low = keys.map((k) => intervals[k]?.[0] ?? null);
+    const high = keys.map((k) => intervals[k]?.[1] ?? null);
+    const plot = new uPlot(
+      {
+        width: 560,
+        height: 260,
+        title: 'Credible intervals per variant',
+        legend: { show: false },
+        scales: { x: { time: false, range: [0.5, keys.length + 0.5] } },
+        axes: [{ values: (_u, ticks) => ticks.map((t) => keys[Math.round(t) - 1] ?? ''), incrs: [1] }, {}],
+        series: [{}, { label: 'low', stroke: '#1f5fbf', points: { size: 9 }, paths: () => null }, { label: 'high', stroke: '#b3261e', points: { size: 9 }, paths: () => null }],
+        hooks: {
+          draw: [
+            (u) => {
+              const ctx = u.ctx;
+              ctx.save();
+              ctx.strokeStyle = '#333';
+              ctx.lineWidth = 3;
+              xs.forEach((x, i) => {
+                if (low[i] === null || high[i] === null) return;
+                ctx.beginPath();
+                ctx.moveTo(u.valToPos(x, 'x', true), u.valToPos(low[i], 'y', true));
+                ctx.lineTo(u.valToPos(x, 'x', true), u.valToPos(high[i], 'y', true));
+                ctx.stroke();
+              });
+              ctx.restore();
+            },
+          ],
+        },
+      },
+      [xs, low, high],
+      ref.current,
+    );
+    return () => plot.destroy();
+  }, [keys.join(','), JSON.stringify(intervals)]);
+  return html`<figure><div ref=${ref} class="plot" role="img" aria-label=${`Credible intervals for ${keys.join(', ')}`}></div><figcaption>Each bar spans a variant's credible interval.</figcaption></figure>`;
+}
