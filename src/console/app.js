@@ -6,12 +6,14 @@ import { Overview } from './pages/overview.js';
 import { Flags } from './pages/flags.js';
 import { Keys } from './pages/keys.js';
 import { Experiments } from './pages/experiments.js';
+import { Exports } from './pages/exports.js';
 import './style.css';
 
 const PAGES = [
   ['overview', 'Overview'],
   ['flags', 'Feature flags'],
   ['experiments', 'Experiments'],
+  ['exports', 'Batch exports'],
   ['keys', 'Projects and keys'],
 ];
 
@@ -75,6 +77,7 @@ function Console({ out }) {
   else if (!project && page !== 'keys') body = html`<p>This key reaches no project.</p>`;
   else if (page === 'flags') body = html`<${Flags} project=${project} scopes=${scopes} go=${go} flagId=${id} />`;
   else if (page === 'experiments') body = html`<${Experiments} project=${project} experimentId=${id} />`;
+  else if (page === 'exports') body = html`<${Exports} project=${project} scopes=${scopes} exportId=${id} />`;
   else if (page === 'keys') body = html`<${Keys} projects=${projects} scopes=${scopes} reloadProjects=${loadProjects} />`;
   else body = html`<${Overview} projects=${projects} />`;
   return html`

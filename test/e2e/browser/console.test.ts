@@ -206,6 +206,39 @@ describe.skipIf(!available)('the operator console in Chromium', () => {
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
   }, 90_000);
 
+  it("shows an export's run timeline and logs, and pauses and unpauses it", async () => {
+    const base = `/api/projects/${s.credentials.project_id}/batch_exports`;
+    const hour = (h: number) => new Date(Math.floor(Date.now() / 3_600_000 - h) * 3_600_000).toISOString();
+    const destination = { type: 'File', config: { path: join(s.dataDir, 'exports', 'console') } };
+    const exp = (await (await s.api(`${base}/`, { method: 'POST', body: JSON.stringify({ name: `Files ${HOSTILE}`, destination, interval: 'hour', paused: true }) })).json()) as { id: string };
+    expect((await s.api(`${base}/${exp.id}/backfill/`, { method: 'POST', body: JSON.stringify({ start_at: hour(4), end_at: hour(2) }) })).status).toBeLessThan(300);
+    await s.runtime.exports.scheduler().tick();
+    await s.runtime.exports.worker({}).drain();
+    await settle(s);
+    const runs = (await (await s.api(`${base}/${exp.id}/runs/`)).json()) as { results: { id: string; status: string }[] };
+    expect(runs.results.length).toBe(2);
+
+    await nav('Batch exports', 'Batch exports');
+    await page.getByRole('link', { name: `Files ${HOSTILE}` }).click();
+    await page.getByRole('heading', { name: `Batch export Files ${HOSTILE}` }).waitFor();
+    const shown = await page.locator('.timeline .status').allTextContents();
+    expect(shown.sort()).toEqual(runs.results.map((r) => r.status).sort());
+    await page.locator('table.logs tbody tr').first().waitFor();
+    await page.locator('.timeline button').first().click();
+    await page.getByRole('heading', { name: 'Logs of the selected run' }).waitFor();
+    await page.getByRole('button', { name: 'Unpause' }).click();
+    await page.getByRole('button', { name: 'Pause', exact: true }).waitFor();
+    expect(((await (await s.api(`${base}/${exp.id}/`)).json()) as { paused: boolean }).paused).toBe(false);
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    await page.getByRole('button', { name: 'Unpause' }).waitFor();
+    await shot('export');
+    expect(await seriousViolations()).toEqual([]);
+    await nav('Batch exports', 'Batch exports');
+    await shot('exports');
+    expect(await seriousViolations()).toEqual([]);
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
+  }, 90_000);
+
   it('a read-only key limited to one project sees only that project and no write controls', async () => {
     const other = (await (await s.api('/api/projects/', { method: 'POST', body: JSON.stringify({ name: 'Other project' }) })).json()) as { id: number };
     const created = await s.api('/api/personal_api_keys/', {
