@@ -7,6 +7,8 @@ import { Flags } from './pages/flags.js';
 import { Keys } from './pages/keys.js';
 import { Experiments } from './pages/experiments.js';
 import { Exports } from './pages/exports.js';
+import { Events, Persons } from './pages/events.js';
+import { Catalogue } from './pages/catalogue.js';
 import './style.css';
 
 const PAGES = [
@@ -14,6 +16,9 @@ const PAGES = [
   ['flags', 'Feature flags'],
   ['experiments', 'Experiments'],
   ['exports', 'Batch exports'],
+  ['events', 'Events'],
+  ['persons', 'Persons'],
+  ['catalogue', 'Surveys, features, cohorts'],
   ['keys', 'Projects and keys'],
 ];
 
@@ -78,6 +83,9 @@ function Console({ out }) {
   else if (page === 'flags') body = html`<${Flags} project=${project} scopes=${scopes} go=${go} flagId=${id} />`;
   else if (page === 'experiments') body = html`<${Experiments} project=${project} experimentId=${id} />`;
   else if (page === 'exports') body = html`<${Exports} project=${project} scopes=${scopes} exportId=${id} />`;
+  else if (page === 'events') body = html`<${Events} project=${project} />`;
+  else if (page === 'persons') body = html`<${Persons} project=${project} personId=${id} />`;
+  else if (page === 'catalogue') body = html`<${Catalogue} project=${project} />`;
   else if (page === 'keys') body = html`<${Keys} projects=${projects} scopes=${scopes} reloadProjects=${loadProjects} />`;
   else body = html`<${Overview} projects=${projects} />`;
   return html`

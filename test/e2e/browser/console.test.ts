@@ -239,6 +239,54 @@ describe.skipIf(!available)('the operator console in Chromium', () => {
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
   }, 90_000);
 
+  it('events (filtered, live), a person\'s page, and the surveys/features/cohorts lists show SDK data as text', async () => {
+    const base = `/api/projects/${s.credentials.project_id}`;
+    const client = posthogClient(s);
+    client.capture({ distinctId: 'hostile-person', event: HOSTILE, properties: { note: HOSTILE, $set: { nickname: HOSTILE } } });
+    client.capture({ distinctId: 'quiet-person', event: 'ordinary', properties: { plan: 'free' } });
+    await client.shutdown();
+    await settle(s);
+    expect((await s.api(`${base}/surveys/`, { method: 'POST', body: JSON.stringify({ name: `Survey ${HOSTILE}`, type: 'popover' }) })).status).toBe(201);
+    expect((await s.api(`${base}/early_access_feature/`, { method: 'POST', body: JSON.stringify({ name: `Feature ${HOSTILE}`, stage: 'beta' }) })).status).toBe(201);
+
+    await nav('Events', 'Events');
+    await page.getByRole('cell', { name: HOSTILE, exact: true }).waitFor();
+    await page.getByRole('cell', { name: 'ordinary', exact: true }).waitFor();
+    await page.getByLabel('Distinct id').fill('quiet-person');
+    await page.getByLabel('Distinct id').press('Enter');
+    await page.getByRole('cell', { name: HOSTILE, exact: true }).waitFor({ state: 'detached' });
+    await page.getByLabel('Distinct id').fill('');
+    await page.getByLabel('Distinct id').press('Enter');
+    await page.getByLabel('Property (key or key=value)').fill('plan=free');
+    await page.getByRole('cell', { name: HOSTILE, exact: true }).waitFor({ state: 'detached' });
+    expect(await page.getByRole('cell', { name: 'ordinary', exact: true }).count()).toBe(1);
+    await page.getByLabel('Property (key or key=value)').fill('');
+    // Live: an event sent now shows up without reloading.
+    const late = posthogClient(s);
+    late.capture({ distinctId: 'late-person', event: 'arrived-later' });
+    await late.shutdown();
+    await page.getByRole('cell', { name: 'arrived-later', exact: true }).waitFor({ timeout: 15_000 });
+    await shot('events');
+    expect(await seriousViolations()).toEqual([]);
+
+    await nav('Persons', 'Persons');
+    await page.getByLabel('Distinct id').fill('hostile-person');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('link', { name: 'hostile-person' }).click();
+    await page.getByRole('heading', { name: 'Person hostile-person' }).waitFor();
+    await page.getByRole('cell', { name: HOSTILE, exact: true }).first().waitFor();
+    await shot('person');
+    expect(await seriousViolations()).toEqual([]);
+
+    await nav('Surveys, features, cohorts', 'Surveys, features and cohorts');
+    await page.getByRole('cell', { name: `Survey ${HOSTILE}` }).waitFor();
+    await page.getByRole('cell', { name: `Feature ${HOSTILE}` }).waitFor();
+    await shot('catalogue');
+    expect(await seriousViolations()).toEqual([]);
+    expect(await page.locator('main img, main script').count()).toBe(0);
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
+  }, 90_000);
+
   it('a read-only key limited to one project sees only that project and no write controls', async () => {
     const other = (await (await s.api('/api/projects/', { method: 'POST', body: JSON.stringify({ name: 'Other project' }) })).json()) as { id: number };
     const created = await s.api('/api/personal_api_keys/', {
