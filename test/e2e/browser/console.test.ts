@@ -99,13 +99,25 @@ describe.skipIf(!available)('the operator console in Chromium', () => {
     await page.getByLabel('Personal API key').fill('phx_wrong');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('That key was not accepted.').waitFor();
+    // Keyboard only: focus the field, type, Enter.
+    await page.getByLabel('Personal API key').fill('');
+    await page.getByLabel('Personal API key').focus();
+    await page.keyboard.type(s.credentials.personal_api_key);
     const t = Date.now();
-    await page.getByLabel('Personal API key').fill(s.credentials.personal_api_key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
     await page.getByRole('cell', { name: 'access', exact: true }).waitFor();
     process.stdout.write(`console overview usable ${Date.now() - t} ms after sign-in\n`);
     expect(page.url()).not.toContain(s.credentials.personal_api_key);
+    // Tab reaches the skip link, then the navigation in order; Enter follows a link.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Feature flags');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Feature flags', level: 1 }).waitFor();
+    await nav('Overview', 'Overview');
     await shot('overview');
     expect(await seriousViolations()).toEqual([]);
   }, 60_000);
@@ -149,6 +161,26 @@ describe.skipIf(!available)('the operator console in Chromium', () => {
     await shot('flag-edit');
     expect(await seriousViolations()).toEqual([]);
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
+
+    // A release condition on a person property, through the form; "try it" with properties agrees with /flags/.
+    await page.getByRole('button', { name: 'Add property condition' }).click();
+    await page.getByLabel('Property', { exact: true }).fill('email');
+    await page.getByLabel('Operator').selectOption('icontains');
+    await page.getByLabel('Value', { exact: true }).fill('@example.com');
+    await page.getByLabel('Rollout percentage').fill('100');
+    await page.getByRole('button', { name: 'Save flag' }).click();
+    await page.getByRole('heading', { name: 'Feature flags', level: 1 }).waitFor();
+    const flag = (await (await s.api(`/api/projects/${s.credentials.project_id}/feature_flags/?search=console-flag`)).json()) as { results: { filters: { groups: unknown[] } }[] };
+    expect(flag.results[0].filters.groups).toEqual([{ properties: [{ key: 'email', operator: 'icontains', type: 'person', value: '@example.com' }], rollout_percentage: 100 }]);
+    await page.getByRole('link', { name: 'console-flag' }).click();
+    await page.getByLabel('Distinct id').fill('ann');
+    await page.getByLabel('Person properties (JSON)').fill('{"email": "ann@EXAMPLE.com"}');
+    await page.getByRole('button', { name: 'Evaluate' }).click();
+    await page.locator('.try-answer strong[data-value="true"]').waitFor();
+    await page.getByLabel('Person properties (JSON)').fill('{"email": "ann@elsewhere.org"}');
+    await page.getByRole('button', { name: 'Evaluate' }).click();
+    await page.locator('.try-answer strong[data-value="false"]').waitFor();
+    expect(await page.locator('.try-answer span').textContent()).toBe('no_condition_match');
   }, 90_000);
 
   it('a key created in the console works for the API and, revoked there, no longer does', async () => {
