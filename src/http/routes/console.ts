@@ -2,7 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { z } from 'zod';
 import { notFoundError } from '../errors';
+import { ErrorBody } from '../schema/common';
 
 /**
  * The console page may load scripts, styles and data from this service only, and no one may frame
@@ -42,6 +44,9 @@ function secure(reply: FastifyReply) {
     .header('cache-control', 'no-cache');
 }
 
+const page = { response: { 200: { description: 'The console page (CSP: scripts and styles from this service only, no framing).', content: { 'text/html': { schema: z.string() } } }, 404: ErrorBody } };
+const asset = { response: { 200: { description: "The console's script or stylesheet.", content: { 'text/javascript': { schema: z.string() }, 'text/css': { schema: z.string() } } }, 404: ErrorBody } };
+
 /** `GET /`: the operator console, static files from the build; it calls the public API only. */
 export const consoleRoutes: FastifyPluginAsync = async (app) => {
   const dir = consoleDir();
@@ -52,12 +57,12 @@ export const consoleRoutes: FastifyPluginAsync = async (app) => {
     if (!body && existsSync(resolve(dir, name))) files.set(name, (body = readFileSync(resolve(dir, name))));
     return body ?? null;
   };
-  app.get('/', { schema: { summary: 'The operator console.', hide: true } }, async (_request, reply) => {
+  app.get('/', { config: { docs: page }, schema: { summary: 'The operator console (sign in with a personal API key).', tags: ['console'] } }, async (_request, reply) => {
     const body = file('index.html');
     if (!body) throw notFoundError('The console is not built: run `npm run build`.');
     return secure(reply).type(TYPES['index.html']).send(body);
   });
-  app.get<{ Params: { file: string } }>('/console/:file', { schema: { summary: 'A console asset.', hide: true } }, async (request, reply) => {
+  app.get<{ Params: { file: string } }>('/console/:file', { config: { docs: asset }, schema: { summary: 'A console asset (app.js, app.css).', tags: ['console'] } }, async (request, reply) => {
     const body = file(request.params.file);
     if (!body) throw notFoundError();
     return secure(reply).type(TYPES[request.params.file]).send(body);
