@@ -87,7 +87,7 @@ function Console({ out }) {
   else if (page === 'persons') body = html`<${Persons} project=${project} personId=${id} />`;
   else if (page === 'catalogue') body = html`<${Catalogue} project=${project} />`;
   else if (page === 'keys') body = html`<${Keys} projects=${projects} scopes=${scopes} reloadProjects=${loadProjects} />`;
-  else body = html`<${Overview} projects=${projects} />`;
+  else body = html`<${Overview} projects=${projects} project=${project} />`;
   return html`
     <a class="skip" href="#main" onClick=${(e) => { e.preventDefault(); document.getElementById('main').focus(); }}>Skip to content</a>
     <header>

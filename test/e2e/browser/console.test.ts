@@ -310,6 +310,19 @@ describe.skipIf(!available)('the operator console in Chromium', () => {
     await shot('person');
     expect(await seriousViolations()).toEqual([]);
 
+    // The overview counts them per minute in a chart.
+    await nav('Overview', 'Overview');
+    const caption = page.locator('figcaption', { hasText: 'events in the last 3 hours' });
+    await caption.waitFor();
+    const counted = Number((await caption.textContent())!.split(' ')[0]);
+    const listed = (await (await s.api(`${base}/events/?limit=1000&after=${encodeURIComponent(new Date(Date.now() - 3 * 3_600_000).toISOString())}`)).json()) as { results: unknown[] };
+    expect(counted).toBe(listed.results.length);
+    expect(counted).toBeGreaterThanOrEqual(3);
+    await page.getByRole('img', { name: /Events per minute/ }).locator('canvas').waitFor();
+    await page.getByText('No recently failed export runs.').waitFor();
+    await shot('overview-activity');
+    expect(await seriousViolations()).toEqual([]);
+
     await nav('Surveys, features, cohorts', 'Surveys, features and cohorts');
     await page.getByRole('cell', { name: `Survey ${HOSTILE}` }).waitFor();
     await page.getByRole('cell', { name: `Feature ${HOSTILE}` }).waitFor();
