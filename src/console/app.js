@@ -81,7 +81,7 @@ function Console({ out }) {
   else if (!projects) body = html`<p>Loading…</p>`;
   else if (!project && page !== 'keys') body = html`<p>This key reaches no project.</p>`;
   else if (page === 'flags') body = html`<${Flags} project=${project} scopes=${scopes} go=${go} flagId=${id} />`;
-  else if (page === 'experiments') body = html`<${Experiments} project=${project} experimentId=${id} />`;
+  else if (page === 'experiments') body = html`<${Experiments} project=${project} experimentId=${id} scopes=${scopes} />`;
   else if (page === 'exports') body = html`<${Exports} project=${project} scopes=${scopes} exportId=${id} />`;
   else if (page === 'events') body = html`<${Events} project=${project} />`;
   else if (page === 'persons') body = html`<${Persons} project=${project} personId=${id} />`;

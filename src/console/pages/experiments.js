@@ -1,18 +1,20 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import { api } from '../api.js';
-import { html, ErrorNote, when } from '../ui.js';
+import { html, ErrorNote, canWrite, when } from '../ui.js';
 
-export function Experiments({ project, experimentId }) {
+export function Experiments({ project, experimentId, scopes }) {
   const [list, setList] = useState(null);
   const [error, setError] = useState(null);
+  const load = () => api(`/api/projects/${project.id}/experiments/?limit=200`).then((d) => setList(d.results), setError);
   useEffect(() => {
-    api(`/api/projects/${project.id}/experiments/?limit=200`).then((d) => setList(d.results), setError);
+    load();
   }, [project.id]);
   if (experimentId) return html`<${Results} project=${project} id=${experimentId} />`;
   return html`
     <h1>Experiments</h1>
     <${ErrorNote} error=${error} />
+    ${canWrite(scopes, 'experiment') && html`<${NewExperiment} project=${project} created=${load} />`}
     ${list === null
       ? html`<p>Loading…</p>`
       : html`<table>
@@ -20,6 +22,37 @@ export function Experiments({ project, experimentId }) {
           <tbody>${list.map((e) => html`<tr key=${e.id}><td><a href=${`#/experiments/${e.id}`}>${e.name}</a></td><td>${e.feature_flag_key}</td><td>${e.status ?? '—'}</td><td>${when(e.start_date)}</td></tr>`)}</tbody>
         </table>`}
   `;
+}
+
+/** A trends experiment on one event; the API makes its flag (control/test, 50/50) and starts it now. */
+function NewExperiment({ project, created }) {
+  const [name, setName] = useState('');
+  const [flagKey, setFlagKey] = useState('');
+  const [event, setEvent] = useState('');
+  const [error, setError] = useState(null);
+  const submit = async (e) => {
+    e.preventDefault();
+    try {
+      await api(`/api/projects/${project.id}/experiments/`, {
+        method: 'POST',
+        body: { name, feature_flag_key: flagKey, start_date: new Date().toISOString(), filters: { insight: 'TRENDS', events: [{ id: event }] } },
+      });
+      setName('');
+      setFlagKey('');
+      setEvent('');
+      setError(null);
+      created();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return html`<form class="row" onSubmit=${submit} aria-label="New experiment">
+    <label>Experiment name <input required value=${name} onInput=${(e) => setName(e.target.value)} /></label>
+    <label>Flag key <input required value=${flagKey} onInput=${(e) => setFlagKey(e.target.value)} /></label>
+    <label>Metric event <input required value=${event} onInput=${(e) => setEvent(e.target.value)} /></label>
+    <button type="submit">Create and launch</button>
+    <${ErrorNote} error=${error} />
+  </form>`;
 }
 
 function Results({ project, id }) {

@@ -223,6 +223,14 @@ describe.skipIf(!available)('the operator console in Chromium', () => {
     const results = (await (await s.api(`${base}/experiments/${experiment.id}/results/`)).json()) as { result: { probability: Record<string, number> } };
 
     await nav('Experiments', 'Experiments');
+    // One made through the form, with its flag.
+    await page.getByLabel('Experiment name').fill('Made in the console');
+    await page.getByLabel('Flag key').fill('console-made-exp');
+    await page.getByLabel('Metric event').fill('signup');
+    await page.getByRole('button', { name: 'Create and launch' }).click();
+    await page.getByRole('link', { name: 'Made in the console' }).waitFor();
+    const flags = (await (await s.api(`${base}/feature_flags/?search=console-made-exp`)).json()) as { results: { key: string; filters: { multivariate: { variants: { key: string }[] } } }[] };
+    expect(flags.results[0].filters.multivariate.variants.map((v) => v.key)).toEqual(['control', 'test']);
     await shot('experiments');
     expect(await seriousViolations()).toEqual([]);
     await page.getByRole('link', { name: `Checkout ${HOSTILE}` }).click();
@@ -352,6 +360,8 @@ describe.skipIf(!available)('the operator console in Chromium', () => {
     await page.getByRole('heading', { name: 'Flag console-flag' }).waitFor();
     expect(await page.getByRole('button', { name: 'Save flag' }).count()).toBe(0);
     expect(await page.getByLabel('Rollout percentage').isDisabled()).toBe(true);
+    await nav('Experiments', 'Experiments');
+    expect(await page.getByRole('button', { name: 'Create and launch' }).count()).toBe(0);
     await nav('Projects and keys', 'Projects and keys');
     expect(await page.getByRole('button', { name: 'Create project' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
