@@ -79,8 +79,35 @@ function Results({ project, id }) {
       </tbody>
     </table>
     <${IntervalPlot} keys=${keys} intervals=${data.credible_intervals} />
+    <${Secondary} project=${project} id=${id} />
     <a href="#/experiments">Back to experiments</a>
   `;
+}
+
+/** Each secondary metric: its value per variant and, when computed, the probability to be best. */
+function Secondary({ project, id }) {
+  const [metrics, setMetrics] = useState(null);
+  useEffect(() => {
+    api(`/api/projects/${project.id}/experiments/${encodeURIComponent(id)}/secondary_results/`).then((d) => setMetrics(d.result ?? []), () => setMetrics([]));
+  }, [id]);
+  if (!metrics || !metrics.length) return null;
+  return html`<section aria-labelledby="secondary-h">
+    <h2 id="secondary-h">Secondary metrics</h2>
+    ${metrics.map(
+      (m, i) => html`<div key=${i} class="secondary">
+        <h3>${m.name ?? `Metric ${i + 1}`}</h3>
+        ${m.error
+          ? html`<p>${typeof m.error === 'string' ? m.error : (m.error.detail ?? JSON.stringify(m.error))}</p>`
+          : html`<table>
+              <thead><tr><th scope="col">Variant</th><th scope="col">Value</th><th scope="col">Probability to be best</th></tr></thead>
+              <tbody>${Object.entries(m.result ?? {}).map(
+                ([variant, value]) => html`<tr key=${variant}><td>${variant}</td><td>${typeof value === 'number' ? value.toFixed(4) : JSON.stringify(value)}</td>
+                  <td class="secondary-probability" data-variant=${variant}>${m.probability?.[variant] !== undefined ? m.probability[variant].toFixed(4) : '—'}</td></tr>`,
+              )}</tbody>
+            </table>`}
+      </div>`,
+    )}
+  </section>`;
 }
 
 /** One vertical bar per variant from the low to the high end of its interval (uPlot, canvas). */

@@ -204,7 +204,7 @@ describe.skipIf(!available)('the operator console in Chromium', () => {
     const base = `/api/projects/${s.credentials.project_id}`;
     const created = await s.api(`${base}/experiments/`, {
       method: 'POST',
-      body: JSON.stringify({ name: `Checkout ${HOSTILE}`, feature_flag_key: 'console-exp', start_date: '2024-01-01T00:00:00.000Z', filters: { insight: 'TRENDS', events: [{ id: 'click' }] } }),
+      body: JSON.stringify({ name: `Checkout ${HOSTILE}`, feature_flag_key: 'console-exp', start_date: '2024-01-01T00:00:00.000Z', filters: { insight: 'TRENDS', events: [{ id: 'click' }] }, secondary_metrics: [{ name: 'Clicks again', filters: { insight: 'TRENDS', events: [{ id: 'click' }] } }] }),
     });
     const experiment = (await created.json()) as { id: number };
     expect(created.status).toBe(201);
@@ -239,6 +239,12 @@ describe.skipIf(!available)('the operator console in Chromium', () => {
     for (const [variant, p] of Object.entries(results.result.probability)) {
       expect(await page.locator(`.probability[data-variant="${variant}"]`).textContent()).toBe(p.toFixed(4));
     }
+    const secondary = (await (await s.api(`${base}/experiments/${experiment.id}/secondary_results/`)).json()) as { result: { probability?: Record<string, number> }[] };
+    await page.getByRole('heading', { name: 'Clicks again' }).waitFor();
+    for (const [variant, p] of Object.entries(secondary.result[0].probability ?? {})) {
+      expect(await page.locator(`.secondary-probability[data-variant="${variant}"]`).textContent()).toBe(p.toFixed(4));
+    }
+    expect(Object.keys(secondary.result[0].probability ?? {}).length).toBe(2);
     const plot = page.getByRole('img', { name: /Credible intervals for control, test/ });
     expect(await plot.count()).toBe(1);
     await shot('experiment-results');
