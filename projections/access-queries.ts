@@ -33,6 +33,7 @@ export interface PersonalKeyRow {
   scoped_organizations: string[] | null;
   created_at: string;
   revoked_at: string | null;
+  last_rolled_at: string | null;
 }
 
 interface RawKeyRow extends Omit<PersonalKeyRow, 'scopes' | 'scoped_projects' | 'scoped_organizations'> {
@@ -87,6 +88,8 @@ export function accessQueries(db: SqlSession) {
       return row ? keyRow(row) : undefined;
     },
     keys: async () => (await db.all<RawKeyRow>('SELECT * FROM personal_api_keys ORDER BY created_at, id')).map(keyRow),
+    keysOf: async (userId: number) =>
+      (await db.all<RawKeyRow>('SELECT * FROM personal_api_keys WHERE user_id = ? ORDER BY created_at, id', userId)).map(keyRow),
   };
 }
 

@@ -36,6 +36,7 @@ const tables: TableSchema[] = [
       scoped_organizations: 'text?',
       created_at: 'text',
       revoked_at: 'text?',
+      last_rolled_at: 'text?',
     },
     primaryKey: ['id'],
     unique: [['secure_value']],
@@ -46,7 +47,7 @@ const tables: TableSchema[] = [
 /** Organizations, users, memberships, projects and personal keys: what authentication reads. */
 export const accessProjection = defineProjection({
   name: 'access',
-  version: 2,
+  version: 3,
   store: 'readmodels',
   // A project's remote config carries its token and settings.
   invalidates: ['remote-config'],
@@ -85,6 +86,9 @@ export const accessProjection = defineProjection({
         await db.run('UPDATE projects SET settings = ? WHERE id = ?', JSON.stringify(settings), event.data.id);
         return;
       }
+      case 'ProjectRenamed':
+        await db.run('UPDATE projects SET name = ? WHERE id = ?', event.data.name, event.data.id);
+        return;
       case 'UserCreated': {
         const d = event.data;
         await db.run(
@@ -118,6 +122,15 @@ export const accessProjection = defineProjection({
       }
       case 'PersonalApiKeyRevoked':
         await db.run('UPDATE personal_api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', at, event.data.id);
+        return;
+      case 'PersonalApiKeyRolled':
+        await db.run(
+          'UPDATE personal_api_keys SET secure_value = ?, mask_value = ?, last_rolled_at = ? WHERE id = ?',
+          event.data.secureValue,
+          event.data.maskValue,
+          at,
+          event.data.id,
+        );
         return;
       default: {
         const never: never = event;

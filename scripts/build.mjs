@@ -11,6 +11,7 @@ import { build } from 'esbuild';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildConsole } from './build-console.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = resolve(root, 'dist');
@@ -87,6 +88,7 @@ while (known !== workers.size) {
   known = workers.size;
   await build(options({ main: resolve(root, 'src/main.ts'), ...Object.fromEntries(workers) }));
 }
+await buildConsole(root, outdir);
 await writeFile(resolve(outdir, 'package.json'), '{ "type": "module" }\n');
 await rm(`${dist}.old-${process.pid}`, { recursive: true, force: true });
 await rename(dist, `${dist}.old-${process.pid}`).catch((err) => {

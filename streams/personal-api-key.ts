@@ -26,6 +26,8 @@ export const SCOPES = [
   'early_access_feature:write',
   /** The project-wide activity log; each entry also needs the read scope of the resource it describes. */
   'activity_log:read',
+  'personal_api_key:read',
+  'personal_api_key:write',
 ] as const;
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;
@@ -49,5 +51,11 @@ export const PersonalApiKeyCreated = defineEvent(
 
 export const PersonalApiKeyRevoked = defineEvent('PersonalApiKeyRevoked', z.object({ id: z.string().min(1) }));
 
-export const personalApiKeyEvents = [PersonalApiKeyCreated, PersonalApiKeyRevoked] as const;
+/** A new value for the same key (PostHog's "roll"): the old value stops working at once. */
+export const PersonalApiKeyRolled = defineEvent(
+  'PersonalApiKeyRolled',
+  z.object({ id: z.string().min(1), secureValue: z.string().regex(/^sha256\$[0-9a-f]{64}$/), maskValue: z.string() }),
+);
+
+export const personalApiKeyEvents = [PersonalApiKeyCreated, PersonalApiKeyRevoked, PersonalApiKeyRolled] as const;
 export type PersonalApiKeyEvent = EventOf<(typeof personalApiKeyEvents)[number]>;

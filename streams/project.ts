@@ -49,5 +49,8 @@ export const ProjectSettingsChanged = defineEvent(
   z.object({ id: z.number().int().positive(), changes: ProjectSettings }),
 );
 
-export const projectEvents = [ProjectCreated, ProjectSettingsChanged] as const;
+/** The project's display name changed (PostHog's `PATCH /api/projects/:id/ {name}`). */
+export const ProjectRenamed = defineEvent('ProjectRenamed', z.object({ id: z.number().int().positive(), name: z.string().min(1).max(200) }));
+
+export const projectEvents = [ProjectCreated, ProjectSettingsChanged, ProjectRenamed] as const;
 export type ProjectEvent = EventOf<(typeof projectEvents)[number]>;

@@ -47,13 +47,30 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationEvent
 
 export type ProjectCommand =
   | { type: 'CreateProject'; id: number; organizationId: string; name: string; apiToken: string }
-  | { type: 'ChangeProjectSettings'; id: number; changes: ProjectSettings };
+  | { type: 'ChangeProjectSettings'; id: number; changes: ProjectSettings }
+  | { type: 'RenameProject'; id: number; name: string };
 
-export const projectDecider: Decider<ProjectCommand, ProjectEvent, Exists & { settings: ProjectSettings }> = {
+export const projectDecider: Decider<ProjectCommand, ProjectEvent, Exists & { settings: ProjectSettings; name: string }> = {
   events: projectEvents,
-  initialState: () => ({ exists: false, settings: {} }),
-  evolve: (s, e) => (e.type === 'ProjectCreated' ? { ...s, exists: true } : { ...s, settings: { ...s.settings, ...e.data.changes } }),
+  initialState: () => ({ exists: false, settings: {}, name: '' }),
+  evolve: (s, e) => {
+    switch (e.type) {
+      case 'ProjectCreated':
+        return { ...s, exists: true, name: e.data.name };
+      case 'ProjectRenamed':
+        return { ...s, name: e.data.name };
+      case 'ProjectSettingsChanged':
+        return { ...s, settings: { ...s.settings, ...e.data.changes } };
+    }
+  },
   decide: (c, s) => {
+    if (c.type === 'RenameProject') {
+      if (!s.exists) throw notFound();
+      const name = c.name.trim();
+      if (!name) throw validationError('This field may not be blank.', 'name');
+      if (name.length > 200) throw validationError('Ensure this field has no more than 200 characters.', 'name');
+      return name === s.name ? [] : [{ type: 'ProjectRenamed', data: { id: c.id, name } }];
+    }
     if (c.type === 'ChangeProjectSettings') {
       if (!s.exists) throw notFound();
       // Only what differs is recorded: a PATCH repeating the current values appends nothing.
@@ -101,7 +118,8 @@ export type PersonalKeyCommand =
       scopedProjects: number[] | null;
       scopedOrganizations: string[] | null;
     }
-  | { type: 'RevokePersonalKey'; id: string };
+  | { type: 'RevokePersonalKey'; id: string }
+  | { type: 'RollPersonalKey'; id: string; secureValue: string; maskValue: string };
 
 export const personalKeyDecider: Decider<PersonalKeyCommand, PersonalApiKeyEvent, Exists & { revoked: boolean }> = {
   events: personalApiKeyEvents,
@@ -112,6 +130,8 @@ export const personalKeyDecider: Decider<PersonalKeyCommand, PersonalApiKeyEvent
         return { ...s, exists: true };
       case 'PersonalApiKeyRevoked':
         return { ...s, revoked: true };
+      case 'PersonalApiKeyRolled':
+        return s;
     }
   },
   decide: (c, s) => {
@@ -125,6 +145,10 @@ export const personalKeyDecider: Decider<PersonalKeyCommand, PersonalApiKeyEvent
       case 'RevokePersonalKey':
         if (!s.exists) throw notFound(`No personal API key ${c.id}.`);
         return s.revoked ? [] : [{ type: 'PersonalApiKeyRevoked', data: { id: c.id } }];
+      case 'RollPersonalKey':
+        // A revoked key stays revoked: rolling it would bring it back to life under a new value.
+        if (!s.exists || s.revoked) throw notFound(`No personal API key ${c.id}.`);
+        return [{ type: 'PersonalApiKeyRolled', data: { id: c.id, secureValue: c.secureValue, maskValue: c.maskValue } }];
     }
   },
 };

@@ -113,6 +113,24 @@ export class AccessService {
     return { id, key, mask: maskKey(key), scopes: input.scopes };
   }
 
+  async renameProject(id: number, name: string, actor: Actor) {
+    await handleCommandAndWait(this.deps.log, projectStream(id), projectDecider, { type: 'RenameProject', id, name }, { actor, projectId: id }, { waitFor: this.deps.waitFor });
+  }
+
+  /** A new value for an existing key; the value is returned once and only its hash is recorded. */
+  async rollPersonalKey(id: string, actor: Actor): Promise<{ key: string; mask: string }> {
+    const key = newPersonalKey();
+    await handleCommandAndWait(
+      this.deps.log,
+      personalApiKeyStream(id),
+      personalKeyDecider,
+      { type: 'RollPersonalKey', id, secureValue: hashKey(key), maskValue: maskKey(key) },
+      { actor },
+      { waitFor: this.deps.waitFor },
+    );
+    return { key, mask: maskKey(key) };
+  }
+
   async revokePersonalKey(id: string, actor: Actor) {
     await handleCommandAndWait(this.deps.log, personalApiKeyStream(id), personalKeyDecider, { type: 'RevokePersonalKey', id }, { actor }, { waitFor: this.deps.waitFor });
   }

@@ -63,9 +63,9 @@ const sampleRate = z.preprocess(
     .transform((s) => Number(s).toFixed(2))
     .nullable(),
 );
-const SettingsPatch = ProjectSettings.extend({ session_recording_sample_rate: sampleRate.optional() }).meta({
-  description: 'The settings to change; the others keep their values.',
-  examples: [{ session_recording_opt_in: true, session_recording_sample_rate: '0.50', autocapture_opt_out: false }],
+const SettingsPatch = ProjectSettings.extend({ session_recording_sample_rate: sampleRate.optional(), name: z.string().max(200).optional() }).meta({
+  description: 'The name and settings to change; the others keep their values.',
+  examples: [{ session_recording_opt_in: true, session_recording_sample_rate: '0.50', autocapture_opt_out: false }, { name: 'Marketing site' }],
 });
 
 export const projectRoutes: FastifyPluginAsyncZod<Parts<'access', 'access'>> = async (app, parts) => {
@@ -96,11 +96,13 @@ export const projectRoutes: FastifyPluginAsyncZod<Parts<'access', 'access'>> = a
     '/api/projects/:project_id/',
     {
       config: { scope: 'project:write' },
-      schema: { summary: "Changes the project's settings.", params: ProjectParams, body: SettingsPatch, response: { 200: ProjectBody } },
+      schema: { summary: "Renames the project and/or changes its settings.", params: ProjectParams, body: SettingsPatch, response: { 200: ProjectBody } },
     },
     async (request) => {
       const id = Number(request.params.project_id);
-      await parts.access.changeProjectSettings(id, request.body, actorOf(request));
+      const { name, ...settings } = request.body;
+      if (name !== undefined) await parts.access.renameProject(id, name, actorOf(request));
+      if (Object.keys(settings).length) await parts.access.changeProjectSettings(id, settings, actorOf(request));
       return projectBody((await queries.project(id))!);
     },
   );

@@ -33,7 +33,7 @@ export const PUBLIC_ROUTES = new Set([
 
 /** Public routes posthog-js loads by URL: the project key is in the path (404 when unknown), or none at all. */
 export const PUBLIC_ASSET_ROUTES = new Set(
-  ['/array/:token/config', '/array/:token/config.js', '/array/:token/array.js', '/static/:file', '/static/:version/:file'].map((p) => `GET ${p}`),
+  ['/array/:token/config', '/array/:token/config.js', '/array/:token/array.js', '/static/:file', '/static/:version/:file', '/', '/console/:file'].map((p) => `GET ${p}`),
 );
 
 /** The OpenAPI document and its Swagger UI page (with the page's assets): public, like drf-spectacular's defaults. */
@@ -51,7 +51,7 @@ export const REQUIRED_QUERIES: Readonly<Record<string, string>> = {
 /** Personal-key routes that name their project by the project key in `?token=` instead of the path. */
 export const TOKEN_ROUTES = new Set(['/flags/definitions', '/api/feature_flag/local_evaluation']);
 /** Personal-key routes that name no project or organization: they answer over everything the key reaches. */
-export const GLOBAL_ROUTES = new Set(['/api/projects/', '/api/users/@me/']);
+export const GLOBAL_ROUTES = new Set(['/api/projects/', '/api/users/@me/', '/api/personal_api_keys/', '/api/personal_api_keys/:id/', '/api/personal_api_keys/:id/roll/']);
 
 /** Where a request points: the project (path or token) and organization, and the ids of its objects. */
 export interface Target {
@@ -72,6 +72,7 @@ const ID_KINDS: Record<string, IdKind> = {
   'session_recordings/:session_id': 'recording',
   'surveys/:id': 'survey',
   'early_access_feature/:id': 'earlyAccessFeature',
+  'personal_api_keys/:id': 'personalKey',
 };
 
 /** The object-id parameters of a route, in path order. A parameter nobody taught this table fails loudly. */

@@ -16,6 +16,8 @@ export interface TenantIds {
   recording: string;
   survey: string;
   earlyAccessFeature: string;
+  /** A personal key of the (shared) user: user-level, so its label carries no marker. */
+  personalKey: string;
 }
 
 export interface Tenant {
@@ -83,6 +85,8 @@ export async function populate(s: TestServer, projectId: number, token: string, 
   const survey = await call(s, 'POST', `${base}/surveys/`, { name: marker, description: marker, type: 'popover' });
   const feature = await call(s, 'POST', `${base}/early_access_feature/`, { name: `${marker} feature`, description: marker, stage: 'beta' });
 
+  const personalKey = await call(s, 'POST', '/api/personal_api_keys/', { label: 'matrix tenant key', scopes: ['project:read'] });
+
   const project = (await s.runtime.queries.access.project(projectId))!;
   return {
     projectId,
@@ -99,6 +103,7 @@ export async function populate(s: TestServer, projectId: number, token: string, 
       recording: `${marker}-rec`,
       survey: survey.id,
       earlyAccessFeature: feature.id,
+      personalKey: personalKey.id,
     },
   };
 }

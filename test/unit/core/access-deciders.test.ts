@@ -58,4 +58,25 @@ describe('access deciders', () => {
       .when({ type: 'RevokePersonalKey', id: 'k' })
       .thenNothing();
   });
+
+  it('project rename: trimmed, blank refused, the same name records nothing, an unknown project is not found', () => {
+    const created = { type: 'ProjectCreated' as const, data: { id: 1, organizationId: org, name: 'P', apiToken: 'phc_x' } };
+    const rename = (name: string) => ({ type: 'RenameProject' as const, id: 1, name });
+    spec(projectDecider).given([]).when(rename('Q')).thenThrows('not_found');
+    spec(projectDecider).given([created]).when(rename(' Q ')).then([{ type: 'ProjectRenamed', data: { id: 1, name: 'Q' } }]);
+    spec(projectDecider).given([created]).when(rename('  ')).thenThrows('validation', /blank/);
+    spec(projectDecider).given([created]).when(rename('x'.repeat(201))).thenThrows('validation');
+    spec(projectDecider).given([created, { type: 'ProjectRenamed', data: { id: 1, name: 'Q' } }]).when(rename('Q')).thenNothing();
+  });
+
+  it('personal key roll: a live key gets a new value; an unknown or revoked key is not found', () => {
+    const created = {
+      type: 'PersonalApiKeyCreated' as const,
+      data: { id: 'k', userId: 1, label: 'l', secureValue: `sha256$${'a'.repeat(64)}`, maskValue: 'phx_...aaaa', scopes: ['*' as const], scopedProjects: null, scopedOrganizations: null },
+    };
+    const roll = { type: 'RollPersonalKey' as const, id: 'k', secureValue: `sha256$${'b'.repeat(64)}`, maskValue: 'phx_...bbbb' };
+    spec(personalKeyDecider).given([]).when(roll).thenThrows('not_found');
+    spec(personalKeyDecider).given([created]).when(roll).then([{ type: 'PersonalApiKeyRolled', data: { id: 'k', secureValue: roll.secureValue, maskValue: roll.maskValue } }]);
+    spec(personalKeyDecider).given([created, { type: 'PersonalApiKeyRevoked', data: { id: 'k' } }]).when(roll).thenThrows('not_found');
+  });
 });

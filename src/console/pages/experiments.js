@@ -1,0 +1,154 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import uPlot from 'uplot';
+import { api } from '../api.js';
+import { html, ErrorNote, canWrite, when } from '../ui.js';
+
+export function Experiments({ project, experimentId, scopes }) {
+  const [list, setList] = useState(null);
+  const [error, setError] = useState(null);
+  const load = () => api(`/api/projects/${project.id}/experiments/?limit=200`).then((d) => setList(d.results), setError);
+  useEffect(() => {
+    load();
+  }, [project.id]);
+  if (experimentId) return html`<${Results} project=${project} id=${experimentId} />`;
+  return html`
+    <h1>Experiments</h1>
+    <${ErrorNote} error=${error} />
+    ${canWrite(scopes, 'experiment') && html`<${NewExperiment} project=${project} created=${load} />`}
+    ${list === null
+      ? html`<p>Loading…</p>`
+      : html`<table>
+          <thead><tr><th scope="col">Name</th><th scope="col">Flag</th><th scope="col">Status</th><th scope="col">Started</th></tr></thead>
+          <tbody>${list.map((e) => html`<tr key=${e.id}><td><a href=${`#/experiments/${e.id}`}>${e.name}</a></td><td>${e.feature_flag_key}</td><td>${e.status ?? '—'}</td><td>${when(e.start_date)}</td></tr>`)}</tbody>
+        </table>`}
+  `;
+}
+
+/** A trends experiment on one event; the API makes its flag (control/test, 50/50) and starts it now. */
+function NewExperiment({ project, created }) {
+  const [name, setName] = useState('');
+  const [flagKey, setFlagKey] = useState('');
+  const [event, setEvent] = useState('');
+  const [error, setError] = useState(null);
+  const submit = async (e) => {
+    e.preventDefault();
+    try {
+      await api(`/api/projects/${project.id}/experiments/`, {
+        method: 'POST',
+        body: { name, feature_flag_key: flagKey, start_date: new Date().toISOString(), filters: { insight: 'TRENDS', events: [{ id: event }] } },
+      });
+      setName('');
+      setFlagKey('');
+      setEvent('');
+      setError(null);
+      created();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return html`<form class="row" onSubmit=${submit} aria-label="New experiment">
+    <label>Experiment name <input required value=${name} onInput=${(e) => setName(e.target.value)} /></label>
+    <label>Flag key <input required value=${flagKey} onInput=${(e) => setFlagKey(e.target.value)} /></label>
+    <label>Metric event <input required value=${event} onInput=${(e) => setEvent(e.target.value)} /></label>
+    <button type="submit">Create and launch</button>
+    <${ErrorNote} error=${error} />
+  </form>`;
+}
+
+function Results({ project, id }) {
+  const [data, setData] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    api(`/api/projects/${project.id}/experiments/${encodeURIComponent(id)}/results/`).then((d) => setData(d.result ?? d), setError);
+  }, [id]);
+  if (error) return html`<h1>Experiment results</h1><${ErrorNote} error=${error} /><a href="#/experiments">Back to experiments</a>`;
+  if (!data) return html`<p>Loading…</p>`;
+  const keys = data.variants.map((v) => v.key);
+  return html`
+    <h1>Experiment results</h1>
+    <p>Metric: ${data.insight} · significant: <strong>${data.significant ? 'yes' : 'no'}</strong> (${data.significance_code})
+      ${data.sample_ratio_mismatch?.mismatch ? html` · <strong class="error">sample ratio mismatch</strong>` : ''}</p>
+    <table>
+      <thead><tr><th scope="col">Variant</th><th scope="col">${data.insight === 'FUNNELS' ? 'Conversions / failures' : 'Count / exposure'}</th><th scope="col">Probability to be best</th><th scope="col">Credible interval</th></tr></thead>
+      <tbody>
+        ${data.variants.map(
+          (v) => html`<tr key=${v.key}><td>${v.key}</td><td>${data.insight === 'FUNNELS' ? `${v.success_count} / ${v.failure_count}` : `${v.count} / ${v.absolute_exposure}`}</td>
+            <td class="probability" data-variant=${v.key}>${(data.probability[v.key] ?? 0).toFixed(4)}</td>
+            <td>${(data.credible_intervals[v.key] ?? []).map((x) => Number(x).toFixed(4)).join(' – ')}</td></tr>`,
+        )}
+      </tbody>
+    </table>
+    <${IntervalPlot} keys=${keys} intervals=${data.credible_intervals} />
+    <${Secondary} project=${project} id=${id} />
+    <a href="#/experiments">Back to experiments</a>
+  `;
+}
+
+/** Each secondary metric: its value per variant and, when computed, the probability to be best. */
+function Secondary({ project, id }) {
+  const [metrics, setMetrics] = useState(null);
+  useEffect(() => {
+    api(`/api/projects/${project.id}/experiments/${encodeURIComponent(id)}/secondary_results/`).then((d) => setMetrics(d.result ?? []), () => setMetrics([]));
+  }, [id]);
+  if (!metrics || !metrics.length) return null;
+  return html`<section aria-labelledby="secondary-h">
+    <h2 id="secondary-h">Secondary metrics</h2>
+    ${metrics.map(
+      (m, i) => html`<div key=${i} class="secondary">
+        <h3>${m.name ?? `Metric ${i + 1}`}</h3>
+        ${m.error
+          ? html`<p>${typeof m.error === 'string' ? m.error : (m.error.detail ?? JSON.stringify(m.error))}</p>`
+          : html`<table>
+              <thead><tr><th scope="col">Variant</th><th scope="col">Value</th><th scope="col">Probability to be best</th></tr></thead>
+              <tbody>${Object.entries(m.result ?? {}).map(
+                ([variant, value]) => html`<tr key=${variant}><td>${variant}</td><td>${typeof value === 'number' ? value.toFixed(4) : JSON.stringify(value)}</td>
+                  <td class="secondary-probability" data-variant=${variant}>${m.probability?.[variant] !== undefined ? m.probability[variant].toFixed(4) : '—'}</td></tr>`,
+              )}</tbody>
+            </table>`}
+      </div>`,
+    )}
+  </section>`;
+}
+
+/** One vertical bar per variant from the low to the high end of its interval (uPlot, canvas). */
+function IntervalPlot({ keys, intervals }) {
+  const ref = useRef(null);
+  useEffect(() => {
+    const xs = keys.map((_, i) => i + 1);
+    const low = keys.map((k) => intervals[k]?.[0] ?? null);
+    const high = keys.map((k) => intervals[k]?.[1] ?? null);
+    const plot = new uPlot(
+      {
+        width: 560,
+        height: 260,
+        title: 'Credible intervals per variant',
+        legend: { show: false },
+        scales: { x: { time: false, range: [0.5, keys.length + 0.5] } },
+        axes: [{ values: (_u, ticks) => ticks.map((t) => keys[Math.round(t) - 1] ?? ''), incrs: [1] }, {}],
+        series: [{}, { label: 'low', stroke: '#1f5fbf', points: { size: 9 }, paths: () => null }, { label: 'high', stroke: '#b3261e', points: { size: 9 }, paths: () => null }],
+        hooks: {
+          draw: [
+            (u) => {
+              const ctx = u.ctx;
+              ctx.save();
+              ctx.strokeStyle = '#333';
+              ctx.lineWidth = 3;
+              xs.forEach((x, i) => {
+                if (low[i] === null || high[i] === null) return;
+                ctx.beginPath();
+                ctx.moveTo(u.valToPos(x, 'x', true), u.valToPos(low[i], 'y', true));
+                ctx.lineTo(u.valToPos(x, 'x', true), u.valToPos(high[i], 'y', true));
+                ctx.stroke();
+              });
+              ctx.restore();
+            },
+          ],
+        },
+      },
+      [xs, low, high],
+      ref.current,
+    );
+    return () => plot.destroy();
+  }, [keys.join(','), JSON.stringify(intervals)]);
+  return html`<figure><div ref=${ref} class="plot" role="img" aria-label=${`Credible intervals for ${keys.join(', ')}`}></div><figcaption>Each bar spans a variant's credible interval.</figcaption></figure>`;
+}
