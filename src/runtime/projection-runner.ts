@@ -302,11 +302,12 @@ export class ProjectionRunner implements Runner {
     while (this.following) {
       dirty = false;
       const after = this.resumeAfter();
-      if (after === null) break;
+      // Every projection frozen while its next version is built: nothing to read until one takes over.
+      if (after === null && this.rebuilding.length === 0) break;
       let batch: RecordedEvent[] = [];
       try {
         this.logMoved = false;
-        if (!this.backlogFull()) batch = await this.log.readAll({ afterPosition: after, maxCount: this.batchSize, maxBytes: BATCH_BYTES });
+        if (after !== null && !this.backlogFull()) batch = await this.log.readAll({ afterPosition: after, maxCount: this.batchSize, maxBytes: BATCH_BYTES });
       } catch {
         // The log is unreachable for now (its adapter reports that to /_health): try again at the next poll.
       }
