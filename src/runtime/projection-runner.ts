@@ -10,6 +10,7 @@ import { isStorageFault } from './storage-fault';
 import { CHANGES_SCHEMA, type ChangeRecorder } from './change-log';
 import type { AppliedBatch, CatchUpOptions, QuarantinedEvent, QuarantineSummary, RebuildProgress, Runner } from '../store/runner';
 import { LaneBacklog, type LaneKey, type LaneSlice } from './lane-backlog';
+import { applyRound } from './lane-rounds';
 import { nextVersionOf } from './side-by-side/next-version';
 import { takeOver } from './side-by-side/take-over';
 import {
@@ -90,15 +91,6 @@ export interface RunnerOptions {
  */
 const BATCH_BYTES = 16 * 1024 * 1024;
 
-/**
- * A laned projection's slice: about one full EventsCaptured record. Each lane with work gets one
- * slice per round, so this bounds how long a heavy lane holds the others' events back.
- */
-const SLICE_PARTS = 10_000;
-/** A lane with no other lane waiting takes up to this many in one slice. */
-const MAX_SLICE_PARTS = 250_000;
-/** Without append notices, how long a lone lane's slice runs before it lets the log be read again. */
-const UNNOTIFIED_SLICE_MS = 250;
 /** A laned projection holding this many events unapplied stops the reading until it has caught up. */
 const MAX_HELD_EVENTS = 8_000;
 
@@ -353,34 +345,23 @@ export class ProjectionRunner implements Runner {
     this.progress$.next();
   }
 
-  /**
-   * Takes a batch into a laned projection's backlog, then gives each lane with work one slice. A
-   * lane working alone takes a long slice (the merges of a slice are written once at its end) but
-   * ends it after the event in progress once the log has moved, so events appended meanwhile, in
-   * other lanes, wait for one event of it at most.
-   */
+  /** A round of a laned projection's lanes (lane-rounds.ts); a failure stops the projection. */
   private async applyRound(b: Bound, lanes: LaneBacklog, batch: RecordedEvent[]): Promise<void> {
     try {
-      lanes.take(batch, b.until);
-      const slices = lanes.round(SLICE_PARTS);
-      const alone = slices.length === 1;
-      for (const slice of alone ? lanes.round(MAX_SLICE_PARTS) : slices) {
-        const startedAt = performance.now();
-        // Asked between two events: a turn of the event loop first, or an append notice (a message
-        // from another thread) could not arrive while the slice runs.
-        const stop = alone
-          ? async () => {
-              await yieldToLoop();
-              return this.logMoved || (!this.options.notifications && performance.now() - startedAt > UNNOTIFIED_SLICE_MS);
-            }
-          : undefined;
-        const { checkpoint, done } = await this.applyTx(b, slice.events, slice, stop);
-        b.checkpoint = checkpoint;
-        lanes.applied(done!, checkpoint);
-        if (this.applied$.observed) this.applied$.next({ projection: b.projection.name, events: done!.events });
-      }
-      // Events the projection does not read move its checkpoint too.
-      if (lanes.checkpoint > b.checkpoint) b.checkpoint = await this.writeCheckpoint(b, lanes.checkpoint);
+      await applyRound(lanes, batch, b.until, {
+        applySlice: async (slice, stop) => {
+          const { checkpoint, done } = await this.applyTx(b, slice.events, slice, stop);
+          return { checkpoint, done: done! };
+        },
+        writeCheckpoint: (position) => this.writeCheckpoint(b, position),
+        checkpoint: () => b.checkpoint,
+        committed: (checkpoint, events) => {
+          b.checkpoint = checkpoint;
+          if (events && this.applied$.observed) this.applied$.next({ projection: b.projection.name, events });
+        },
+        logMoved: () => this.logMoved,
+        notified: this.options.notifications !== undefined,
+      });
     } catch (err) {
       b.failure = err instanceof Error ? err : new Error(String(err));
       this.options.onError?.(b.projection.name, b.failure);
