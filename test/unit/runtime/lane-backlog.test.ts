@@ -89,3 +89,20 @@ describe('lane backlog rounds with a budget for a lone lane', () => {
     ]);
   });
 });
+
+describe('lane backlog bookkeeping', () => {
+  it('counts as pending only the events not applied yet, also those held behind another lane', () => {
+    const b = backlog();
+    b.take(log('aab'), Number.MAX_SAFE_INTEGER);
+    expect(b.pending).toBe(3);
+    const [slice] = b.round(100).filter((s) => s.lane === 'b');
+    b.applied(slice, 0);
+    expect(b.pending).toBe(2);
+  });
+
+  it('orders lanes of equal work oldest first', () => {
+    const b = backlog();
+    b.take(log('abc'), Number.MAX_SAFE_INTEGER);
+    expect(b.round(100).map((s) => s.lane)).toEqual(['a', 'b', 'c']);
+  });
+});

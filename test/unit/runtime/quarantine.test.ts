@@ -78,6 +78,10 @@ describe('quarantine summaries', () => {
     expect(combined.count).toBe(6);
     expect(combined.latest.map((r) => `${r.projection}${r.position}/${r.part}`)).toEqual(['b9/null', 'b7/2', 'a7/1', 'b7/null', 'a3/null']);
     expect(combineSummaries([])).toEqual({ count: 0, latest: [] });
+    // A whole record (no part) sorts below its parts, whichever side it is on.
+    const parts = [q('a', 4, null), q('a', 4, 0)];
+    expect(combineSummaries([{ count: 2, latest: parts }]).latest.map((r) => r.part)).toEqual([0, null]);
+    expect(combineSummaries([{ count: 2, latest: [...parts].reverse() }]).latest.map((r) => r.part)).toEqual([0, null]);
     const big = combineSummaries([{ count: 12, latest: Array.from({ length: 12 }, (_, i) => q('a', i)) }]);
     expect(big.latest).toHaveLength(10);
     expect(big.latest[9].position).toBe(2);
