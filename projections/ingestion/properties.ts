@@ -8,6 +8,7 @@ export interface PropertyUpdates {
 }
 
 export function asObject(value: unknown): Properties | null {
+  // Stryker disable next-line ConditionalExpression: equivalent, null passes the other checks and is returned as the null it is
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Properties) : null;
 }
 

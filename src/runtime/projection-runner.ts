@@ -4,18 +4,19 @@ import type { ReadModelProjection, StoreName, TableSchema } from '../store/read-
 import type { SqlSession } from '../store/sql';
 import type { AppendNotifications } from '../store/append-notifications';
 import type { EventLog } from '../store/event-log';
-import { TableLockTimeout, type ReadModelStore, type ReadModelTransaction } from '../store/read-models';
+import type { ReadModelStore, ReadModelTransaction } from '../store/read-models';
 import { combineSummaries, forgetQuarantines, insertQuarantine, mergeSummary, QUARANTINE_SCHEMA, quarantineRecord, quarantineSummary } from './quarantine';
 import { isStorageFault } from './storage-fault';
 import { CHANGES_SCHEMA, type ChangeRecorder } from './change-log';
 import type { AppliedBatch, CatchUpOptions, QuarantinedEvent, QuarantineSummary, RebuildProgress, Runner } from '../store/runner';
 import { LaneBacklog, type LaneKey, type LaneSlice } from './lane-backlog';
-import { nextVersionOf } from './side-by-side/next-version';
-import { takeOver } from './side-by-side/take-over';
+import { applyRound } from './lane-rounds';
+import { SideBySideRebuild } from './side-by-side/rebuild';
 import {
   CHECKPOINTS_SCHEMA,
   FORGET_LANES_BEHIND,
   LANES_SCHEMA,
+  projectionLock,
   readCheckpoint,
   READ_LANE,
   READ_LANES,
@@ -38,23 +39,12 @@ interface Bound {
   lanes: LaneBacklog | null;
   /**
    * Its tables were folded by another version: they keep serving, unchanged, while the next
-   * version is built beside them (see Rebuild), and this runner applies nothing to them.
+   * version is built beside them (side-by-side/rebuild.ts), and this runner applies nothing to them.
    */
   frozen: boolean;
   /** The version being built side by side, to take over these tables (null: none). */
   upgradeTo: ReadModelProjection | null;
 }
-
-/** A projection's next version, built side by side by a runner of its own until it takes over. */
-interface Rebuild {
-  projection: ReadModelProjection;
-  next: ReadModelProjection;
-  store: ReadModelStore;
-  runner: ProjectionRunner;
-  takingOver: Promise<void> | null;
-}
-
-
 
 interface Waiter {
   position: number;
@@ -90,46 +80,12 @@ export interface RunnerOptions {
  */
 const BATCH_BYTES = 16 * 1024 * 1024;
 
-/**
- * A laned projection's slice: about one full EventsCaptured record. Each lane with work gets one
- * slice per round, so this bounds how long a heavy lane holds the others' events back.
- */
-const SLICE_PARTS = 10_000;
-/** A lane with no other lane waiting takes up to this many in one slice. */
-const MAX_SLICE_PARTS = 250_000;
-/** Without append notices, how long a lone lane's slice runs before it lets the log be read again. */
-const UNNOTIFIED_SLICE_MS = 250;
 /** A laned projection holding this many events unapplied stops the reading until it has caught up. */
 const MAX_HELD_EVENTS = 8_000;
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const SCHEMA_LOCK = 'schema';
-
-/** How long a take-over waits for readers of the tables it replaces before it tries again. */
-const TAKE_OVER_LOCK_MS = 200;
-
-/**
- * The take-over's transaction, tried again while readers hold the tables for longer than
- * TAKE_OVER_LOCK_MS: readers never queue long behind it, nor deadlock with it.
- */
-async function takeOverPolitely(r: Rebuild): Promise<{ position: number; replaced: readonly string[] }> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await r.store.transaction((tx) => takeOver(tx, r.projection, r.next), {
-        lock: [lockOf(r.projection), lockOf(r.next)],
-        tableLockTimeoutMs: TAKE_OVER_LOCK_MS,
-      });
-    } catch (err) {
-      if (!(err instanceof TableLockTimeout) || attempt >= 50) throw err;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * TAKE_OVER_LOCK_MS));
-    }
-  }
-}
-
-/** The lock a projection's transactions take, so two runners on one store never fold one batch twice. */
-const lockOf = (projection: ReadModelProjection) => `projection:${projection.name}`;
-
 
 /**
  * Feeds the log, in order, to every projection. Each projection's writes and its checkpoint commit in
@@ -138,7 +94,7 @@ const lockOf = (projection: ReadModelProjection) => `projection:${projection.nam
  */
 export class ProjectionRunner implements Runner {
   private bound: Bound[] = [];
-  private rebuilding: Rebuild[] = [];
+  private rebuilding: SideBySideRebuild[] = [];
   private readonly waiters = new Set<Waiter>();
   private readonly batchSize: number;
   private following = false;
@@ -163,7 +119,7 @@ export class ProjectionRunner implements Runner {
     options.notifications?.moved$.subscribe(() => (this.logMoved = true));
     this.ready = (async () => {
       for (const projection of projections) this.bound.push(await this.bind(projection, stores[projection.store]));
-      for (const b of this.bound.filter((b) => b.upgradeTo)) this.rebuilding.push(await this.rebuildOf(b, b.upgradeTo!, stores));
+      for (const b of this.bound.filter((b) => b.upgradeTo)) this.rebuilding.push(await SideBySideRebuild.begin(b.upgradeTo!, b.store, this.rebuildHost(stores)));
     })();
     // Surfaced through ready's rejection and failures(); never an unhandled rejection.
     this.ready.catch((err: Error) => {
@@ -189,7 +145,7 @@ export class ProjectionRunner implements Runner {
 
   rebuilds(): Record<string, RebuildProgress> {
     return Object.fromEntries(
-      this.rebuilding.map((r) => [r.projection.name, { version: r.next.version, position: r.runner.checkpoints()[r.next.name] ?? 0 }]),
+      this.rebuilding.map((r) => [r.projection.name, r.progress()]),
     );
   }
 
@@ -200,7 +156,7 @@ export class ProjectionRunner implements Runner {
     void this.follow();
     void this.ready.then(
       () => {
-        for (const r of this.rebuilding) this.followRebuild(r);
+        for (const r of this.rebuilding) r.follow();
       },
       () => undefined,
     );
@@ -208,7 +164,7 @@ export class ProjectionRunner implements Runner {
 
   stop(): void {
     this.following = false;
-    for (const r of this.rebuilding) r.runner.stop();
+    for (const r of this.rebuilding) r.stop();
     this.stopFollowing();
   }
 
@@ -217,10 +173,7 @@ export class ProjectionRunner implements Runner {
     await this.ready;
     const head = options.toPosition ?? (await this.log.head());
     if (options.rebuilds !== 'background') {
-      for (const r of [...this.rebuilding]) {
-        await r.runner.catchUp({ toPosition: head, onProgress: options.onProgress });
-        await this.takeOver(r);
-      }
+      for (const r of [...this.rebuilding]) await r.finish(head, options.onProgress);
     }
     for (const b of this.bound) b.until = options.until?.[b.projection.name] ?? head;
     try {
@@ -302,11 +255,12 @@ export class ProjectionRunner implements Runner {
     while (this.following) {
       dirty = false;
       const after = this.resumeAfter();
-      if (after === null) break;
+      // Every projection frozen while its next version is built: nothing to read until one takes over.
+      if (after === null && this.rebuilding.length === 0) break;
       let batch: RecordedEvent[] = [];
       try {
         this.logMoved = false;
-        if (!this.backlogFull()) batch = await this.log.readAll({ afterPosition: after, maxCount: this.batchSize, maxBytes: BATCH_BYTES });
+        if (after !== null && !this.backlogFull()) batch = await this.log.readAll({ afterPosition: after, maxCount: this.batchSize, maxBytes: BATCH_BYTES });
       } catch {
         // The log is unreachable for now (its adapter reports that to /_health): try again at the next poll.
       }
@@ -323,7 +277,12 @@ export class ProjectionRunner implements Runner {
   }
 
   private process(batch: RecordedEvent[]): Promise<void> {
-    const run = this.queue.then(() => this.processNow(batch));
+    return this.inTurn(() => this.processNow(batch));
+  }
+
+  /** Runs `work` once the batch in progress (if any) is applied, before the next. */
+  private inTurn(work: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(work);
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -352,34 +311,23 @@ export class ProjectionRunner implements Runner {
     this.progress$.next();
   }
 
-  /**
-   * Takes a batch into a laned projection's backlog, then gives each lane with work one slice. A
-   * lane working alone takes a long slice (the merges of a slice are written once at its end) but
-   * ends it after the event in progress once the log has moved, so events appended meanwhile, in
-   * other lanes, wait for one event of it at most.
-   */
+  /** A round of a laned projection's lanes (lane-rounds.ts); a failure stops the projection. */
   private async applyRound(b: Bound, lanes: LaneBacklog, batch: RecordedEvent[]): Promise<void> {
     try {
-      lanes.take(batch, b.until);
-      const slices = lanes.round(SLICE_PARTS);
-      const alone = slices.length === 1;
-      for (const slice of alone ? lanes.round(MAX_SLICE_PARTS) : slices) {
-        const startedAt = performance.now();
-        // Asked between two events: a turn of the event loop first, or an append notice (a message
-        // from another thread) could not arrive while the slice runs.
-        const stop = alone
-          ? async () => {
-              await yieldToLoop();
-              return this.logMoved || (!this.options.notifications && performance.now() - startedAt > UNNOTIFIED_SLICE_MS);
-            }
-          : undefined;
-        const { checkpoint, done } = await this.applyTx(b, slice.events, slice, stop);
-        b.checkpoint = checkpoint;
-        lanes.applied(done!, checkpoint);
-        if (this.applied$.observed) this.applied$.next({ projection: b.projection.name, events: done!.events });
-      }
-      // Events the projection does not read move its checkpoint too.
-      if (lanes.checkpoint > b.checkpoint) b.checkpoint = await this.writeCheckpoint(b, lanes.checkpoint);
+      await applyRound(lanes, batch, b.until, {
+        applySlice: async (slice, stop) => {
+          const { checkpoint, done } = await this.applyTx(b, slice.events, slice, stop);
+          return { checkpoint, done: done! };
+        },
+        writeCheckpoint: (position) => this.writeCheckpoint(b, position),
+        checkpoint: () => b.checkpoint,
+        committed: (checkpoint, events) => {
+          b.checkpoint = checkpoint;
+          if (events && this.applied$.observed) this.applied$.next({ projection: b.projection.name, events });
+        },
+        logMoved: () => this.logMoved,
+        notified: this.options.notifications !== undefined,
+      });
     } catch (err) {
       b.failure = err instanceof Error ? err : new Error(String(err));
       this.options.onError?.(b.projection.name, b.failure);
@@ -396,69 +344,37 @@ export class ProjectionRunner implements Runner {
         await tx.run(FORGET_LANES_BEHIND, projection.name, position);
         return position;
       },
-      { lock: lockOf(projection) },
+      { lock: projectionLock(projection) },
     );
   }
 
-  /** A runner of its own for the version of a projection built side by side, in the same store. */
-  private async rebuildOf(b: Bound, projection: ReadModelProjection, stores: Record<StoreName, ReadModelStore>): Promise<Rebuild> {
-    const next = nextVersionOf(projection);
-    const runner = new ProjectionRunner(this.log, stores, [next], {
-      batchSize: this.options.batchSize,
-      onError: this.options.onError,
-      onQuarantine: this.options.onQuarantine,
-      notifications: this.options.notifications,
-      pollIntervalMs: this.options.pollIntervalMs,
-      sideBySide: false,
-    });
-    await runner.ready;
-    return { projection, next, store: b.store, runner, takingOver: null };
-  }
-
-  /** Builds the next version while following the log; once it has reached the head, it takes over. */
-  private followRebuild(r: Rebuild): void {
-    r.runner.start();
-    const check = async () => {
-      if (r.takingOver || !this.following) return;
-      const built = r.runner.checkpoints()[r.next.name] ?? 0;
-      const head = await this.log.head().catch(() => Number.POSITIVE_INFINITY);
-      if (built >= head && !r.takingOver) void this.takeOver(r).catch(() => undefined);
-    };
-    r.runner.progress$.subscribe(() => {
+  /** What a side-by-side rebuild of one of this runner's projections needs of it (side-by-side/rebuild.ts). */
+  private rebuildHost(stores: Record<StoreName, ReadModelStore>) {
+    return {
+      runnerFor: (next: ReadModelProjection) =>
+        new ProjectionRunner(this.log, stores, [next], {
+          batchSize: this.options.batchSize,
+          onError: this.options.onError,
+          onQuarantine: this.options.onQuarantine,
+          notifications: this.options.notifications,
+          pollIntervalMs: this.options.pollIntervalMs,
+          sideBySide: false,
+        }),
+      head: () => this.log.head(),
+      following: () => this.following,
+      inTurn: (work: () => Promise<void>) => this.inTurn(work),
       // The rebuild's position is part of this runner's progress (/_health, the projection thread's reports).
-      this.progress$.next();
-      void check();
-    });
-    void check();
-  }
-
-  /**
-   * The next version takes the served version's place (take-over.ts), between two of this runner's
-   * batches; caches hear that everything of the projection may have changed.
-   */
-  private takeOver(r: Rebuild): Promise<void> {
-    r.takingOver ??= (async () => {
-      r.runner.stop();
-      await r.runner.idle();
-      const failure = r.runner.failures()[r.next.name];
-      if (failure) throw new Error(`the rebuild of ${r.projection.name} stopped: ${failure}`);
-      const run = this.queue.then(async () => {
-        const { replaced } = await takeOverPolitely(r);
-        // One table a transaction: a reader still on two of them cannot deadlock with the drop.
-        for (const table of replaced) await r.store.transaction((tx) => tx.dropTables([table]));
-        // Whatever the projection keeps in memory mirrors rows that are gone.
-        r.projection.rolledBack?.();
+      progressed: () => this.progress$.next(),
+      tookOver: async (r: SideBySideRebuild) => {
         const bound = await this.bind(r.projection, r.store);
         this.bound = this.bound.map((b) => (b.projection.name === r.projection.name ? bound : b));
         this.rebuilding = this.rebuilding.filter((x) => x !== r);
+        // Caches hear that everything of the projection may have changed.
         this.applied$.next({ projection: r.projection.name, events: [], unknown: true });
         for (const waiter of this.waiters) if (this.settle(waiter)) this.waiters.delete(waiter);
         this.progress$.next();
-      });
-      this.queue = run.catch(() => undefined);
-      await run;
-    })();
-    return r.takingOver;
+      },
+    };
   }
 
   /** Resolves once the batch in progress (if any) is applied. */
@@ -496,7 +412,7 @@ export class ProjectionRunner implements Runner {
         if (projection.lane) await tx.createTables([LANES_SCHEMA]);
         if (stored && !current && this.options.sideBySide !== false) {
           // The old version keeps serving (folded on by the previous version's fold when the
-          // projection kept it, else as it is); this one is built beside it (rebuildOf).
+          // projection kept it, else as it is); this one is built beside it (SideBySideRebuild).
           if (projection.previous?.version === stored.version) return 'previous' as const;
           return { checkpoint: stored.position, quarantine: await quarantineSummary(tx, name), lanes: null, frozen: true };
         }
@@ -514,7 +430,7 @@ export class ProjectionRunner implements Runner {
         return { checkpoint: current ? stored.position : 0, quarantine: await quarantineSummary(tx, name), lanes, frozen: false };
       },
       // Schema changes of runners starting together (in several processes) take turns.
-      { lock: [SCHEMA_LOCK, lockOf(projection)] },
+      { lock: [SCHEMA_LOCK, projectionLock(projection)] },
     );
     if (bound === 'previous') return { ...(await this.bind(projection.previous!, store)), upgradeTo: projection };
     const { checkpoint, quarantine, lanes, frozen } = bound;
@@ -597,7 +513,7 @@ export class ProjectionRunner implements Runner {
       }
       return applied;
     };
-    const lock = { lock: lockOf(projection) };
+    const lock = { lock: projectionLock(projection) };
     try {
       // A projection that can overlap its storage's work on one event with the fold of the next
       // does so here; the savepoint path below applies event by event.

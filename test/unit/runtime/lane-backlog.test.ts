@@ -63,3 +63,46 @@ describe('lane backlog', () => {
     expect(b.checkpoint).toBe(2);
   });
 });
+
+describe('lane backlog rounds with a budget for a lone lane', () => {
+  it('gives a lane working alone up to the larger budget, and each of several lanes the smaller one', () => {
+    const alone = backlog();
+    alone.take(log('aaaa', [3, 3, 3, 3]), Number.MAX_SAFE_INTEGER);
+    expect(alone.round(4, 9).map((s) => [s.lane, positions(s.events)])).toEqual([['a', [1, 2, 3]]]);
+    expect(alone.round(4).map((s) => [s.lane, positions(s.events)])).toEqual([['a', [1]]]);
+    const together = backlog();
+    together.take(log('aabbba', [3, 3, 2, 2, 2, 3]), Number.MAX_SAFE_INTEGER);
+    expect(together.round(4, 100).map((s) => [s.lane, positions(s.events)])).toEqual([
+      ['b', [3, 4]],
+      ['a', [1]],
+    ]);
+    expect(together.round(6, 100).map((s) => [s.lane, positions(s.events)])).toEqual([
+      ['b', [3, 4, 5]],
+      ['a', [1, 2]],
+    ]);
+    // A first event past either budget still makes a slice of one.
+    const heavy = backlog();
+    heavy.take(log('ab', [50, 60]), Number.MAX_SAFE_INTEGER);
+    expect(heavy.round(4, 10).map((s) => [s.lane, positions(s.events)])).toEqual([
+      ['a', [1]],
+      ['b', [2]],
+    ]);
+  });
+});
+
+describe('lane backlog bookkeeping', () => {
+  it('counts as pending only the events not applied yet, also those held behind another lane', () => {
+    const b = backlog();
+    b.take(log('aab'), Number.MAX_SAFE_INTEGER);
+    expect(b.pending).toBe(3);
+    const [slice] = b.round(100).filter((s) => s.lane === 'b');
+    b.applied(slice, 0);
+    expect(b.pending).toBe(2);
+  });
+
+  it('orders lanes of equal work oldest first', () => {
+    const b = backlog();
+    b.take(log('abc'), Number.MAX_SAFE_INTEGER);
+    expect(b.round(100).map((s) => s.lane)).toEqual(['a', 'b', 'c']);
+  });
+});
