@@ -33,7 +33,13 @@ export function inheritedModes(): { file: number; dir: number } | null {
  * warning to print when something had to change (null when it was private already).
  */
 export function tightenDataDir(dir: string): string | null {
-  const top = lstatSync(dir, { throwIfNoEntry: false });
+  // Not there yet, not a directory, or under a file (ENOTDIR): the start's own check says so in one line.
+  let top: ReturnType<typeof lstatSync>;
+  try {
+    top = lstatSync(dir, { throwIfNoEntry: false });
+  } catch {
+    return null;
+  }
   if (!top?.isDirectory()) return null;
   const wasMode = top.mode & 0o777;
   let changed = 0;

@@ -72,9 +72,10 @@ describe('start-up failures: one line on stderr, exit 2', () => {
 
   it('a data directory whose log is gone but whose install remains is not bootstrapped over', async () => {
     const dir = tempDir('start-');
-    writeFileSync(join(dir, 'readmodels.sqlite'), '');
-    writeFileSync(join(dir, 'credentials.json'), '{"personal_api_key":"old"}');
-    mkdirSync(join(dir, 'imports'));
+    // Private, as the service leaves its files: the start's tightening has nothing to say here.
+    writeFileSync(join(dir, 'readmodels.sqlite'), '', { mode: 0o600 });
+    writeFileSync(join(dir, 'credentials.json'), '{"personal_api_key":"old"}', { mode: 0o600 });
+    mkdirSync(join(dir, 'imports'), { mode: 0o700 });
     await expectOneLineExit2({ DATA_DIR: dir }, /^DATA_DIR .* has no event log \(events\.sqlite\) but holds files of an install \(credentials\.json, imports, readmodels\.sqlite\): refusing/);
     expect(existsSync(join(dir, 'events.sqlite'))).toBe(false);
     expect(readFileSync(join(dir, 'credentials.json'), 'utf8')).toBe('{"personal_api_key":"old"}');
@@ -82,7 +83,7 @@ describe('start-up failures: one line on stderr, exit 2', () => {
 
   it('a log file that is not a database', async () => {
     const dir = tempDir('start-');
-    writeFileSync(join(dir, 'events.sqlite'), 'this is not an SQLite database, just text long enough to have a header'.repeat(20));
+    writeFileSync(join(dir, 'events.sqlite'), 'this is not an SQLite database, just text long enough to have a header'.repeat(20), { mode: 0o600 });
     await expectOneLineExit2({ DATA_DIR: dir }, /^cannot open the data in DATA_DIR .*: file is not a database \(SQLITE_NOTADB\)$/);
   });
 });
