@@ -5,18 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { effect, meanStatistic, moments, sequentialTTest, welchTTest } from '../../../../src/stats/v2';
-
-/** mulberry32: a small seeded generator so the simulation is the same on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as seeded } from '../support/simulate';
 
 /** Box–Muller normal draws from the seeded uniform. */
 function normal(random: () => number): number {
