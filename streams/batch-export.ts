@@ -185,3 +185,32 @@ export type BatchExportCreatedData = z.infer<typeof BatchExportCreated.schema>;
 export type BatchExportUpdatedData = z.infer<typeof BatchExportUpdated.schema>;
 export type RunScheduledData = z.infer<typeof BatchExportRunScheduled.schema>;
 export type LogWrittenData = z.infer<typeof BatchExportLogWritten.schema>;
+
+/**
+ * Secret fields per destination type, including types this service cannot write to yet, so a
+ * stored config of any known type is never echoed with its credentials.
+ */
+const KNOWN_SECRET_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  S3: ['aws_access_key_id', 'aws_secret_access_key'],
+  Postgres: ['user', 'password'],
+  Redshift: ['user', 'password', 'aws_access_key_id', 'aws_secret_access_key'],
+  HTTP: ['token'],
+  BigQuery: ['private_key', 'private_key_id', 'client_email', 'token_uri'],
+  Snowflake: ['user', 'password', 'private_key', 'private_key_passphrase'],
+  Databricks: ['client_id', 'client_secret'],
+  AzureBlob: ['connection_string'],
+};
+
+/** For an unknown type, drop anything that looks like a credential rather than leak it. */
+const FALLBACK_SECRET_FIELDS = [
+  'password', 'token', 'secret', 'private_key', 'private_key_passphrase', 'aws_access_key_id',
+  'aws_secret_access_key', 'client_secret', 'connection_string', 'api_key',
+];
+
+/**
+ * The fields of a stored destination config of this type that are secrets (sealed in the log,
+ * never shown): part of the contract, since every reader of these events must treat them alike.
+ */
+export function destinationSecretFields(type: string): readonly string[] {
+  return KNOWN_SECRET_FIELDS[type] ?? FALLBACK_SECRET_FIELDS;
+}

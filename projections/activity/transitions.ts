@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   batchExportEvents,
+  destinationSecretFields,
   cohortEvents,
   earlyAccessFeatureEvents,
   experimentEvents,
@@ -8,7 +9,6 @@ import {
   surveyEvents,
   type RecordedOf,
 } from '../../streams';
-import { secretFieldsOf } from '../../src/exports/destinations/redact';
 
 /** PostHog's activity scopes for the resources whose changes are logged (compat §12). */
 export const ACTIVITY_SCOPES = ['FeatureFlag', 'Experiment', 'Cohort', 'Survey', 'EarlyAccessFeature', 'BatchExport'] as const;
@@ -55,7 +55,7 @@ const fingerprint = (value: unknown) => SECRET_MARK + createHash('sha256').updat
 
 /** A batch export destination with its credentials (by type, and anything sealed) fingerprinted. */
 export function maskedDestination(destination: { type: string; config: Record<string, unknown> }): ItemState {
-  const secrets = new Set(secretFieldsOf(destination.type));
+  const secrets = new Set(destinationSecretFields(destination.type));
   const config: ItemState = {};
   for (const [key, value] of Object.entries(destination.config))
     config[key] = secrets.has(key) || (typeof value === 'string' && value.startsWith(SEALED)) ? fingerprint(value) : value;

@@ -1,30 +1,10 @@
+import { destinationSecretFields } from '../../../streams';
 import type { Destination } from './destination';
-
-/**
- * Secret fields per destination type, including types this service cannot write to yet, so a
- * stored config of any known type is never echoed with its credentials.
- */
-const KNOWN_SECRET_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  S3: ['aws_access_key_id', 'aws_secret_access_key'],
-  Postgres: ['user', 'password'],
-  Redshift: ['user', 'password', 'aws_access_key_id', 'aws_secret_access_key'],
-  HTTP: ['token'],
-  BigQuery: ['private_key', 'private_key_id', 'client_email', 'token_uri'],
-  Snowflake: ['user', 'password', 'private_key', 'private_key_passphrase'],
-  Databricks: ['client_id', 'client_secret'],
-  AzureBlob: ['connection_string'],
-};
-
-/** For an unknown type, drop anything that looks like a credential rather than leak it. */
-const FALLBACK_SECRET_FIELDS = [
-  'password', 'token', 'secret', 'private_key', 'private_key_passphrase', 'aws_access_key_id',
-  'aws_secret_access_key', 'client_secret', 'connection_string', 'api_key',
-];
 
 type Registry = Readonly<Record<string, Pick<Destination<unknown>, 'secretFields'>>>;
 
 export function secretFieldsOf(type: string, registry: Registry = {}): readonly string[] {
-  return registry[type]?.secretFields ?? KNOWN_SECRET_FIELDS[type] ?? FALLBACK_SECRET_FIELDS;
+  return registry[type]?.secretFields ?? destinationSecretFields(type);
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
