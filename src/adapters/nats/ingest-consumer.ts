@@ -73,16 +73,25 @@ export async function startIngestConsumers(log: EventLog, options: IngestConsume
           await sleep(500, undefined, { signal: wake.signal }).catch(() => undefined);
           continue;
         }
-        for await (const m of messages) {
-          // Stopping: what is left goes back at once, ahead of newer messages, to the next holder.
-          if (stopping) {
-            m.nak();
-            continue;
+        try {
+          for await (const m of messages) {
+            // Stopping: what is left goes back at once, ahead of newer messages, to the next holder.
+            if (stopping) {
+              m.nak();
+              continue;
+            }
+            if (await appendOne(log, m, ackWaitMs, () => stopping, options.onError)) {
+              m.ack();
+              appended[name]++;
+            } else if (stopping) m.nak();
           }
-          if (await appendOne(log, m, ackWaitMs, () => stopping, options.onError)) {
-            m.ack();
-            appended[name]++;
-          } else if (stopping) m.nak();
+        } catch (err) {
+          // The fetch ended early (the server it ran on stopped: "heartbeats missed", a leader
+          // moved). What it delivered and this holder did not acknowledge comes back after its ack
+          // wait; the next fetch goes on from there.
+          if (!failing) options.onError?.(`fetch from ${name} ended early; fetching again`, err);
+          failing = true;
+          await sleep(200, undefined, { signal: wake.signal }).catch(() => undefined);
         }
       }
     });

@@ -15,7 +15,11 @@ import { consumersOf, ensureStream, subjectFor, type NatsLayout } from './layout
 export interface NatsTransportOptions extends NatsLayout {
   /** NATS_URL: one or more servers, comma-separated (`nats://127.0.0.1:4222`). */
   url: string;
-  /** How long a publish waits for JetStream's acknowledgement before the request is refused (503). */
+  /**
+   * How long a hand-over may wait for JetStream's acknowledgements, retries included, before the
+   * request is refused (503). Long enough for a cluster to elect new leaders when a node stops
+   * (several seconds on a loaded machine), short of the SDKs' 10 s request timeout.
+   */
   publishTimeoutMs?: number;
 }
 
@@ -48,7 +52,7 @@ export class NatsIngestTransport implements IngestTransport {
     try {
       const jsm = await jetstreamManager(nc);
       await ensureStream(jsm, options);
-      return new NatsIngestTransport(nc, jsm, options, options.publishTimeoutMs ?? 5000);
+      return new NatsIngestTransport(nc, jsm, options, options.publishTimeoutMs ?? 9000);
     } catch (err) {
       await nc.close();
       throw err;
@@ -59,17 +63,38 @@ export class NatsIngestTransport implements IngestTransport {
     if (!this.state.connected || this.nc.isClosed()) throw new TransportUnavailableError();
     const subject = subjectFor(this.layout, h.historical, h.projectId);
     const bodies = envelopes(h, this.nc.info?.max_payload ?? 1024 * 1024);
+    const deadline = Date.now() + this.publishTimeoutMs;
     // All published before any acknowledgement is awaited: one connection keeps their order.
-    const acks = bodies.map((body) => {
-      const id = messageId(subject, body);
-      const hdrs = headers();
-      hdrs.set('Nats-Msg-Id', id);
-      return this.js.publish(subject, body, { headers: hdrs, timeout: this.publishTimeoutMs });
-    });
-    const settled = await Promise.allSettled(acks);
-    const failed = settled.find((s) => s.status === 'rejected');
-    if (failed) throw new TransportUnavailableError(`The ingestion transport did not acknowledge the events (${(failed.reason as Error)?.message ?? failed.reason}); they may be retried.`);
+    const settled = await Promise.allSettled(bodies.map((body) => this.publish(subject, body, this.publishTimeoutMs)));
+    const first = settled.findIndex((s) => s.status === 'rejected');
+    if (first === -1) return { position: null };
+    // A stream whose leader is being elected (a cluster node stopped) refuses or times out for a
+    // moment. Publishing again is safe: the same Nats-Msg-Id is stored once within the duplicate
+    // window. From the first refused message on, one at a time, in order, until the deadline; a
+    // later message that was stored meanwhile is kept where it landed (its retry is a duplicate).
+    let lastError: unknown = (settled[first] as PromiseRejectedResult).reason;
+    for (let i = first; i < bodies.length; i++) {
+      if (settled[i].status === 'fulfilled') continue;
+      for (let delay = 50; ; delay = Math.min(delay * 2, 500)) {
+        const left = deadline - Date.now();
+        if (left <= 0 || !this.state.connected || this.nc.isClosed())
+          throw new TransportUnavailableError(`The ingestion transport did not acknowledge the events (${(lastError as Error)?.message ?? lastError}); they may be retried.`);
+        try {
+          await this.publish(subject, bodies[i], left);
+          break;
+        } catch (err) {
+          lastError = err;
+          await new Promise((resolve) => setTimeout(resolve, Math.min(delay, Math.max(0, deadline - Date.now()))));
+        }
+      }
+    }
     return { position: null };
+  }
+
+  private publish(subject: string, body: Buffer, timeout: number) {
+    const hdrs = headers();
+    hdrs.set('Nats-Msg-Id', messageId(subject, body));
+    return this.js.publish(subject, body, { headers: hdrs, timeout });
   }
 
   async status(): Promise<TransportStatus> {
