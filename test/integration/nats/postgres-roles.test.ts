@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { kill9, repoRoot, runBuilt } from '../../support/child';
-import { eventually } from '../../support/eventually';
-import { json } from '../../support/json';
+import { listedOnceAllArrived } from '../../support/listed-events';
 import { deleteStream, LOCAL_NATS_URL, natsReachable, uniqueLayout } from '../../support/nats';
 import { PG_DATABASE, PG_HOST, PG_PORT, reachablePgUser } from '../../support/postgres';
 import { pgSchemas } from '../../support/postgres-schema';
@@ -88,20 +87,7 @@ describe.runIf(USER !== null && REACHABLE)('ingest role on PostgreSQL: one holde
       const readerUrl = await listening(reader);
       for (let i = 0; i < 5; i++) await send(readerUrl);
       expect(acked.length).toBeGreaterThan(100);
-      const listed = await eventually(
-        async () => {
-          const uuids: string[] = [];
-          let next: string | null = `${readerUrl}/api/projects/${credentials.project_id}/events/?event=pg_nats&limit=1000`;
-          while (next) {
-            const page = (await json(await fetch(next, { headers: { authorization: `Bearer ${credentials.personal_api_key}` } }))) as { next: string | null; results: { uuid: string }[] };
-            uuids.push(...page.results.map((e) => e.uuid));
-            next = page.next;
-          }
-          return uuids;
-        },
-        (u) => u.length >= acked.length,
-        60_000,
-      );
+      const listed = await listedOnceAllArrived(`${readerUrl}/api/projects/${credentials.project_id}/events/?event=pg_nats&limit=1000`, credentials.personal_api_key, acked);
       // Exactly the acknowledged ones (and any a killed request stored before its answer), each once.
       expect(listed.length).toBe(new Set(listed).size);
       const got = new Set(listed);

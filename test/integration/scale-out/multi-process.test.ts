@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { kill9, repoRoot, runBuilt } from '../../support/child';
 import { eventually } from '../../support/eventually';
 import { json } from '../../support/json';
+import { listedOnceAllArrived } from '../../support/listed-events';
 import { PG_DATABASE, PG_HOST, PG_PORT, reachablePgUser } from '../../support/postgres';
 import { pgSchemas } from '../../support/postgres-schema';
 import { TEST_SECRET_KEY } from '../../support/secret-key';
@@ -130,19 +131,7 @@ if (USER !== null) {
 
         // Every acknowledged event is listed exactly once, through both api processes.
         for (const i of [0, 1]) {
-          const listed = await eventually(
-            async () => {
-              const uuids: string[] = [];
-              let next: string | null = `${urls[i]}${base}/events/?event=mp&limit=500`;
-              while (next) {
-                const page = (await json(await fetch(next, { headers: { authorization: `Bearer ${credentials.personal_api_key}` } }))) as { next: string | null; results: { uuid: string }[] };
-                uuids.push(...page.results.map((e) => e.uuid));
-                next = page.next;
-              }
-              return uuids;
-            },
-            (uuids) => uuids.length >= acked.length,
-          );
+          const listed = await listedOnceAllArrived(`${urls[i]}${base}/events/?event=mp&limit=500`, credentials.personal_api_key, acked);
           expect(listed.length).toBe(acked.length);
           expect(new Set(listed)).toEqual(new Set(acked));
         }
