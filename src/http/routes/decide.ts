@@ -14,6 +14,9 @@ import { sendJsonParts } from '../send-json-parts';
 import { sendHandlerError } from '../handler-outcome';
 import { FlagsAnswer, FlagsBody, FlagsQuery, SDK_CONTENT_TYPES } from '../schema/sdk';
 import type { Limits, Parts } from '../runtime-parts';
+import type { EvaluateAllResult } from '../../flags/types';
+import { aheadOfRouter } from '../ahead-of-router';
+import { type FlagCall, flagsV2Lane } from './flags-lane';
 
 /**
  * Public flag evaluation: /decide (v1..4) and /flags (v1, v2, config=true). Project key in the body;
@@ -25,9 +28,8 @@ export const decideRoutes: FastifyPluginAsync<Parts<'projectIdForToken' | 'flagS
 
   asPublicEndpoint(app);
 
-  const evaluate = (request: FastifyRequest) => {
-    const query = request.query as Record<string, string | undefined>;
-    const body = rawBody(request);
+  const evaluate = (call: FlagCall) => {
+    const { query, body, headers } = call;
     // A key in the query string is checked before the body is decoded: an unknown one costs no inflation.
     const early = refuseBeforeBody(query, body.length, runtime.projectIdForToken);
     // A few-KB body (every SDK's) decodes in this turn; only a large compressed one is inflated off the loop.
@@ -35,18 +37,18 @@ export const decideRoutes: FastifyPluginAsync<Parts<'projectIdForToken' | 'flagS
       whenReady(
         decodeBody({
           body,
-          contentType: request.headers['content-type'],
-          contentEncoding: request.headers['content-encoding'],
+          contentType: headers['content-type'],
+          contentEncoding: headers['content-encoding'],
           query,
           maxDecompressedBytes: config.EVENT_BODY_LIMIT,
           keyGate: keyGateFor(early, body.length, runtime.projectIdForToken),
         }),
-        (payload) => evaluatePayload(request, query, payload, early),
+        (payload) => evaluatePayload(call, payload, early),
       ),
     );
   };
 
-  const evaluatePayload = (request: FastifyRequest, query: Record<string, string | undefined>, payload: unknown, early: KeyBeforeBody | undefined) => {
+  const evaluatePayload = (call: FlagCall, payload: unknown, early: KeyBeforeBody | undefined) => {
     const parsed = parseFlagRequest(payload);
     if (!parsed.success) throw malformedRequest(`${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);
     const req = parsed.data;
@@ -57,13 +59,18 @@ export const decideRoutes: FastifyPluginAsync<Parts<'projectIdForToken' | 'flagS
     return whenReady(runtime.projectIdForToken(token), (projectId) => {
       if (projectId === undefined) throw invalidApiKey();
       if (req.distinct_id === undefined || req.distinct_id === '') throw malformedRequest('distinct_id is required');
-      const ip = clientIp(request.headers, request.socket.remoteAddress);
+      const ip = clientIp(call.headers, call.remoteAddress);
       const result = req.disable_flags
         ? { flags: {}, errorsWhileComputingFlags: false }
         : evaluateRequest(runtime.flagSource, projectId, { ...req, distinct_id: req.distinct_id }, ip, new Date());
-      return whenReady(result, (result) => ({ result, query, projectId }));
+      return whenReady(result, (result) => ({ result, query: call.query, projectId }));
     });
   };
+
+  // posthog-node's path (v2, no config): pre-serialised fragments instead of a fresh 50-key
+  // object, and for a remembered answer its bytes, made once.
+  const v2Answer = (result: EvaluateAllResult) =>
+    runtime.flagSource.memo?.holds(result) ? flagsV2Parts(result, randomUUID()) : flagsV2Body(result, randomUUID());
 
   // The project's remote-config fields (compat §6) ride along wherever config is sent.
   const configOverrides = (projectId: number) =>
@@ -79,7 +86,7 @@ export const decideRoutes: FastifyPluginAsync<Parts<'projectIdForToken' | 'flagS
   const inOrder = arrivalOrderQueue();
   const decide = (request: FastifyRequest) =>
     inOrder(() =>
-      whenReady(evaluate(request), ({ result, query, projectId }) =>
+      whenReady(evaluate(callOf(request)), ({ result, query, projectId }) =>
         whenReady(configOverrides(projectId), (overrides) =>
           decideResponse(result, parseApiVersion(query.v), { requestId: randomUUID(), config: true, configOverrides: overrides }),
         ),
@@ -88,13 +95,10 @@ export const decideRoutes: FastifyPluginAsync<Parts<'projectIdForToken' | 'flagS
   const flags = (request: FastifyRequest, reply: FastifyReply) => {
     inOrder.run(
       () =>
-        whenReady(evaluate(request), ({ result, query, projectId }) => {
+        whenReady(evaluate(callOf(request)), ({ result, query, projectId }) => {
           const version = parseApiVersion(query.v);
           const config = query.config === 'true' || query.config === '1';
-          // posthog-node's path (v2, no config): pre-serialised fragments instead of a fresh 50-key
-          // object, and for a remembered answer its bytes, made once.
-          if (version !== undefined && version >= 2 && !config)
-            return runtime.flagSource.memo?.holds(result) ? flagsV2Parts(result, randomUUID()) : flagsV2Body(result, randomUUID());
+          if (version !== undefined && version >= 2 && !config) return v2Answer(result);
           return whenReady(configOverrides(projectId), (overrides) =>
             flagsResponse(result, version, { requestId: randomUUID(), config, configOverrides: overrides }),
           );
@@ -109,7 +113,23 @@ export const decideRoutes: FastifyPluginAsync<Parts<'projectIdForToken' | 'flagS
     app.post(path, { config: { docs }, schema: { summary } }, path === '/decide' ? decide : flags);
     app.options(path, corsPreflight('POST, OPTIONS'));
   }
+  // posthog-node's call, taken ahead of the router (flags-lane.ts); the route above answers it the same way.
+  // Once the app closes, requests go to the router, which answers them 503 as it does every other.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  const lane = flagsV2Lane({ inOrder, answer: (call) => whenReady(evaluate(call), ({ result }) => v2Answer(result)), log: app.log });
+  aheadOfRouter(app.server, (req, res) => !closing && lane(req, res));
 };
+
+const callOf = (request: FastifyRequest): FlagCall => ({
+  query: request.query as Record<string, string | undefined>,
+  body: rawBody(request),
+  headers: request.headers,
+  remoteAddress: request.socket.remoteAddress,
+});
 
 /**
  * Sends a /flags outcome as fastify sends what an async handler resolves or rejects with (the
