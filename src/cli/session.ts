@@ -25,7 +25,7 @@ export function cliConfig(): Config {
  * With shared read models the CLI folds them itself only when no service process does (it takes
  * the projections lease when free): `bootstrap` works before any service has started.
  */
-export async function withRuntime<T>(work: (session: Session) => Promise<T>, options: { ingest?: boolean } = {}): Promise<T> {
+export async function withRuntime<T>(work: (session: Session) => Promise<T>, options: { ingest?: boolean; follow?: boolean } = {}): Promise<T> {
   const config = cliConfig();
   const dataDir = config.DATA_DIR;
   const secretKey = resolveSecretKey({ configured: config.SECRET_KEY, shared: config.EVENT_LOG.kind !== 'sqlite' });
@@ -45,7 +45,7 @@ export async function withRuntime<T>(work: (session: Session) => Promise<T>, opt
     },
   );
   try {
-    await startProjections(runtime, { catchUp: true });
+    await startProjections(runtime, { catchUp: true, follow: options.follow });
     return await work({ runtime, config, dataDir });
   } finally {
     await runtime.close();

@@ -68,12 +68,28 @@ export class IngestPipeline {
       if (eventCount(batch) > MAX_EVENTS_PER_REQUEST) throw tooManyEvents(MAX_EVENTS_PER_REQUEST);
       return batch;
     });
+    request.admit?.(projectId, { events: eventCount(batch), bytes: request.body.length, historical: batch.historicalMigration });
+    return this.normaliseAndHandOver(projectId, batch, request.ip);
+  }
+
+  /**
+   * Events already parsed and checked at the caller's own boundary (the import CLI's JSONL lines go
+   * through the same JSON limits as a body), for a known project: the same normalisation and
+   * hand-over as `ingest`, without serialising them into a body to decode again.
+   */
+  async ingestParsed(request: { projectId: number; events: unknown[]; historicalMigration: boolean; bytes: number; admit?: AdmitIngest }): Promise<IngestResult> {
+    const { projectId, events, historicalMigration } = request;
+    if (events.length > MAX_EVENTS_PER_REQUEST) throw tooManyEvents(MAX_EVENTS_PER_REQUEST);
+    request.admit?.(projectId, { events: events.length, bytes: request.bytes, historical: historicalMigration });
+    return this.normaliseAndHandOver(projectId, { apiKey: undefined, events, historicalMigration, sentAt: undefined }, undefined);
+  }
+
+  private async normaliseAndHandOver(projectId: number, batch: LargeBatch | ExtractedBatch, ip: string | undefined): Promise<IngestResult> {
     const count = eventCount(batch);
-    request.admit?.(projectId, { events: count, bytes: request.body.length, historical: batch.historicalMigration });
 
     const ctx = requestContext({
       now: this.now(),
-      ip: request.ip,
+      ip,
       sentAt: batch.sentAt,
       historicalMigration: batch.historicalMigration,
       newUuid: uuidv7,

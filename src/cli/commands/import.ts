@@ -34,7 +34,7 @@ export function registerImport(program: Command) {
     .option('--restart', 'ignore a saved position and start from the first line')
     .option('--json', 'print the summary as one JSON object')
     .addHelpText('after', examples('import events.jsonl --batch-size 5000', 'import - --source events-2024 < events-2024.jsonl'))
-    .action((file: string, options: ImportOptions) => withRuntime((session) => importFile(session, file, options), { ingest: true }));
+    .action((file: string, options: ImportOptions) => withRuntime((session) => importFile(session, file, options), { ingest: true, follow: false }));
 }
 
 /**
@@ -64,10 +64,10 @@ async function importFile({ runtime, config, dataDir }: Session, file: string, o
   // Historical migration has its own budget (INGEST_HISTORICAL_EVENTS_PER_SECOND); over it, the
   // batch waits as long as the limiter says and is sent again.
   const admit = admitWithin(configuredLimits(config));
-  const send = async (body: Buffer) => {
+  const send = async (events: unknown[], bytes: number) => {
     for (;;) {
       try {
-        return await runtime.ingest.ingest({ body, contentType: 'application/json', query: {}, ip: undefined, maxDecompressedBytes: Number.MAX_SAFE_INTEGER, admit });
+        return await runtime.ingest.ingestParsed({ projectId: project.id, events, historicalMigration: true, bytes, admit });
       } catch (err) {
         if (!(err instanceof RateLimitedError)) throw err;
         process.stderr.write(`\nrate limited (${err.limit}): resending in ${(err.retryAfterMs / 1000).toFixed(1)} s\n`);
@@ -80,18 +80,31 @@ async function importFile({ runtime, config, dataDir }: Session, file: string, o
   const startEvents = state.events;
   const fraction = (offset: number) => (fromStdin ? undefined : total > 0 ? offset / total : 1);
   let batch: unknown[] = [];
+  let batchBytes = 0;
   let last = { line: state.line, offset: state.offset };
+  // One batch is handed over while the next one's lines are read and parsed; batches still reach
+  // the log one after the other, in the file's order, and the saved position follows the last
+  // batch stored.
+  let inFlight: Promise<void> = Promise.resolve();
   const flush = async () => {
-    if (batch.length) {
-      const body = Buffer.from(JSON.stringify({ api_key: project.api_token, historical_migration: true, batch }));
-      const result = await send(body);
-      state.events += result.accepted;
-      state.warnings += result.warnings;
-      batch = [];
-    }
-    state = { ...state, line: last.line, offset: fromStdin ? 0 : last.offset };
-    store.save(state);
-    bar.update(state.events - startEvents, fraction(last.offset));
+    await inFlight;
+    const events = batch;
+    const bytes = batchBytes;
+    const upto = last;
+    batch = [];
+    batchBytes = 0;
+    inFlight = (async () => {
+      if (events.length) {
+        const result = await send(events, bytes);
+        state.events += result.accepted;
+        state.warnings += result.warnings;
+      }
+      state = { ...state, line: upto.line, offset: fromStdin ? 0 : upto.offset };
+      store.save(state);
+      bar.update(state.events - startEvents, fraction(upto.offset));
+    })();
+    // Awaited by the next flush (or at the end); a failure is not unhandled in between.
+    inFlight.catch(() => undefined);
   };
 
   for await (const line of linesWithOffsets(input, fromStdin ? 0 : state.offset, fromStdin ? 0 : state.line)) {
@@ -111,9 +124,11 @@ async function importFile({ runtime, config, dataDir }: Session, file: string, o
     }
     event.uuid ??= importedEventUuid(project.id, event);
     batch.push(event);
+    batchBytes += line.text.length;
     if (batch.length >= options.batchSize) await flush();
   }
   await flush();
+  await inFlight;
   bar.done(state.events - startEvents, fraction(total));
   const summary = {
     project_id: project.id,
