@@ -20,7 +20,9 @@ export async function startBuiltService(env: Record<string, string>, cwd?: strin
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise((r) => server.once('exit', r));
-  const url = await new Promise<string>((resolve) => {
+  const url = await new Promise<string>((resolve, reject) => {
+    // A process that exits before it listens (a refused configuration) fails the bench instead of hanging it.
+    server.once('exit', (code) => reject(new Error(`the service exited (${code}) before it listened`)));
     let out = '';
     server.stdout!.on('data', (c: Buffer) => {
       out += c.toString();

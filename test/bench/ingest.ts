@@ -8,7 +8,8 @@
 // (log and read models), and one table gives both stores' figures side by side.
 // With `--transport nats`, the SQLite service also runs with NATS_URL (the local server, a stream of
 // its own): capture publishes to JetStream and the ingest role appends; end-to-end then waits for
-// the consumers' lag to reach zero too. Its figures sit beside direct mode's in the same table.
+// the consumers' lag to reach zero too; then on PostgreSQL (shared read models) with one and with
+// two capture processes (the second api-only) taking requests in turn. All sit in one table.
 //   npm run bench -- ingest [requests=200] [clients=8] [--store postgres] [--transport nats]
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -73,9 +74,13 @@ interface Measured {
  * Starts the service (environment `env`), warms it up, times the workload until the analytics
  * table holds it, and stops the service. `projectToken` is read once the service listens.
  */
-async function measure(env: Record<string, string>, projectToken: () => string): Promise<Measured> {
+async function measure(env: Record<string, string>, projectToken: () => string, captureProcesses = 1): Promise<Measured> {
   const { server, url, exited } = await startBuiltService(env);
   const token = projectToken();
+  // More capture processes: api-only processes on the same DATA_DIR and stream, taking the
+  // requests in turn; the first process keeps the ingest and projections roles.
+  const captures = [{ server, url, exited }];
+  for (let i = 1; i < captureProcesses; i++) captures.push(await startBuiltService({ ...env, ROLES: 'api' }));
   const bodies = batches.map((b) => gzipSync(JSON.stringify({ api_key: token, batch: b, sent_at: new Date().toISOString() })));
   const health = async () =>
     (await (await fetch(`${url}/_health`)).json()) as {
@@ -91,8 +96,10 @@ async function measure(env: Record<string, string>, projectToken: () => string):
       await new Promise((r) => setTimeout(r, 20));
     }
   };
+  let turn = 0;
   const post = async (body: Buffer) => {
-    const res = await fetch(`${url}/batch/`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    const target = captures[turn++ % captures.length].url;
+    const res = await fetch(`${target}/batch/`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
     if (res.status !== 200) throw new Error(`batch answered ${res.status}: ${await res.text()}`);
     await res.arrayBuffer();
   };
@@ -122,8 +129,8 @@ async function measure(env: Record<string, string>, projectToken: () => string):
   const acceptedSeconds = (performance.now() - start) / 1000;
   await folded();
   const e2eSeconds = (performance.now() - start) / 1000;
-  server.kill('SIGTERM');
-  await exited;
+  for (const c of captures) c.server.kill('SIGTERM');
+  await Promise.all(captures.map((c) => c.exited));
 
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
@@ -137,19 +144,44 @@ const stored = (models.prepare('SELECT count(*) AS n FROM events').get() as { n:
 models.close();
 
 let nats: Measured | null = null;
+let natsPg: Measured | null = null;
+let natsPg2: Measured | null = null;
 let natsStored = 0;
 if (withNats) {
-  const id = randomUUID().slice(0, 8);
-  const natsEnv = { NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', NATS_STREAM: `BENCH_${id}`, NATS_SUBJECT_PREFIX: `bench${id}.ingest` };
+  const { connect } = await import('@nats-io/transport-node');
+  const { jetstreamManager } = await import('@nats-io/jetstream');
+  const natsLayout = () => {
+    const id = randomUUID().slice(0, 8);
+    return { NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', NATS_STREAM: `BENCH_${id}`, NATS_SUBJECT_PREFIX: `bench${id}.ingest` };
+  };
+  const dropStream = async (stream: string) => {
+    const nc = await connect({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' });
+    await (await jetstreamManager(nc)).streams.delete(stream).catch(() => undefined);
+    await nc.close();
+  };
+  const natsEnv = natsLayout();
   nats = await measure({ ...natsEnv, DATA_DIR: join(dir, 'nats-data') }, () => JSON.parse(readFileSync(join(dir, 'nats-data', 'credentials.json'), 'utf8')).project_api_key as string);
   const natsModels = openSqlite(join(dir, 'nats-data', 'readmodels.sqlite'), { readonly: true });
   natsStored = (natsModels.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
   natsModels.close();
-  const { connect } = await import('@nats-io/transport-node');
-  const { jetstreamManager } = await import('@nats-io/jetstream');
-  const nc = await connect({ servers: natsEnv.NATS_URL });
-  await (await jetstreamManager(nc)).streams.delete(natsEnv.NATS_STREAM).catch(() => undefined);
-  await nc.close();
+  await dropStream(natsEnv.NATS_STREAM);
+  // A second capture process needs read models it can share (an api-only process folds nothing):
+  // one and two capture processes on PostgreSQL, the first process holding the ingest and
+  // projections roles, the second api-only, requests sent to them in turn.
+  for (const processes of [1, 2]) {
+    const service = await postgresService(`bench_nats${processes}`, join(dir, `pg-nats-boot-${processes}`));
+    const layout = natsLayout();
+    try {
+      const m = await measure({ ...service.env, ...layout, DATA_DIR: join(dir, `pg-nats-${processes}`) }, () => service.credentials.project_api_key, processes);
+      const n = await service.storedEvents();
+      if (n !== expected) throw new Error(`through NATS on PostgreSQL (${processes} capture processes) the events table holds ${n} events, expected ${expected}`);
+      if (processes === 1) natsPg = m;
+      else natsPg2 = m;
+    } finally {
+      await service.drop();
+      await dropStream(layout.NATS_STREAM);
+    }
+  }
 }
 
 let postgres: Measured | null = null;
@@ -165,7 +197,7 @@ if (withPostgres) {
 }
 
 // One store: the columns as they always were; both: each figure column once per store.
-const stores = [{ label: 'SQLite', m: sqlite }, ...(nats ? [{ label: 'SQLite via NATS', m: nats }] : []), ...(postgres ? [{ label: 'PostgreSQL', m: postgres }] : [])];
+const stores = [{ label: 'SQLite', m: sqlite }, ...(nats ? [{ label: 'SQLite via NATS', m: nats }] : []), ...(natsPg ? [{ label: 'PostgreSQL via NATS, 1 capture process', m: natsPg }] : []), ...(natsPg2 ? [{ label: 'PostgreSQL via NATS, 2 capture processes', m: natsPg2 }] : []), ...(postgres ? [{ label: 'PostgreSQL', m: postgres }] : [])];
 const cells = (of: typeof stores, figures: (m: Measured) => Record<string, number>) =>
   Object.fromEntries(of.flatMap(({ label, m }) => Object.entries(figures(m)).map(([k, v]) => [stores.length > 1 ? `${label} ${k}` : k, v])));
 report(`ingest: ${REQUESTS} x ${PER_REQUEST}-event gzipped /batch/ (~${avgBytes} B/event), ${CLIENTS} clients, after ${WARMUP} warm-up requests${nats ? ', direct and through NATS' : ''}${postgres ? ', SQLite and PostgreSQL stores' : ''}`, [
@@ -178,6 +210,7 @@ report(`ingest: ${REQUESTS} x ${PER_REQUEST}-event gzipped /batch/ (~${avgBytes}
 if (nats) {
   console.log(`\nthrough NATS: accepted ${(nats.accepted / sqlite.accepted).toFixed(2)}x direct (target >= 0.8): ${nats.accepted >= 0.8 * sqlite.accepted ? 'MET' : 'NOT MET'}`);
   console.log(`through NATS: end-to-end ${(nats.e2e / sqlite.e2e).toFixed(2)}x direct (target >= 0.8): ${nats.e2e >= 0.8 * sqlite.e2e ? 'MET' : 'NOT MET'}`);
+  if (natsPg && natsPg2) console.log(`through NATS on PostgreSQL: two capture processes accepted ${(natsPg2.accepted / natsPg.accepted).toFixed(2)}x one, end-to-end ${(natsPg2.e2e / natsPg.e2e).toFixed(2)}x`);
 }
 if (postgres) console.log(`\nend-to-end on PostgreSQL ${Math.round(postgres.e2e)}/s (target >= 15,000): ${postgres.e2e >= 15_000 ? 'MET' : 'NOT MET'}`);
 console.log(`${postgres ? '' : '\n'}accepted ${Math.round(sqlite.accepted)}/s (target >= 50,000): ${sqlite.accepted >= 50_000 ? 'MET' : 'NOT MET'}`);
