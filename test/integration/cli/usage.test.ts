@@ -1,12 +1,35 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildProgram } from '../../../src/cli/program';
+import { run } from '../../../src/cli/run';
 import { cli, cliAsync } from '../../support/cli';
 import { json } from '../../support/json';
 import { startTestServer } from '../../support/server';
 import { tempDir } from '../../support/temp-dir';
+
+/**
+ * A command line run in this process, as main.ts runs it, with what it writes captured: help and
+ * refused command lines never open the store, so a process per case (tsx start-up included) buys
+ * nothing; one case still goes through a real process below.
+ */
+async function runHere(dataDir: string, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
+  const before = process.env.DATA_DIR;
+  process.env.DATA_DIR = dataDir;
+  try {
+    return { code: await run(argv), stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+    if (before === undefined) delete process.env.DATA_DIR;
+    else process.env.DATA_DIR = before;
+  }
+}
 
 /** Every command that runs something (leaves of the tree), with its path from the program. */
 function leaves(command: Command, path: string[] = []): { path: string[]; command: Command }[] {
@@ -21,7 +44,12 @@ describe('CLI usage', () => {
     // The commands a user has today are all there (a new one joins this list by registering itself).
     expect(commands.map((c) => c.path.join(' '))).toEqual(expect.arrayContaining(['bootstrap', 'keys create', 'keys list', 'keys revoke', 'projects create', 'projects list', 'import', 'replay', 'verify']));
     const dir = tempDir('cli-help-');
-    const runs = await Promise.all(commands.map(({ path }) => cliAsync(dir, [...path, '--help'])));
+    const runs: Awaited<ReturnType<typeof runHere>>[] = [];
+    for (const { path } of commands) runs.push(await runHere(dir, [...path, '--help']));
+    // The same through a real process, once.
+    const spawned = await cliAsync(dir, ['import', '--help']);
+    expect(spawned.code).toBe(0);
+    expect(spawned.stdout).toBe(runs[commands.findIndex((c) => c.path.join(' ') === 'import')].stdout);
     commands.forEach(({ path, command }, i) => {
       const { code, stdout } = runs[i];
       expect(code, path.join(' ')).toBe(0);
@@ -38,7 +66,8 @@ describe('CLI usage', () => {
 
     // A command with subcommands lists them in its help; alone, it prints that help as a usage error.
     for (const group of buildProgram().commands.filter((c) => c.commands.length)) {
-      const [shown, bare] = await Promise.all([cliAsync(dir, [group.name(), '--help']), cliAsync(dir, [group.name()])]);
+      const shown = await runHere(dir, [group.name(), '--help']);
+      const bare = await runHere(dir, [group.name()]);
       expect(shown.code).toBe(0);
       for (const sub of group.commands) expect(shown.stdout).toContain(sub.name());
       expect(bare.code).toBe(2);
@@ -46,7 +75,7 @@ describe('CLI usage', () => {
     }
   }, 240_000);
 
-  it('an unknown option, a missing file and a directory each give one line naming it and exit 2', () => {
+  it('an unknown option, a missing file and a directory each give one line naming it and exit 2', async () => {
     const dir = tempDir('cli-errors-');
     const missing = join(dir, 'nowhere.jsonl');
     const folder = join(dir, 'a-directory');
@@ -62,18 +91,22 @@ describe('CLI usage', () => {
     ];
     writeFileSync(join(dir, 'file.txt'), '');
     for (const [args, line] of cases) {
-      const r = cli(dir, args);
+      const r = await runHere(dir, args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.split('\n').filter(Boolean), args.join(' ')).toEqual([line]);
       expect(r.stdout).toBe('');
     }
+    // Through a real process too, once.
+    const spawned = cli(dir, cases[0][0]);
+    expect(spawned.code).toBe(2);
+    expect(spawned.stderr.split('\n').filter(Boolean)).toEqual([cases[0][1]]);
     // Nothing was opened: refused command lines leave no log in the data directory.
     expect(existsSync(join(dir, 'events.sqlite'))).toBe(false);
   }, 240_000);
 
   it("an import's final count equals the events the API lists; refused events are counted apart", async () => {
     const dir = tempDir('cli-count-');
-    expect(cli(dir, ['bootstrap', '--json']).code).toBe(0);
+    expect((await runHere(dir, ['bootstrap', '--json'])).code).toBe(0);
     const good = Array.from({ length: 57 }, (_, i) => JSON.stringify({ event: 'counted', distinct_id: `d${i % 5}`, timestamp: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(), properties: { i } }));
     const lines = [
       ...good.slice(0, 20),
@@ -85,7 +118,7 @@ describe('CLI usage', () => {
     ];
     const file = join(dir, 'history.jsonl');
     writeFileSync(file, lines.join('\n') + '\n');
-    const r = cli(dir, ['import', file, '--batch-size', '10', '--json']);
+    const r = await runHere(dir, ['import', file, '--batch-size', '10', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const summary = JSON.parse(r.stdout);
     expect(summary).toMatchObject({ events: 57, ingestion_warnings: 2, skipped_lines: 1, lines: lines.length });
@@ -103,13 +136,13 @@ describe('CLI usage', () => {
     }
 
     // Replay counts events too, not log records (an import batch is one record holding many events).
-    const replayed = cli(dir, ['replay']);
+    const replayed = await runHere(dir, ['replay']);
     expect(replayed.code, replayed.stderr).toBe(0);
     const folded = Number(/100\.0% ([\d,]+) events \(/.exec(replayed.stderr)![1].replace(/,/g, ''));
     expect(folded).toBeGreaterThanOrEqual(57);
 
     // The text summary says the same.
-    const again = cli(dir, ['import', file, '--restart']);
+    const again = await runHere(dir, ['import', file, '--restart']);
     expect(again.stdout).toBe(`imported 57 events from ${lines.length} lines (1 skipped as not JSON, 2 refused by ingestion (see ingestion_warnings)) into project ${server.credentials.project_id}\n`);
   }, 240_000);
 });
