@@ -78,8 +78,14 @@ if (schemas) {
       session_recording_opt_in: true,
       capture_performance_opt_in: false,
     });
-    await both((q) => q.project(999));
-    await both((q) => q.projectByToken('phc_nope'));
+    expect(await both((q) => q.project(999))).toBeUndefined();
+    expect(await both((q) => q.projectByToken('phc_nope'))).toBeUndefined();
+    expect(projects.rows.map((p) => [p.id, p.name])).toEqual([
+      [1, expect.any(String)],
+      [2, 'Theirs'],
+      [3, 'Theirs too'],
+      [4, 'Second of ours'],
+    ]);
     expect(await both((q) => q.maxProjectId())).toBe(4);
     expect(await both((q) => q.maxUserId())).toBe(3);
     expect((await both((q) => q.firstOrganization()))?.id).toBe(orgs[0]);
@@ -88,15 +94,38 @@ if (schemas) {
       await both((q) => q.firstProjectOf(org));
       await both((q) => q.firstUserOf(org));
     }
+    expect((await both((q) => q.organization(orgs[1])))?.name).toBe("O'Brien & Co");
+    expect(await both((q) => q.organization('missing'))).toBeUndefined();
+    // The lowest project id of an organization, and its earliest member.
+    expect((await both((q) => q.firstProjectOf(orgs[1])))?.id).toBe(2);
+    expect((await both((q) => q.firstProjectOf(orgs[0])))?.id).toBe(s.credentials.project_id);
+    expect(await both((q) => q.firstProjectOf('missing'))).toBeUndefined();
+    expect((await both((q) => q.firstUserOf(orgs[1])))?.email).toBe('alice@example.com');
+    expect(await both((q) => q.firstUserOf('missing'))).toBeUndefined();
     for (const user of [1, 2, 3, 4]) {
       await both((q) => q.user(user));
       await both((q) => q.organizationsOf(user));
     }
+    expect(await both((q) => q.user(2))).toMatchObject({ id: 2, email: 'alice@example.com', first_name: 'Alice', last_name: 'Ä' });
+    expect(await both((q) => q.user(4))).toBeUndefined();
+    expect(await both((q) => q.organizationsOf(2))).toEqual([orgs[1]]);
+    expect(await both((q) => q.organizationsOf(4))).toEqual([]);
     expect(await both((q) => q.organizationsOf(3))).toEqual([...orgs].sort());
     const all = await both((q) => q.keys());
     expect(all.map((k) => k.label)).toContain('scoped');
     expect(all.find((k) => k.label === 'scoped')).toMatchObject({ scoped_projects: [2], revoked_at: expect.any(String) });
-    for (const k of all) await both((q) => q.key(k.id));
-    for (const secure of [...keys, 'sha256$nope']) await both((q) => q.keyBySecureValue(secure));
+    for (const k of all) expect((await both((q) => q.key(k.id)))?.id).toBe(k.id);
+    expect(await both((q) => q.key('missing'))).toBeUndefined();
+    // Found by the hash of the secret, its JSON columns read back as arrays (or null).
+    const [scoped, orgWide, bootstrapKey] = await Promise.all(keys.map((secure) => both((q) => q.keyBySecureValue(secure))));
+    expect(scoped).toMatchObject({ label: 'scoped', user_id: 2, scopes: ['feature_flag:read'], scoped_projects: [2], scoped_organizations: null });
+    expect(orgWide).toMatchObject({ label: 'orgs', user_id: 3, scopes: ['*'], scoped_projects: null, scoped_organizations: [orgs[1]], revoked_at: null });
+    expect(bootstrapKey?.user_id).toBe(1);
+    expect(await both((q) => q.keyBySecureValue('sha256$nope'))).toBeUndefined();
+    // Oldest first; each user's own.
+    expect(all.map((k) => k.created_at)).toEqual([...all.map((k) => k.created_at)].sort());
+    expect((await both((q) => q.keysOf(2))).map((k) => k.label)).toEqual(['scoped']);
+    expect((await both((q) => q.keysOf(3))).map((k) => k.label)).toEqual(['orgs']);
+    expect(await both((q) => q.keysOf(4))).toEqual([]);
   });
 }
