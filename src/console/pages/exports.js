@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { html, ErrorNote, canWrite, when } from '../ui.js';
+import { ExportForm } from './export-form.js';
 
 /** Batch exports: the list, and per export a timeline of runs by interval, its logs, pause/unpause and backfill. */
 export function Exports({ project, scopes, exportId }) {
   const [list, setList] = useState(null);
   const [error, setError] = useState(null);
+  const [creating, setCreating] = useState(false);
   useEffect(() => {
     setList(null);
     api(`/api/projects/${project.id}/batch_exports/?limit=200`).then((d) => setList(d.results), setError);
@@ -14,6 +16,10 @@ export function Exports({ project, scopes, exportId }) {
   return html`
     <h1>Batch exports</h1>
     <${ErrorNote} error=${error} />
+    ${canWrite(scopes, 'batch_export') &&
+    (creating
+      ? html`<${ExportForm} project=${project} onSaved=${(e) => { location.hash = `#/exports/${e.id}`; }} />`
+      : html`<p><button type="button" onClick=${() => setCreating(true)}>New batch export</button></p>`)}
     ${list === null
       ? html`<p>Loading…</p>`
       : html`<table>
@@ -35,6 +41,7 @@ function ExportPage({ project, id, writable }) {
   const [error, setError] = useState(null);
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
+  const [editing, setEditing] = useState(false);
   const load = () =>
     Promise.all([api(`${base}/`), api(`${base}/runs/?limit=200`)]).then(([e, r]) => {
       setExp(e);
@@ -60,6 +67,10 @@ function ExportPage({ project, id, writable }) {
   return html`
     <h1>Batch export ${exp.name}</h1>
     <p>${exp.destination.type} · every ${exp.interval} · <strong>${exp.paused ? 'paused' : 'running'}</strong></p>
+    ${writable &&
+    (editing
+      ? html`<${ExportForm} project=${project} existing=${exp} onSaved=${(e) => { setExp(e); setEditing(false); }} />`
+      : html`<p><button type="button" onClick=${() => setEditing(true)}>Edit destination</button></p>`)}
     ${writable &&
     html`<p>
       ${exp.paused ? html`<button type="button" onClick=${() => act('unpause', {})}>Unpause</button>` : html`<button type="button" onClick=${() => act('pause')}>Pause</button>`}

@@ -1,7 +1,9 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../../support/server';
@@ -54,7 +56,8 @@ describe.skipIf(!available)('the operator console in Chromium', () => {
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    s = await startTestServer();
+    // Loopback destinations are allowed for the export form's test (an HTTP receiver on this machine).
+    s = await startTestServer({ env: { EXPORT_ALLOWED_HOSTS: '127.0.0.0/8' } });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
     page.on('pageerror', (e) => pageErrors.push(e.message));
@@ -283,6 +286,74 @@ describe.skipIf(!available)('the operator console in Chromium', () => {
     await shot('exports');
     expect(await seriousViolations()).toEqual([]);
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
+  }, 90_000);
+
+  it('creates an export from the form and edits it; a secret is write-only and kept when left empty', async () => {
+    const base = `/api/projects/${s.credentials.project_id}/batch_exports`;
+    await nav('Batch exports', 'Batch exports');
+    // A /batch/ receiver on this machine: what the export sends shows which token it holds.
+    const received: { api_key: string; batch: unknown[] }[] = [];
+    const receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        received.push(JSON.parse(gunzipSync(Buffer.concat(chunks)).toString('utf8')));
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":1}');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/batch/`;
+    await page.getByRole('button', { name: 'New batch export' }).click();
+    const form = page.getByRole('form', { name: 'New batch export' });
+    await form.getByLabel('Name').fill('Mirror to staging');
+    await form.getByLabel('Interval').selectOption('day');
+    await form.getByLabel('Destination').selectOption('HTTP');
+    await form.getByLabel('Receiving /batch/ URL').fill(receiverUrl);
+    // A value the API refuses comes back as its message, and nothing is created.
+    await form.getByLabel('Receiving project key').fill('phc_staging_secret');
+    await form.getByLabel('Receiving /batch/ URL').fill('ftp://nowhere');
+    await form.getByRole('button', { name: 'Create export' }).click();
+    await form.getByRole('alert').waitFor();
+    expect(await form.getByRole('alert').textContent()).toMatch(/http\(s\) URL/);
+    await form.getByLabel('Receiving /batch/ URL').fill(receiverUrl);
+    await form.getByRole('button', { name: 'Create export' }).click();
+    await page.getByRole('heading', { name: 'Batch export Mirror to staging' }).waitFor();
+    const list = (await (await s.api(`${base}/`)).json()) as { results: { id: string; name: string; interval: string; destination: { type: string; config: Record<string, unknown> } }[] };
+    const created = list.results.filter((e) => e.name === 'Mirror to staging');
+    expect(created).toHaveLength(1);
+    expect(created[0]).toMatchObject({ interval: 'day', destination: { type: 'HTTP', config: { url: receiverUrl } } });
+    expect(JSON.stringify(created[0])).not.toContain('phc_staging_secret');
+
+    // Edit: the secret field starts empty (never shown); left empty, the stored one is kept.
+    await page.getByRole('button', { name: 'Edit destination' }).click();
+    const edit = page.getByRole('form', { name: 'Edit batch export' });
+    expect(await edit.getByLabel('Receiving project key').inputValue()).toBe('');
+    expect(await page.content()).not.toContain('phc_staging_secret');
+    await edit.getByLabel('Name').fill('Mirror to staging, hourly');
+    await edit.getByLabel('Interval').selectOption('hour');
+    await shot('export-edit');
+    expect(await seriousViolations()).toEqual([]);
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'Batch export Mirror to staging, hourly' }).waitFor();
+    const after = (await (await s.api(`${base}/${created[0].id}/`)).json()) as { interval: string };
+    expect(after.interval).toBe('hour');
+    // The export still sends the token given at creation: an event of two hours ago, backfilled.
+    const hourStart = Math.floor(Date.now() / 3_600_000 - 2) * 3_600_000;
+    const captured = await fetch(`${s.url}/batch/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ api_key: s.credentials.project_api_key, batch: [{ event: 'mirrored', distinct_id: 'm', timestamp: new Date(hourStart + 60_000).toISOString() }] }),
+    });
+    expect(captured.status).toBe(200);
+    await settle(s);
+    const backfill = await s.api(`${base}/${created[0].id}/backfill/`, { method: 'POST', body: JSON.stringify({ start_at: new Date(hourStart).toISOString(), end_at: new Date(hourStart + 3_600_000).toISOString() }) });
+    expect(backfill.status).toBeLessThan(300);
+    await s.runtime.exports.scheduler().tick();
+    await s.runtime.exports.worker({}).drain();
+    receiver.close();
+    expect(received.length).toBeGreaterThan(0);
+    expect(received.every((r) => r.api_key === 'phc_staging_secret')).toBe(true);
+    expect(received.flatMap((r) => r.batch).some((e) => (e as { event: string }).event === 'mirrored')).toBe(true);
   }, 90_000);
 
   it('events (filtered, live), a person\'s page, and the surveys/features/cohorts lists show SDK data as text', async () => {
