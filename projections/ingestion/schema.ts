@@ -142,7 +142,8 @@ export const DISTINCT_ID_EVENTS: TableSchema = {
   name: 'distinct_id_events',
   columns: { project_id: 'integer', distinct_id: 'text', position: 'integer', part: 'integer', revision: 'integer', recorded_at: 'text', event: 'text' },
   primaryKey: ['project_id', 'distinct_id', 'position', 'part'],
-  clustered: true,
+  // Not clustered: rows (each an event's text) are appended in log order, and only the key's index
+  // is kept in id order; clustered, every record's copies were spread over the whole table.
   orderBy: 'project_id, distinct_id, position, part',
 };
 
