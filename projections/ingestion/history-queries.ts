@@ -1,19 +1,26 @@
 import type { SqlSession } from '../../src/store/sql';
 import type { GroupTypeMapping } from './api-types';
 
-/** A point of the log, as `distinct_id_records` can bound it: a position, or a moment (ISO, UTC). */
+/** A point of the log, as `distinct_id_events` can bound it: a position, or a moment (ISO, UTC). */
 export type RecordBound = { position: number } | { at: string };
 
-export interface NamingRecord {
+/** A captured event naming an id, where the log holds it. */
+export interface NamingEvent {
+  /** Its record's position, and that record's revision in the project's ingest stream. */
   position: number;
-  /** Its revision in the project's ingest stream. */
   revision: number;
+  /** Its index in the record (0 for an EventCaptured record). */
+  part: number;
+  /** The record's recorded time (ISO, UTC). */
+  recorded_at: string;
+  /** The event, as JSON text. */
+  event: string;
 }
 
 /** Longest chain of merges followed (a person merged into one merged into another ...). */
 const MAX_CHAIN = 10_000;
 
-/** What persons' and groups' `as_of` reads of the ingestion read side (see DISTINCT_ID_RECORDS). */
+/** What persons' and groups' `as_of` reads of the ingestion read side (see DISTINCT_ID_EVENTS). */
 export function ingestionHistoryQueries(db: SqlSession) {
   return {
     /** The live person `personId` ended in through merges (itself when never merged), or null when it never existed. */
@@ -35,17 +42,19 @@ export function ingestionHistoryQueries(db: SqlSession) {
       );
     },
 
-    /** The ingestion records naming any of `ids` up to the bound, in log order. */
-    async recordsNaming(projectId: number, ids: readonly string[], bound: RecordBound): Promise<NamingRecord[]> {
+    /** The captured events naming any of `ids` up to the bound, in log order, each once. */
+    async eventsNaming(projectId: number, ids: readonly string[], bound: RecordBound): Promise<NamingEvent[]> {
       if (ids.length === 0) return [];
       const within = 'position' in bound ? 'position <= ?' : 'recorded_at <= ?';
-      return db.all<NamingRecord>(
-        `SELECT DISTINCT position, revision FROM distinct_id_records
-         WHERE project_id = ? AND ${db.dialect.inJsonArray('distinct_id', 'text')} AND ${within} ORDER BY position`,
+      const rows = await db.all<NamingEvent>(
+        `SELECT position, revision, part, recorded_at, event FROM distinct_id_events
+         WHERE project_id = ? AND ${db.dialect.inJsonArray('distinct_id', 'text')} AND ${within} ORDER BY position, part`,
         projectId,
         JSON.stringify(ids),
         'position' in bound ? bound.position : bound.at,
       );
+      // An event naming two of the ids (a merge of one into the other) is listed under each.
+      return rows.filter((r, i) => i === 0 || r.position !== rows[i - 1].position || r.part !== rows[i - 1].part);
     },
 
     async groupTypeMappings(projectId: number): Promise<GroupTypeMapping[]> {

@@ -8,7 +8,7 @@ import { insertEvents, type EventRow } from './events-table';
 import { INGESTION, QUARANTINE_WARNING } from './names';
 import { PersonCaches } from './person-cache';
 import { INGESTION_TABLES } from './schema';
-import { recordNamedIds } from './distinct-id-records';
+import { recordNamedEvents } from './distinct-id-events';
 
 type WarningData = { type: string; source: string; details: Record<string, unknown> };
 
@@ -40,7 +40,7 @@ export function createIngestionProjection(): ReadModelProjection {
   };
   const recordIds = async (recorded: RecordedEvent, db: SqlSession, parts?: number[]) => {
     const projectId = projectIdOf(recorded);
-    if (projectId !== null) await recordNamedIds(db, projectId, recorded, parts);
+    if (projectId !== null) await recordNamedEvents(db, projectId, recorded, parts);
   };
   return {
     name: INGESTION,
@@ -52,8 +52,10 @@ export function createIngestionProjection(): ReadModelProjection {
     // 6: persons and distinct ids ordered by (seq_position, seq_index), never a product of a position.
     // 7: the time indexes no longer end with uuid (exports sort each run of equal times instead).
     // 8: warnings keyed by (position, seq), not a counter shared by all projects: projects fold in lanes.
-    // 9: the records naming each distinct id and group, and the merges (time travel: distinct-id-records.ts).
-    version: 9,
+    // 9: the records naming each distinct id and group, and the merges (time travel).
+    // 10: the events naming each distinct id and group, copied (distinct-id-events.ts): a person's past
+    //     is folded from its own events, not from whole 10,000-event records.
+    version: 10,
     store: 'readmodels',
     handles: ['EventCaptured', 'EventsCaptured', 'IngestionWarningRaised'],
     invalidates: ['person-properties', 'hash-key-overrides', 'group-properties', 'group-type-mappings'],

@@ -132,16 +132,19 @@ export const INGESTION_WARNINGS: TableSchema = {
 };
 
 /**
- * Which ingestion records (their log position and ingest-stream revision) name each distinct id (as
- * the event's, or as the id it merges), and each group (`$group:<type>:<key>`): how time travel finds
- * the few records a person's or group's past is folded from, without reading the whole log.
+ * The captured events naming each distinct id (as the event's, or as the id it merges) and each
+ * group (`$group:<type>:<key>`), with where the log holds them (the record's position and
+ * ingest-stream revision, the event's index in it): what time travel folds a person's or group's
+ * past from. A copy of those events, not a pointer: one record holds 10,000 events of as many
+ * persons, and reading whole records made a person's past cost its records' size, not its events.
  */
-export const DISTINCT_ID_RECORDS: TableSchema = {
-  name: 'distinct_id_records',
-  columns: { project_id: 'integer', distinct_id: 'text', position: 'integer', revision: 'integer', recorded_at: 'text' },
-  primaryKey: ['project_id', 'distinct_id', 'position'],
-  clustered: true,
-  orderBy: 'project_id, distinct_id, position',
+export const DISTINCT_ID_EVENTS: TableSchema = {
+  name: 'distinct_id_events',
+  columns: { project_id: 'integer', distinct_id: 'text', position: 'integer', part: 'integer', revision: 'integer', recorded_at: 'text', event: 'text' },
+  primaryKey: ['project_id', 'distinct_id', 'position', 'part'],
+  // Not clustered: rows (each an event's text) are appended in log order, and only the key's index
+  // is kept in id order; clustered, every record's copies were spread over the whole table.
+  orderBy: 'project_id, distinct_id, position, part',
 };
 
 /** Each merge: the person merged away, the one it went into, and where (persons `as_of` follow them). */
@@ -154,7 +157,7 @@ export const PERSON_MERGES: TableSchema = {
 
 /** Every table of the fold, each with a total order so replay digests are comparable. */
 export const INGESTION_TABLES: readonly TableSchema[] = [
-  DISTINCT_ID_RECORDS,
+  DISTINCT_ID_EVENTS,
   PERSON_MERGES,
   PERSONS,
   PERSON_DISTINCT_IDS,

@@ -67,16 +67,30 @@ export function appendChain(
 ): (revision: number, type: string, schemaVersion: number, data: string | Buffer, eventId: string) => string {
   const stream = JSON.stringify(shared.streamId);
   const rest = tailText({ ...shared, eventId: '' }).slice(2);
-  let last = prev;
+  // The text is built in one template: per record, JSON.stringify calls and a string of parts to
+  // flatten cost more than the hash itself. A hex hash, and an id of letters, digits and dashes (a
+  // UUID), are their own JSON strings once quoted; anything else is encoded as before.
+  let quotedLast = JSON.stringify(prev);
+  let head = '';
+  let headOf: { type: string; schemaVersion: number } | null = null;
   return (revision, type, schemaVersion, data, eventId) => {
-    const before = `[${JSON.stringify(last)},${stream},${revision},${headText(type, schemaVersion)},`;
-    const after = `,${JSON.stringify(eventId)}${rest}]`;
+    if (!headOf || headOf.type !== type || headOf.schemaVersion !== schemaVersion) {
+      head = headText(type, schemaVersion);
+      headOf = { type, schemaVersion };
+    }
+    const id = PLAIN_ID.test(eventId) ? `"${eventId}"` : JSON.stringify(eventId);
     // Data already encoded (a large record the caller stores as these bytes) is hashed as it is,
     // not spliced into one more string to encode again.
-    last = typeof data === 'string' ? sha256Hex(before + data + after) : createHash('sha256').update(before).update(data).update(after).digest('hex');
+    const last =
+      typeof data === 'string'
+        ? sha256Hex(`[${quotedLast},${stream},${revision},${head},${data},${id}${rest}]`)
+        : createHash('sha256').update(`[${quotedLast},${stream},${revision},${head},`).update(data).update(`,${id}${rest}]`).digest('hex');
+    quotedLast = `"${last}"`;
     return last;
   };
 }
+
+const PLAIN_ID = /^[0-9A-Za-z-]*$/;
 
 export function sha256Hex(text: string): string {
   return hash('sha256', text, 'hex');

@@ -70,7 +70,7 @@ try {
   };
   const enc = encodeURIComponent;
   const heavy = 'user-1';
-  const heavyRecords = (await runtime.readModels.readmodels.session.get<{ n: number }>('SELECT count(*) AS n FROM distinct_id_records WHERE distinct_id = ?', heavy))!.n;
+  const heavyRecords = (await runtime.readModels.readmodels.session.get<{ n: number }>('SELECT count(DISTINCT position) AS n FROM distinct_id_events WHERE distinct_id = ?', heavy))!.n;
   const rows = [
     await time('flag as_of position', `${p}/feature_flags/${flag.id}/?as_of=position:${point}`, (b) => b.name === 'before', 50),
     await time('flag as_of time', `${p}/feature_flags/${flag.id}/?as_of=${enc(moment)}`, (b) => b.name === 'before', 50),

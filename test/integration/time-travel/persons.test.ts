@@ -66,10 +66,9 @@ describe('persons as_of', () => {
 
   it('answers 503 history_not_ready while an upgrade still builds the tables it reads', async () => {
     const people = new PersonTimeTravel({
-      log: s.runtime.log,
       scratch: () => new SqliteReadModelStore(openSqlite(':memory:')),
       live: s.runtime.readModels.readmodels.session,
-      hasTable: async (name) => name !== 'distinct_id_records',
+      hasTable: async (name) => name !== 'distinct_id_events',
     });
     const err = await people.personOf(s.credentials.project_id, 'anon-1', { position: 1 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HistoryNotReadyError);

@@ -42,7 +42,7 @@ describe('ingestion projection: determinism', () => {
     await batched.apply(...asBatches(events));
 
     for (const table of ingestionProjection.tables) {
-      if (['person_distinct_ids', 'persons', 'ingestion_warnings', 'distinct_id_records', 'person_merges'].includes(table.name)) continue;
+      if (['person_distinct_ids', 'persons', 'ingestion_warnings', 'distinct_id_events', 'person_merges'].includes(table.name)) continue;
       expect(rowsOf(batched.db, table.name), table.name).toEqual(rowsOf(one.db, table.name));
     }
     // Persons, distinct ids and warnings carry a sequence that depends on where the log put them; their order does not.
@@ -57,8 +57,8 @@ describe('ingestion projection: determinism', () => {
       db.prepare(`SELECT project_id, person_id, group_concat(distinct_id, ' ') AS ids
                   FROM (SELECT * FROM person_distinct_ids ORDER BY seq_position, seq_index) GROUP BY project_id, person_id ORDER BY project_id, person_id`).all();
     expect(order(batched.db)).toEqual(order(one.db));
-    // The records naming each id are where the log put the events; which ids were named, and who merged into whom, are not.
-    const named = (db: SqlStore) => db.prepare('SELECT DISTINCT project_id, distinct_id FROM distinct_id_records ORDER BY 1, 2').all();
+    // The events naming each id sit where the log put them; which ids were named, and who merged into whom, are not.
+    const named = (db: SqlStore) => db.prepare('SELECT DISTINCT project_id, distinct_id FROM distinct_id_events ORDER BY 1, 2').all();
     expect(named(batched.db)).toEqual(named(one.db));
     expect(named(one.db).length).toBeGreaterThan(10);
     const merges = (db: SqlStore) => db.prepare('SELECT project_id, from_id, into_id FROM person_merges ORDER BY 1, 2').all();
