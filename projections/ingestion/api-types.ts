@@ -82,4 +82,9 @@ export interface EventFilters extends PageOptions {
   after?: string;
   /** ISO; events strictly before this timestamp. */
   before?: string;
+  /**
+   * With `before`: the keyset cursor of a page's last row, so events strictly before
+   * (before, beforeUuid) in the list's (timestamp desc, uuid desc) order, ties on time included.
+   */
+  beforeUuid?: string;
 }
