@@ -71,7 +71,7 @@ function uncountedEnvelope<T>(request: FastifyRequest, page: Page, rows: T[]) {
 }
 
 /** Read API over persons, groups, group types, events and ingestion warnings. */
-export const peopleRoutes: FastifyPluginAsyncZod<Parts<'timeTravel', 'ingestion'>> = async (app, parts) => {
+export const peopleRoutes: FastifyPluginAsyncZod<Parts<'timeTravel' | 'analytics', 'ingestion'>> = async (app, parts) => {
   const q = parts.queries.ingestion;
   const base = '/api/projects/:project_id';
   const projectOf = (params: { project_id: string }) => Number(params.project_id);
@@ -153,7 +153,7 @@ export const peopleRoutes: FastifyPluginAsyncZod<Parts<'timeTravel', 'ingestion'
       const { event, distinct_id: distinctId, after, before, before_uuid: beforeUuid, ...page } = request.query;
       if (after && before && after >= before) throw invalidInput("'after' must be earlier than 'before'.", 'after');
       if (beforeUuid !== undefined && before === undefined) throw invalidInput("'before_uuid' needs 'before': together they are the cursor of a `next` link.", 'before_uuid');
-      const rows = await q.events(projectOf(request.params), { limit: page.limit + 1, offset: page.offset, event, distinctId, after, before, beforeUuid });
+      const rows = await parts.analytics.events(projectOf(request.params), { limit: page.limit + 1, offset: page.offset, event, distinctId, after, before, beforeUuid });
       return eventsEnvelope(request, page, rows);
     },
   );
