@@ -1,29 +1,7 @@
+import type { ExperimentMetricReads, ExposureRow, MetricEventRow, Span } from '../src/store/analytics';
 import type { SqlSession } from '../src/store/sql';
 
-/** A closed range over the events' canonical ISO timestamps. */
-export interface Span {
-  from: string;
-  to: string;
-}
-
-/** One entity's exposure to one variant: the first time it was seen with it. */
-export interface ExposureRow {
-  /** Person id. */
-  p: string;
-  /** The variant (a JSON string property; anything else is not a variant). */
-  v: string | number | null;
-  /** First exposure with this variant (canonical ISO). */
-  t: string;
-}
-
-/** One metric event: its person, name, time and (when the metric reads one) property value. */
-export interface MetricEventRow {
-  p: string;
-  n: string;
-  t: string;
-  /** The math property as stored (text on PostgreSQL, number or text on SQLite); null when absent. */
-  x: string | number | null;
-}
+export type { ExposureRow, MetricEventRow, Span };
 
 const PERSON = 'coalesce(d.person_id, e.person_id)';
 const JOIN_PERSON = 'LEFT JOIN person_distinct_ids d ON d.project_id = e.project_id AND d.distinct_id = e.distinct_id';
@@ -33,7 +11,7 @@ const JOIN_PERSON = 'LEFT JOIN person_distinct_ids d ON d.project_id = e.project
  * PostgreSQL), each through the (project_id, event, timestamp) index so only the named events of
  * the span are touched, persons resolved as they are now (like the legacy results' queries).
  */
-export function experimentMetricQueries(db: SqlSession) {
+export function experimentMetricQueries(db: SqlSession): ExperimentMetricReads {
   const { dialect } = db;
   const events = dialect.indexedBy('events e', 'events_by_name_time');
   const property = dialect.jsonString('e.properties');

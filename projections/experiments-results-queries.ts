@@ -1,10 +1,7 @@
+import type { ExperimentEventReads, FunnelRow, PersonEventRow, PersonRef, TimeRange } from '../src/store/analytics';
 import type { SqlSession } from '../src/store/sql';
 
-/** A closed time range over the events table's canonical ISO timestamps; `to` null = open-ended. */
-export interface TimeRange {
-  from: string;
-  to: string | null;
-}
+export type { FunnelRow, PersonEventRow, PersonRef, TimeRange };
 
 /** Later than any canonical ISO timestamp: keeps the range a plain index range when open-ended. */
 const END_OF_TIME = '9999-12-31T23:59:59.999Z';
@@ -19,35 +16,9 @@ const PERSON = 'coalesce(d.person_id, e.person_id)';
 const FLAG_CALLED = `'$feature_flag_called'`;
 const JOIN_PERSON = 'LEFT JOIN person_distinct_ids d ON d.project_id = e.project_id AND d.distinct_id = e.distinct_id';
 
-export interface FunnelRow {
-  /** Person id. */
-  p: string;
-  /** Index of the first funnel step with this row's event name. */
-  s: number;
-  /** Timestamp (canonical ISO). */
-  t: string;
-  /**
-   * The variant, on first-step rows only: `$feature_flag_response` on `$feature_flag_called` rows
-   * (already this flag's only), `$feature/<key>` on others. Only a JSON string is a variant: other
-   * values come back as something that is not a string (which one depends on the engine).
-   */
-  v: string | number | null;
-}
 
-/** One event of one person, as the results read it: the flag call's response, or the event's `$feature/<key>`. */
-export interface PersonEventRow {
-  uuid: string;
-  event: string;
-  distinct_id: string;
-  timestamp: string;
-  /** `$feature_flag_response` (flag calls) or `$feature/<key>` (other events); non-strings as in FunnelRow. */
-  v: string | number | null;
-}
-
-/** Whose events: a person's (every distinct id it holds now), or a distinct id no person holds. */
-export type PersonRef = { personId: string } | { distinctId: string };
-
-export function experimentResultsQueries(db: SqlSession) {
+/** The embedded analytics store's experiment reads: portable SQL over the read models' events table. */
+export function experimentResultsQueries(db: SqlSession): ExperimentEventReads {
   const { dialect } = db;
   // The alias goes before SQLite's INDEXED BY.
   const events = dialect.indexedBy('events e', 'events_by_name_time');

@@ -1,3 +1,4 @@
+import type { EventListFilters, ListedEvent } from '../../src/store/analytics';
 import type { Properties } from './properties';
 
 /* The shapes the ingestion queries return: PostHog's API shapes where PostHog has one. */
@@ -35,23 +36,8 @@ export interface GroupTypeMapping {
   group_type_index: number;
 }
 
-export interface EventApi {
-  id: string;
-  uuid: string;
-  event: string;
-  distinct_id: string;
-  person_id: string | null;
-  properties: Properties;
-  timestamp: string;
-  received_at: string;
-  elements_chain: string;
-  group_0: string | null;
-  group_1: string | null;
-  group_2: string | null;
-  group_3: string | null;
-  group_4: string | null;
-  historical_migration: boolean;
-}
+/** The events API's row: the analytics port's (src/store/analytics.ts). */
+export type EventApi = ListedEvent;
 
 export interface IngestionWarningApi {
   type: string;
@@ -70,16 +56,5 @@ export interface PageOptions {
   offset?: number;
 }
 
-export interface EventFilters extends PageOptions {
-  event?: string;
-  distinctId?: string;
-  /**
-   * Events of every distinct id the person holds now, including those recorded before a merge
-   * under the merged-away person (the stored person_id is the one at ingestion).
-   */
-  personId?: string;
-  /** ISO; events strictly after this timestamp. */
-  after?: string;
-  /** ISO; events strictly before this timestamp. */
-  before?: string;
-}
+/** The events list's filters: the analytics port's (src/store/analytics.ts). */
+export type EventFilters = EventListFilters;

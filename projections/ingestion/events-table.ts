@@ -1,21 +1,12 @@
+import type { AnalyticsEventRow } from '../../src/store/analytics';
 import type { SqlValue } from '../../src/store/read-model-projection';
 import type { SqlSession } from '../../src/store/sql';
 import { EVENTS } from './schema';
 import type { GroupColumns } from './groups';
 
-export interface EventRow {
-  uuid: string;
-  projectId: number;
-  event: string;
-  distinctId: string;
-  personId: string | null;
-  timestamp: string;
-  receivedAt: string;
-  /** Already serialised: the properties are stringified exactly once per event. */
-  propertiesJson: string;
-  elementsChain: string;
+/** The analytics sink's row (src/store/analytics.ts), with the fold's mutable group columns. */
+export interface EventRow extends AnalyticsEventRow {
   groups: GroupColumns;
-  historicalMigration: boolean;
 }
 
 const CANONICAL_ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -59,8 +50,27 @@ export function insertEvents(db: SqlSession, rows: readonly EventRow[]): Promise
   return db.insertRows(EVENTS, rows.map(eventValues));
 }
 
+const COLUMNS = Object.keys(EVENTS.columns);
+/** Rows per statement: 15 columns stay well under both engines' bound-parameter limits. */
+const APPEND_CHUNK = 500;
+
+/**
+ * Rows whose (project, uuid) is not stored yet, in one statement per chunk; the others are left
+ * as they are (the analytics sink's idempotence: a batch sent again shows each row once).
+ */
+export async function appendEventsOnce(db: SqlSession, rows: readonly AnalyticsEventRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += APPEND_CHUNK) {
+    const chunk = rows.slice(i, i + APPEND_CHUNK);
+    const tuple = `(${COLUMNS.map(() => '?').join(', ')})`;
+    await db.run(
+      `INSERT INTO events (${COLUMNS.join(', ')}) VALUES ${chunk.map(() => tuple).join(', ')} ON CONFLICT (project_id, uuid) DO NOTHING`,
+      ...chunk.flatMap(eventValues),
+    );
+  }
+}
+
 /** A row's values in the order of the events table's columns. */
-function eventValues(row: EventRow): SqlValue[] {
+function eventValues(row: AnalyticsEventRow): SqlValue[] {
   const [g0, g1, g2, g3, g4] = row.groups;
   return [
     row.uuid,

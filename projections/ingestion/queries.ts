@@ -170,7 +170,7 @@ export function ingestionQueries(db: SqlSession) {
       return db.all<GroupTypeMapping>(GROUP_TYPE_MAPPINGS, projectId);
     },
 
-    /** Newest first. Uncounted on purpose: the table is large and the API pages by offset. */
+    /** Newest first. Uncounted on purpose: the table is large; the API pages by a (timestamp, uuid) cursor. */
     async events(projectId: number, filters: EventFilters): Promise<EventApi[]> {
       const where = ['project_id = ?'];
       const params: (string | number)[] = [projectId];
@@ -190,7 +190,12 @@ export function ingestionQueries(db: SqlSession) {
         where.push('timestamp > ?');
         params.push(canonicalIso(filters.after, filters.after));
       }
-      if (filters.before !== undefined) {
+      if (filters.before !== undefined && filters.beforeUuid !== undefined) {
+        // The range on time first, so both engines still walk the time index from the cursor on.
+        const before = canonicalIso(filters.before, filters.before);
+        where.push('timestamp <= ? AND (timestamp < ? OR uuid < ?)');
+        params.push(before, before, filters.beforeUuid);
+      } else if (filters.before !== undefined) {
         where.push('timestamp < ?');
         params.push(canonicalIso(filters.before, filters.before));
       }

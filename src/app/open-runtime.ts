@@ -1,5 +1,6 @@
 import { contracts } from '../../streams';
 import { cohortQueries } from '../../projections/cohorts-queries';
+import { embeddedAnalytics } from '../../projections/analytics/embedded';
 import { accessQueries, activityQueries, allProjections, featureFlagQueries, ingestionQueries } from '../../projections';
 import { type ReadModelProjection, type CachedReadModel, type StoreName } from '../store/read-model-projection';
 import { AccessService } from '../access';
@@ -242,7 +243,9 @@ export function openRuntime(options: RuntimeOptions) {
     memo: new AnswerMemo(),
   };
 
-  const experiments = openExperiments({ log, session: readModels.readmodels.session, runner, flags, flagQueries: queries.flags, cohortQueries: queries.cohorts, now: options.now });
+  // The events' store for the events API and experiments: the read models' own table for now.
+  const analytics = embeddedAnalytics(readModels.readmodels);
+  const experiments = openExperiments({ log, session: readModels.readmodels.session, analytics, runner, flags, flagQueries: queries.flags, cohortQueries: queries.cohorts, now: options.now });
   const surveys = openSurveys({ log, session: readModels.readmodels.session, flags, flagQueries: queries.flags, waitFor: waitFor(['surveys']) });
   const earlyAccess = openEarlyAccess({ log, session: readModels.readmodels.session, flags, flagQueries: queries.flags, waitFor: (position, names) => runner.waitFor(position, names) });
   const exports = openBatchExports({
@@ -267,6 +270,7 @@ export function openRuntime(options: RuntimeOptions) {
   });
   return {
     timeTravel,
+    analytics,
     experiments,
     surveys,
     earlyAccess,

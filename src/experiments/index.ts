@@ -1,8 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { CohortQueries } from '../../projections/cohorts-queries';
 import { experimentQueries } from '../../projections/experiments-queries';
-import { experimentResultsQueries } from '../../projections/experiments-results-queries';
-import { experimentMetricQueries } from '../../projections/experiment-metric-queries';
 import { ExperimentQueryRunner } from './query/runner';
 import type { FeatureFlagQueries } from '../../projections/feature-flags-queries';
 import type { SqlSession } from '../store/sql';
@@ -13,6 +11,7 @@ import type { EventLog } from '../store/event-log';
 import { ProjectEventCounter } from './results/event-counter';
 import { ExperimentResults } from './results/service';
 import { ExperimentService } from './service';
+import type { AnalyticsStore } from '../store/analytics';
 
 export { ExperimentService, type ExperimentServiceDeps } from './service';
 export { ExperimentResults, type ResultsBody } from './results/service';
@@ -24,8 +23,10 @@ export { experimentVariants, DEFAULT_VARIANTS, MAX_VARIANTS } from './variants';
 
 export interface ExperimentsDeps {
   log: EventLog;
-  /** The read-model session: the experiments' own queries and the results' reads of the events. */
+  /** The read-model session: the experiments' own queries. */
   session: SqlSession;
+  /** The analytics store's reads of the events, for results and queries. */
+  analytics: Pick<AnalyticsStore, 'experiments' | 'metrics'>;
   runner: {
     waitFor(position: number, names: readonly string[] | null): Promise<void>;
     readonly applied$: Observable<AppliedBatch>;
@@ -56,11 +57,11 @@ export function openExperiments(deps: ExperimentsDeps) {
   const counter = new ProjectEventCounter(deps.runner.applied$);
   const results = new ExperimentResults({
     experiments: queries.experiments,
-    queries: experimentResultsQueries(deps.session),
+    queries: deps.analytics.experiments,
     counter,
     now: deps.now,
   });
-  const query = new ExperimentQueryRunner({ experiments: queries.experiments, metricQueries: experimentMetricQueries(deps.session), now: deps.now });
+  const query = new ExperimentQueryRunner({ experiments: queries.experiments, metricQueries: deps.analytics.metrics, now: deps.now });
   return {
     service,
     results,

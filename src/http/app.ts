@@ -100,7 +100,7 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
   await app.register(identityRoutes, parts([], ['access']));
   await app.register(captureRoutes, { ...parts(['ingest'], []), config: limits });
   await app.register(featureFlagRoutes, parts(['flags', 'timeTravel'], ['access', 'flags']));
-  await app.register(peopleRoutes, parts(['timeTravel'], ['ingestion']));
+  await app.register(peopleRoutes, parts(['timeTravel', 'analytics'], ['ingestion']));
   await app.register(decideRoutes, { ...parts(['projectIdForToken', 'flagSource', 'remoteConfig', 'flagCache'], []), config: limits });
   await app.register(localEvaluationRoutes, parts(['projectIdForToken', 'flagCache', 'flagSource'], ['access', 'ingestion']));
   await app.register(experimentRoutes, parts(['experiments', 'timeTravel'], ['access']));

@@ -24,13 +24,16 @@ export function requestOrigin(request: FastifyRequest): string {
   return `${protocol}://${host}`;
 }
 
-/** The request's own URL, absolute, with some query parameters set (a page's `next`, say). */
-export function linkWith(request: FastifyRequest, params: Record<string, string>): string {
+/** The request's own URL, absolute, with some query parameters set (a page's `next`, say); null removes one. */
+export function linkWith(request: FastifyRequest, params: Record<string, string | null>): string {
   const raw = request.url;
   const q = raw.indexOf('?');
   // The path as received: it matched a route, so it is a well-formed, decodable path.
   const path = q === -1 ? raw : raw.slice(0, q);
   const search = new URLSearchParams(q === -1 ? '' : raw.slice(q + 1));
-  for (const [key, value] of Object.entries(params)) search.set(key, value);
+  for (const [key, value] of Object.entries(params)) {
+    if (value === null) search.delete(key);
+    else search.set(key, value);
+  }
   return `${requestOrigin(request)}${path}?${search.toString()}`;
 }

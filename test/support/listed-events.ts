@@ -14,9 +14,8 @@ export async function listedUuids(firstPage: string, personalKey: string): Promi
 }
 
 /**
- * The list once every `expected` uuid is in it. The events API pages by offset, newest first, so
- * pages read while events still arrive can repeat rows: wait until all are there (a drain in log
- * order has then nothing earlier on its way), then list once more for the caller to assert on.
+ * The list once every `expected` uuid is in it: wait until all are there (a drain in log order has
+ * then nothing earlier on its way), then list once more for the caller to assert on.
  */
 export async function listedOnceAllArrived(firstPage: string, personalKey: string, expected: readonly string[], timeoutMs = 60_000): Promise<string[]> {
   await eventually(

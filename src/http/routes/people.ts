@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { invalidInput, notFoundError } from '../errors';
+import { eventsEnvelope } from '../event-pages';
 import { pageEnvelope, type Page } from '../pagination';
 import { JsonObject, pageQuery, paginated, ProjectId, ProjectParams, uncounted } from '../schema/common';
 import type { Parts } from '../runtime-parts';
@@ -54,6 +55,11 @@ const EventQuery = z.object({
   distinct_id: z.string().optional(),
   after: instant.meta({ description: 'ISO 8601 date or datetime (inclusive).' }),
   before: instant.meta({ description: 'ISO 8601 date or datetime (exclusive).' }),
+  before_uuid: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({ description: "With 'before': the uuid of the previous page's last event, so ties on its time continue exactly (the `next` links carry both)." }),
 });
 
 /** Next/previous without a total: the events table is too large to count on every page. */
@@ -65,7 +71,7 @@ function uncountedEnvelope<T>(request: FastifyRequest, page: Page, rows: T[]) {
 }
 
 /** Read API over persons, groups, group types, events and ingestion warnings. */
-export const peopleRoutes: FastifyPluginAsyncZod<Parts<'timeTravel', 'ingestion'>> = async (app, parts) => {
+export const peopleRoutes: FastifyPluginAsyncZod<Parts<'timeTravel' | 'analytics', 'ingestion'>> = async (app, parts) => {
   const q = parts.queries.ingestion;
   const base = '/api/projects/:project_id';
   const projectOf = (params: { project_id: string }) => Number(params.project_id);
@@ -144,10 +150,11 @@ export const peopleRoutes: FastifyPluginAsyncZod<Parts<'timeTravel', 'ingestion'
     `${base}/events/`,
     { config: { scope: 'query:read' }, schema: { summary: 'Lists events, newest first.', params: ProjectParams, querystring: EventQuery, response: { 200: uncounted(Event) } } },
     async (request) => {
-      const { event, distinct_id: distinctId, after, before, ...page } = request.query;
+      const { event, distinct_id: distinctId, after, before, before_uuid: beforeUuid, ...page } = request.query;
       if (after && before && after >= before) throw invalidInput("'after' must be earlier than 'before'.", 'after');
-      const rows = await q.events(projectOf(request.params), { limit: page.limit + 1, offset: page.offset, event, distinctId, after, before });
-      return uncountedEnvelope(request, page, rows);
+      if (beforeUuid !== undefined && before === undefined) throw invalidInput("'before_uuid' needs 'before': together they are the cursor of a `next` link.", 'before_uuid');
+      const rows = await parts.analytics.events(projectOf(request.params), { limit: page.limit + 1, offset: page.offset, event, distinctId, after, before, beforeUuid });
+      return eventsEnvelope(request, page, rows);
     },
   );
 
