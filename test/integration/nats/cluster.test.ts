@@ -40,8 +40,11 @@ describe.runIf(INSTALLED)('a three-node NATS cluster, NATS_REPLICAS=3', () => {
     const layout = uniqueLayout(3);
     // The stream can be created once JetStream's meta group has a leader.
     let transport: NatsIngestTransport | null = null;
+    // The publish deadline (9 s by default) covers a leader election on a machine with spare CPU;
+    // in CI, with the whole suite running beside this cluster on two cores, an election took
+    // longer. The claim tested is that a retry within the deadline loses and refuses nothing.
     for (let attempt = 0; !transport && attempt < 60; attempt++) {
-      transport = await NatsIngestTransport.open({ url, ...layout }).catch(async () => {
+      transport = await NatsIngestTransport.open({ url, ...layout, publishTimeoutMs: 30_000 }).catch(async () => {
         await new Promise((r) => setTimeout(r, 500));
         return null;
       });
