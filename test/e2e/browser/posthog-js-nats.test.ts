@@ -21,6 +21,12 @@ describe('NATS availability for the browser suite', () => {
   });
 });
 
+/** What the page's posthog-js puts on the window, as this test reads it inside the page. */
+declare global {
+  var __posthogLoaded: boolean | undefined;
+  var posthog: { get_distinct_id(): string; capture(event: string, properties: object): void };
+}
+
 interface StoredEvent {
   uuid: string;
   event: string;
@@ -66,11 +72,10 @@ describe.runIf(REACHABLE && available)('posthog-js in Chromium through NATS JetS
     page.on('response', (r) => void (r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`)));
     try {
       await page.goto(`${site.url}/npm.html`);
-      await page.waitForFunction(() => (globalThis as unknown as { __posthogLoaded?: boolean }).__posthogLoaded === true);
-      const distinctId = await page.evaluate(() => (globalThis as unknown as { posthog: { get_distinct_id(): string } }).posthog.get_distinct_id());
+      await page.waitForFunction(() => globalThis.__posthogLoaded === true);
+      const distinctId = await page.evaluate(() => globalThis.posthog.get_distinct_id());
       await page.evaluate(() => {
-        const ph = (globalThis as unknown as { posthog: { capture(e: string, p: object): void } }).posthog;
-        for (let i = 0; i < 5; i++) ph.capture('through nats', { i });
+        for (let i = 0; i < 5; i++) globalThis.posthog.capture('through nats', { i });
       });
       await page.click('#buy');
       const stored = await eventually(
