@@ -109,10 +109,15 @@ export function toApiError(err: unknown): ApiError {
   return new ApiError(500, { type: 'server_error', code: 'error', detail: 'A server error occurred.', attr: null });
 }
 
+/** What any error answers: its status and body, and when to retry (a `retry-after` header) if it says. */
+export function errorAnswer(err: unknown): { api: ApiError; retryAfter: string | undefined } {
+  return { api: toApiError(err), retryAfter: isIngestError(err) && err.retryAfterSeconds !== undefined ? String(err.retryAfterSeconds) : undefined };
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err, request, reply) => {
-    const api = toApiError(err);
-    if (isIngestError(err) && err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
+    const { api, retryAfter } = errorAnswer(err);
+    if (retryAfter !== undefined) reply.header('retry-after', retryAfter);
     if (api.status >= 500) request.log.error({ err }, 'unhandled error');
     return reply.status(api.status).send(api.body);
   });

@@ -1,10 +1,9 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
-import { isIngestError } from '../../ingest/errors';
 import { FlagsV2Parts } from '../../flags/serving';
 import type { MaybePromise } from '../../runtime/loading-cache';
 import type { ArrivalOrder } from '../arrival-order';
-import { toApiError } from '../errors';
+import { errorAnswer } from '../errors';
 import type { Lane } from '../ahead-of-router';
 
 /** What flag evaluation reads of a request, whichever way it arrived. */
@@ -83,10 +82,10 @@ function sendAnswer(res: ServerResponse, headers: IncomingHttpHeaders, answer: F
 
 /** What the app's error handler (errors.ts) answers for the same error. */
 function sendError(res: ServerResponse, headers: IncomingHttpHeaders, err: unknown, log: FastifyBaseLogger): void {
-  const api = toApiError(err);
+  const { api, retryAfter } = errorAnswer(err);
   if (api.status >= 500) log.error({ err }, 'unhandled error');
   const out = corsHeaders(headers);
-  if (isIngestError(err) && err.retryAfterSeconds !== undefined) out['retry-after'] = String(err.retryAfterSeconds);
+  if (retryAfter !== undefined) out['retry-after'] = retryAfter;
   const text = JSON.stringify(api.body);
   out['content-type'] = 'application/json; charset=utf-8';
   out['content-length'] = Buffer.byteLength(text);
