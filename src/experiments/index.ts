@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { CohortQueries } from '../../projections/cohorts-queries';
 import { experimentQueries } from '../../projections/experiments-queries';
+import { ExperimentExposureRunner } from './query/exposures-over-time';
 import { ExperimentQueryRunner } from './query/runner';
 import type { FeatureFlagQueries } from '../../projections/feature-flags-queries';
 import type { SqlSession } from '../store/sql';
@@ -62,10 +63,12 @@ export function openExperiments(deps: ExperimentsDeps) {
     now: deps.now,
   });
   const query = new ExperimentQueryRunner({ experiments: queries.experiments, metricQueries: deps.analytics.metrics, now: deps.now });
+  const exposures = new ExperimentExposureRunner({ experiments: queries.experiments, metricQueries: deps.analytics.metrics, now: deps.now });
   return {
     service,
     results,
     query,
+    exposures,
     queries,
     close: () => counter.close(),
   };

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import { api } from '../api.js';
 import { html, ErrorNote, canWrite, when } from '../ui.js';
+import { ExposuresOverTime } from './experiment-exposures.js';
 
 export function Experiments({ project, experimentId, scopes }) {
   const [list, setList] = useState(null);
@@ -24,22 +25,31 @@ export function Experiments({ project, experimentId, scopes }) {
   `;
 }
 
-/** A trends experiment on one event; the API makes its flag (control/test, 50/50) and starts it now. */
+/**
+ * A trends experiment on one event, or a funnel over two or more steps; the API makes its flag
+ * (control/test, 50/50) and starts it now.
+ */
 function NewExperiment({ project, created }) {
   const [name, setName] = useState('');
   const [flagKey, setFlagKey] = useState('');
+  const [kind, setKind] = useState('TRENDS');
   const [event, setEvent] = useState('');
+  const [steps, setSteps] = useState('');
   const [error, setError] = useState(null);
   const submit = async (e) => {
     e.preventDefault();
+    const names = kind === 'FUNNELS' ? steps.split(',').map((x) => x.trim()).filter(Boolean) : [event.trim()];
+    // The API takes legacy filters as given and would only refuse a one-step funnel when results are read.
+    if (kind === 'FUNNELS' && names.length < 2) return setError(new Error('A funnel needs at least two steps, separated by commas.'));
     try {
       await api(`/api/projects/${project.id}/experiments/`, {
         method: 'POST',
-        body: { name, feature_flag_key: flagKey, start_date: new Date().toISOString(), filters: { insight: 'TRENDS', events: [{ id: event }] } },
+        body: { name, feature_flag_key: flagKey, start_date: new Date().toISOString(), filters: { insight: kind, events: names.map((id, order) => ({ id, order })) } },
       });
       setName('');
       setFlagKey('');
       setEvent('');
+      setSteps('');
       setError(null);
       created();
     } catch (err) {
@@ -49,7 +59,13 @@ function NewExperiment({ project, created }) {
   return html`<form class="row" onSubmit=${submit} aria-label="New experiment">
     <label>Experiment name <input required value=${name} onInput=${(e) => setName(e.target.value)} /></label>
     <label>Flag key <input required value=${flagKey} onInput=${(e) => setFlagKey(e.target.value)} /></label>
-    <label>Metric event <input required value=${event} onInput=${(e) => setEvent(e.target.value)} /></label>
+    <label>Metric <select value=${kind} onChange=${(e) => setKind(e.target.value)}>
+      <option value="TRENDS">Trend (count of one event)</option>
+      <option value="FUNNELS">Funnel (conversion through steps)</option>
+    </select></label>
+    ${kind === 'FUNNELS'
+      ? html`<label>Funnel steps (comma separated) <input required value=${steps} onInput=${(e) => setSteps(e.target.value)} placeholder="$pageview, signup" /></label>`
+      : html`<label>Metric event <input required value=${event} onInput=${(e) => setEvent(e.target.value)} /></label>`}
     <button type="submit">Create and launch</button>
     <${ErrorNote} error=${error} />
   </form>`;
@@ -79,6 +95,7 @@ function Results({ project, id }) {
       </tbody>
     </table>
     <${IntervalPlot} keys=${keys} intervals=${data.credible_intervals} />
+    <${ExposuresOverTime} project=${project} id=${id} />
     <${Secondary} project=${project} id=${id} />
     <a href="#/experiments">Back to experiments</a>
   `;

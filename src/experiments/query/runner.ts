@@ -5,6 +5,8 @@ import { analyseMetric, clamp, outlierBounds, type Arm, type MetricKind, type Va
 import { ExperimentMetric, type MetricSource } from '../metrics/schema';
 import { variantKeysOf } from '../variants';
 import { resolveConfig } from './config';
+import { assignExposures, handlingOf, MULTIPLE_VARIANT_KEY } from './exposure-assignment';
+import { exposureSightings } from './exposure-sightings';
 import { eventsByEntity, funnelStepsReached, sourceValue, type Exposed, type Window } from './entity-values';
 
 const DAY_MS = 86_400_000;
@@ -171,29 +173,9 @@ export class ExperimentQueryRunner {
 
   /** Exposed entities by the experiment's exposure criteria (`exclude` drops those seen in two variants). */
   private async exposed(projectId: number, experiment: ExperimentRow, start: number, end: number): Promise<Map<string, Exposed>> {
-    const criteria = experiment.exposure_criteria ?? {};
-    const config = criteria.exposure_config as { kind?: string; event?: unknown } | undefined;
-    if (config && config.kind === 'ActionsNode') throw validationError('Action exposure criteria are not supported here.', 'query');
-    const customEvent = config && typeof config.event === 'string' && config.event !== '$feature_flag_called' ? config.event : null;
-    const rows = await this.deps.metricQueries.exposures(projectId, experiment.feature_flag_key, customEvent, {
-      from: new Date(start).toISOString(),
-      to: new Date(end).toISOString(),
-    });
-    const firstSeen = criteria.multiple_variant_handling === 'first_seen';
-    const byEntity = new Map<string, Exposed>();
-    const mixed = new Set<string>();
-    for (const row of rows) {
-      if (typeof row.v !== 'string') continue;
-      const first = Date.parse(row.t);
-      const seen = byEntity.get(row.p);
-      if (!seen) {
-        byEntity.set(row.p, { variant: row.v, first });
-        continue;
-      }
-      if (seen.variant !== row.v) mixed.add(row.p);
-      if (first < seen.first) byEntity.set(row.p, { variant: firstSeen ? row.v : seen.variant, first });
-    }
-    if (!firstSeen) for (const entity of mixed) byEntity.delete(entity);
+    const rows = await exposureSightings(this.deps.metricQueries, projectId, experiment, start, end);
+    const byEntity = assignExposures(rows, handlingOf(experiment.exposure_criteria));
+    for (const [entity, e] of byEntity) if (e.variant === MULTIPLE_VARIANT_KEY) byEntity.delete(entity);
     return byEntity;
   }
 

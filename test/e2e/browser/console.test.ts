@@ -234,6 +234,21 @@ describe.skipIf(!available)('the operator console in Chromium', () => {
     await page.getByRole('link', { name: 'Made in the console' }).waitFor();
     const flags = (await (await s.api(`${base}/feature_flags/?search=console-made-exp`)).json()) as { results: { key: string; filters: { multivariate: { variants: { key: string }[] } } }[] };
     expect(flags.results[0].filters.multivariate.variants.map((v) => v.key)).toEqual(['control', 'test']);
+    // A funnel one: the steps become the funnel's ordered events; a single step is refused, shown.
+    await page.getByLabel('Experiment name').fill('Funnel from the console');
+    await page.getByLabel('Flag key').fill('console-funnel-exp');
+    await page.getByRole('combobox', { name: /^Metric/ }).selectOption('FUNNELS');
+    await page.getByLabel('Funnel steps (comma separated)').fill('$pageview');
+    await page.getByRole('button', { name: 'Create and launch' }).click();
+    await page.getByRole('alert').filter({ hasText: 'at least two steps' }).waitFor();
+    expect((await (await s.api(`${base}/experiments/?limit=200`)).json()).results.some((e: { name: string }) => e.name === 'Funnel from the console')).toBe(false);
+    await page.getByLabel('Funnel steps (comma separated)').fill('$pageview, signup , purchase');
+    await page.getByRole('button', { name: 'Create and launch' }).click();
+    await page.getByRole('link', { name: 'Funnel from the console' }).waitFor();
+    const made = (await (await s.api(`${base}/experiments/?limit=200`)).json()) as { results: { name: string; filters: { insight: string; events: { id: string; order: number }[] } }[] };
+    const funnel = made.results.find((e) => e.name === 'Funnel from the console')!;
+    expect(funnel.filters.insight).toBe('FUNNELS');
+    expect(funnel.filters.events).toEqual([{ id: '$pageview', order: 0 }, { id: 'signup', order: 1 }, { id: 'purchase', order: 2 }]);
     await shot('experiments');
     expect(await seriousViolations()).toEqual([]);
     await page.getByRole('link', { name: `Checkout ${HOSTILE}` }).click();
@@ -250,6 +265,16 @@ describe.skipIf(!available)('the operator console in Chromium', () => {
     expect(Object.keys(secondary.result[0].probability ?? {}).length).toBe(2);
     const plot = page.getByRole('img', { name: /Credible intervals for control, test/ });
     expect(await plot.count()).toBe(1);
+    // Exposures over time: the same totals as the ExperimentExposureQuery's answer, drawn as lines.
+    const exposures = (await (
+      await s.api(`${base}/query/`, { method: 'POST', body: JSON.stringify({ query: { kind: 'ExperimentExposureQuery', experiment_id: experiment.id } }) })
+    ).json()) as { total_exposures: Record<string, number> };
+    expect(exposures.total_exposures).toEqual({ control: 60, test: 60 });
+    await page.getByRole('img', { name: /Cumulative exposures over time for control, test/ }).waitFor();
+    for (const [variant, n] of Object.entries(exposures.total_exposures)) {
+      expect(await page.locator(`.exposure-total[data-variant="${variant}"]`).textContent()).toBe(String(n));
+    }
+    expect(await page.locator('.srm').textContent()).toMatch(/p = 1\.00/);
     await shot('experiment-results');
     expect(await seriousViolations()).toEqual([]);
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
