@@ -88,16 +88,19 @@ export function Persons({ project, personId }) {
   `;
 }
 
+/** A person's page: distinct ids, properties, the groups its recent events name, its recent events. */
 function Person({ project, id }) {
   const [person, setPerson] = useState(null);
   const [events, setEvents] = useState([]);
   const [error, setError] = useState(null);
   useEffect(() => {
-    api(`/api/projects/${project.id}/persons/${encodeURIComponent(id)}/`).then(async (p) => {
+    Promise.all([
+      api(`/api/projects/${project.id}/persons/${encodeURIComponent(id)}/`),
+      api(`/api/projects/${project.id}/events/?limit=50&person_id=${encodeURIComponent(id)}`),
+    ]).then(([p, e]) => {
       setPerson(p);
-      const lists = await Promise.all(p.distinct_ids.slice(0, 10).map((d) => api(`/api/projects/${project.id}/events/?limit=50&distinct_id=${encodeURIComponent(d)}`)));
-      setEvents(lists.flatMap((l) => l.results).sort((a, b) => b.timestamp.localeCompare(a.timestamp)).slice(0, 50));
-    }).catch(setError);
+      setEvents(e.results);
+    }, setError);
   }, [id]);
   if (error) return html`<h1>Person</h1><${ErrorNote} error=${error} />`;
   if (!person) return html`<p>Loading…</p>`;
@@ -107,8 +110,38 @@ function Person({ project, id }) {
     <ul>${person.distinct_ids.map((d) => html`<li key=${d}>${d}</li>`)}</ul>
     <h2>Properties</h2>
     <table><tbody>${Object.entries(person.properties).map(([k, v]) => html`<tr key=${k}><th scope="row">${k}</th><td>${typeof v === 'string' ? v : JSON.stringify(v)}</td></tr>`)}</tbody></table>
+    <${PersonGroups} project=${project} events=${events} />
     <h2>Recent events</h2>
-    <table><tbody>${events.map((e) => html`<tr key=${e.uuid}><td>${when(e.timestamp)}</td><td>${e.event}</td></tr>`)}</tbody></table>
+    <table><tbody>${events.map((e) => html`<tr key=${e.uuid}><td>${when(e.timestamp)}</td><td>${e.event}</td><td>${e.distinct_id}</td></tr>`)}</tbody></table>
     <a href="#/persons">Back to persons</a>
   `;
+}
+
+/** The groups (type, key, properties) the person's recent events were sent for. */
+function PersonGroups({ project, events }) {
+  const [groups, setGroups] = useState(null);
+  const named = [];
+  for (const e of events) {
+    for (let i = 0; i < 5; i++) {
+      const key = e[`group_${i}`];
+      if (key && !named.some((g) => g.index === i && g.key === key)) named.push({ index: i, key });
+    }
+  }
+  const wanted = named.map((g) => `${g.index}:${g.key}`).join('|');
+  useEffect(() => {
+    if (!named.length) return void setGroups([]);
+    Promise.all([
+      api(`/api/projects/${project.id}/groups_types/`),
+      ...named.map((g) => api(`/api/projects/${project.id}/groups/?group_type_index=${g.index}&group_key=${encodeURIComponent(g.key)}`)),
+    ]).then(([types, ...found]) => {
+      const typeName = (i) => types.find((t) => t.group_type_index === i)?.group_type ?? `group ${i}`;
+      setGroups(named.map((g, n) => ({ ...g, type: typeName(g.index), properties: found[n].results[0]?.group_properties ?? {} })));
+    }, () => setGroups([]));
+  }, [project.id, wanted]);
+  if (!groups || !groups.length) return null;
+  return html`<h2>Groups</h2>
+    <table class="person-groups">
+      <thead><tr><th scope="col">Type</th><th scope="col">Key</th><th scope="col">Properties</th></tr></thead>
+      <tbody>${groups.map((g) => html`<tr key=${`${g.index}:${g.key}`}><td>${g.type}</td><td>${g.key}</td><td><code>${props(g.properties)}</code></td></tr>`)}</tbody>
+    </table>`;
 }

@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import uPlot from 'uplot';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { html, ErrorNote, canWrite, when } from '../ui.js';
 import { ExposuresOverTime } from './experiment-exposures.js';
+import { ExperimentMetrics } from './experiment-metrics.js';
+import { IntervalPlot } from './interval-plot.js';
 
 export function Experiments({ project, experimentId, scopes }) {
   const [list, setList] = useState(null);
@@ -71,17 +72,38 @@ function NewExperiment({ project, created }) {
   </form>`;
 }
 
+/** An experiment's page: its legacy results (when it has a legacy metric), its current metrics, exposures over time. */
 function Results({ project, id }) {
+  const [experiment, setExperiment] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    api(`/api/projects/${project.id}/experiments/${encodeURIComponent(id)}/`).then(setExperiment, setError);
+  }, [id]);
+  if (error) return html`<h1>Experiment results</h1><${ErrorNote} error=${error} /><a href="#/experiments">Back to experiments</a>`;
+  if (!experiment) return html`<p>Loading…</p>`;
+  const legacy = (experiment.filters?.events?.length ?? 0) > 0;
+  return html`
+    <h1>Experiment results</h1>
+    <p>${experiment.name} · flag <code>${experiment.feature_flag_key}</code> · started ${when(experiment.start_date)}${experiment.end_date ? html` · ended ${when(experiment.end_date)}` : ''}</p>
+    ${legacy && html`<${LegacyResults} project=${project} id=${id} />`}
+    <${ExperimentMetrics} project=${project} experiment=${experiment} />
+    <${ExposuresOverTime} project=${project} id=${id} />
+    ${legacy && html`<${Secondary} project=${project} id=${id} />`}
+    <a href="#/experiments">Back to experiments</a>
+  `;
+}
+
+/** PostHog's legacy results of the experiment's `filters` metric. */
+function LegacyResults({ project, id }) {
   const [data, setData] = useState(null);
   const [error, setError] = useState(null);
   useEffect(() => {
     api(`/api/projects/${project.id}/experiments/${encodeURIComponent(id)}/results/`).then((d) => setData(d.result ?? d), setError);
   }, [id]);
-  if (error) return html`<h1>Experiment results</h1><${ErrorNote} error=${error} /><a href="#/experiments">Back to experiments</a>`;
+  if (error) return html`<${ErrorNote} error=${error} />`;
   if (!data) return html`<p>Loading…</p>`;
   const keys = data.variants.map((v) => v.key);
-  return html`
-    <h1>Experiment results</h1>
+  return html`<section aria-label="Results of the legacy metric">
     <p>Metric: ${data.insight} · significant: <strong>${data.significant ? 'yes' : 'no'}</strong> (${data.significance_code})
       ${data.sample_ratio_mismatch?.mismatch ? html` · <strong class="error">sample ratio mismatch</strong>` : ''}</p>
     <table>
@@ -95,10 +117,7 @@ function Results({ project, id }) {
       </tbody>
     </table>
     <${IntervalPlot} keys=${keys} intervals=${data.credible_intervals} />
-    <${ExposuresOverTime} project=${project} id=${id} />
-    <${Secondary} project=${project} id=${id} />
-    <a href="#/experiments">Back to experiments</a>
-  `;
+  </section>`;
 }
 
 /** Each secondary metric: its value per variant and, when computed, the probability to be best. */
@@ -125,47 +144,4 @@ function Secondary({ project, id }) {
       </div>`,
     )}
   </section>`;
-}
-
-/** One vertical bar per variant from the low to the high end of its interval (uPlot, canvas). */
-function IntervalPlot({ keys, intervals }) {
-  const ref = useRef(null);
-  useEffect(() => {
-    const xs = keys.map((_, i) => i + 1);
-    const low = keys.map((k) => intervals[k]?.[0] ?? null);
-    const high = keys.map((k) => intervals[k]?.[1] ?? null);
-    const plot = new uPlot(
-      {
-        width: 560,
-        height: 260,
-        title: 'Credible intervals per variant',
-        legend: { show: false },
-        scales: { x: { time: false, range: [0.5, keys.length + 0.5] } },
-        axes: [{ values: (_u, ticks) => ticks.map((t) => keys[Math.round(t) - 1] ?? ''), incrs: [1] }, {}],
-        series: [{}, { label: 'low', stroke: '#1f5fbf', points: { size: 9 }, paths: () => null }, { label: 'high', stroke: '#b3261e', points: { size: 9 }, paths: () => null }],
-        hooks: {
-          draw: [
-            (u) => {
-              const ctx = u.ctx;
-              ctx.save();
-              ctx.strokeStyle = '#333';
-              ctx.lineWidth = 3;
-              xs.forEach((x, i) => {
-                if (low[i] === null || high[i] === null) return;
-                ctx.beginPath();
-                ctx.moveTo(u.valToPos(x, 'x', true), u.valToPos(low[i], 'y', true));
-                ctx.lineTo(u.valToPos(x, 'x', true), u.valToPos(high[i], 'y', true));
-                ctx.stroke();
-              });
-              ctx.restore();
-            },
-          ],
-        },
-      },
-      [xs, low, high],
-      ref.current,
-    );
-    return () => plot.destroy();
-  }, [keys.join(','), JSON.stringify(intervals)]);
-  return html`<figure><div ref=${ref} class="plot" role="img" aria-label=${`Credible intervals for ${keys.join(', ')}`}></div><figcaption>Each bar spans a variant's credible interval.</figcaption></figure>`;
 }

@@ -53,6 +53,7 @@ const EventQuery = z.object({
   ...pageQuery(),
   event: z.string().optional().meta({ description: 'Event name.' }),
   distinct_id: z.string().optional(),
+  person_id: z.string().max(200).optional().meta({ description: "A person's id: the events of every distinct id it holds now, those sent before a merge included." }),
   after: instant.meta({ description: 'ISO 8601 date or datetime (inclusive).' }),
   before: instant.meta({ description: 'ISO 8601 date or datetime (exclusive).' }),
   before_uuid: z
@@ -150,10 +151,10 @@ export const peopleRoutes: FastifyPluginAsyncZod<Parts<'timeTravel' | 'analytics
     `${base}/events/`,
     { config: { scope: 'query:read' }, schema: { summary: 'Lists events, newest first.', params: ProjectParams, querystring: EventQuery, response: { 200: uncounted(Event) } } },
     async (request) => {
-      const { event, distinct_id: distinctId, after, before, before_uuid: beforeUuid, ...page } = request.query;
+      const { event, distinct_id: distinctId, person_id: personId, after, before, before_uuid: beforeUuid, ...page } = request.query;
       if (after && before && after >= before) throw invalidInput("'after' must be earlier than 'before'.", 'after');
       if (beforeUuid !== undefined && before === undefined) throw invalidInput("'before_uuid' needs 'before': together they are the cursor of a `next` link.", 'before_uuid');
-      const rows = await parts.analytics.events(projectOf(request.params), { limit: page.limit + 1, offset: page.offset, event, distinctId, after, before, beforeUuid });
+      const rows = await parts.analytics.events(projectOf(request.params), { limit: page.limit + 1, offset: page.offset, event, distinctId, personId, after, before, beforeUuid });
       return eventsEnvelope(request, page, rows);
     },
   );

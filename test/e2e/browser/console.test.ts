@@ -203,11 +203,12 @@ describe.skipIf(!available)('the operator console in Chromium', () => {
     expect((await s.api(flagsPath, { key: value })).status).toBe(401);
   }, 60_000);
 
+  const CLICKS_METRIC = { kind: 'ExperimentMetric', metric_type: 'mean', uuid: 'console-clicks', name: 'Clicks per user', source: { kind: 'EventsNode', event: 'click' } };
   it('shows an experiment\'s results with a plot and the same probabilities as the /results JSON', async () => {
     const base = `/api/projects/${s.credentials.project_id}`;
     const created = await s.api(`${base}/experiments/`, {
       method: 'POST',
-      body: JSON.stringify({ name: `Checkout ${HOSTILE}`, feature_flag_key: 'console-exp', start_date: '2024-01-01T00:00:00.000Z', filters: { insight: 'TRENDS', events: [{ id: 'click' }] }, secondary_metrics: [{ name: 'Clicks again', filters: { insight: 'TRENDS', events: [{ id: 'click' }] } }] }),
+      body: JSON.stringify({ name: `Checkout ${HOSTILE}`, feature_flag_key: 'console-exp', start_date: '2024-01-01T00:00:00.000Z', filters: { insight: 'TRENDS', events: [{ id: 'click' }] }, secondary_metrics: [{ name: 'Clicks again', filters: { insight: 'TRENDS', events: [{ id: 'click' }] } }], metrics: [CLICKS_METRIC] }),
     });
     const experiment = (await created.json()) as { id: number };
     expect(created.status).toBe(201);
@@ -241,7 +242,8 @@ describe.skipIf(!available)('the operator console in Chromium', () => {
     await page.getByLabel('Funnel steps (comma separated)').fill('$pageview');
     await page.getByRole('button', { name: 'Create and launch' }).click();
     await page.getByRole('alert').filter({ hasText: 'at least two steps' }).waitFor();
-    expect((await (await s.api(`${base}/experiments/?limit=200`)).json()).results.some((e: { name: string }) => e.name === 'Funnel from the console')).toBe(false);
+    const listedNames = ((await (await s.api(`${base}/experiments/?limit=200`)).json()) as { results: { name: string }[] }).results.map((e) => e.name);
+    expect(listedNames).not.toContain('Funnel from the console');
     await page.getByLabel('Funnel steps (comma separated)').fill('$pageview, signup , purchase');
     await page.getByRole('button', { name: 'Create and launch' }).click();
     await page.getByRole('link', { name: 'Funnel from the console' }).waitFor();
@@ -275,6 +277,15 @@ describe.skipIf(!available)('the operator console in Chromium', () => {
       expect(await page.locator(`.exposure-total[data-variant="${variant}"]`).textContent()).toBe(String(n));
     }
     expect(await page.locator('.srm').textContent()).toMatch(/p = 1\.00/);
+    // The current metric (PostHog's `metrics`): the page shows the ExperimentQuery's chance to win, and plots its interval.
+    const current = (await (
+      await s.api(`${base}/query/`, { method: 'POST', body: JSON.stringify({ query: { kind: 'ExperimentQuery', experiment_id: experiment.id, metric: CLICKS_METRIC } }) })
+    ).json()) as { variant_results: { key: string; chance_to_win: number }[] };
+    const metricRow = page.locator('.metric[data-metric="console-clicks"]');
+    await metricRow.locator('.metric-stat[data-variant="test"]').waitFor();
+    expect(await metricRow.locator('.metric-stat[data-variant="test"]').textContent()).toBe(current.variant_results[0].chance_to_win.toFixed(4));
+    expect(current.variant_results[0].chance_to_win).toBeGreaterThan(0.9);
+    await page.getByRole('img', { name: /Credible intervals of Primary: Clicks per user for test/ }).waitFor();
     await shot('experiment-results');
     expect(await seriousViolations()).toEqual([]);
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
@@ -386,6 +397,11 @@ describe.skipIf(!available)('the operator console in Chromium', () => {
     const client = posthogClient(s);
     client.capture({ distinctId: 'hostile-person', event: HOSTILE, properties: { note: HOSTILE, $set: { nickname: HOSTILE } } });
     client.capture({ distinctId: 'quiet-person', event: 'ordinary', properties: { plan: 'free' } });
+    // The person's page lists a group its events name, and the events of a second distinct id.
+    client.groupIdentify({ groupType: 'company', groupKey: 'acme-console', properties: { motto: HOSTILE } });
+    client.capture({ distinctId: 'hostile-person', event: 'grouped', groups: { company: 'acme-console' } });
+    client.alias({ distinctId: 'hostile-person', alias: 'hostile-alias' });
+    client.capture({ distinctId: 'hostile-alias', event: 'sent-as-alias' });
     await client.shutdown();
     await settle(s);
     expect((await s.api(`${base}/surveys/`, { method: 'POST', body: JSON.stringify({ name: `Survey ${HOSTILE}`, type: 'popover' }) })).status).toBe(201);
@@ -417,6 +433,11 @@ describe.skipIf(!available)('the operator console in Chromium', () => {
     await page.getByRole('link', { name: 'hostile-person' }).click();
     await page.getByRole('heading', { name: 'Person hostile-person' }).waitFor();
     await page.getByRole('cell', { name: HOSTILE, exact: true }).first().waitFor();
+    await page.getByRole('cell', { name: 'sent-as-alias', exact: true }).waitFor();
+    const groupRow = page.locator('.person-groups tbody tr');
+    await groupRow.first().waitFor();
+    expect(await groupRow.count()).toBe(1);
+    expect(await groupRow.locator('td').allTextContents()).toEqual(['company', 'acme-console', JSON.stringify({ motto: HOSTILE })]);
     await shot('person');
     expect(await seriousViolations()).toEqual([]);
 

@@ -79,3 +79,29 @@ describe('events API: next links', () => {
     expect(await json(res)).toMatchObject({ type: 'validation_error', code: 'invalid_input', attr: 'before_uuid' });
   });
 });
+
+describe('events API: person_id', () => {
+  it("lists the events of every distinct id the person holds, those sent before a merge included, and its next links keep the filter", async () => {
+    const send = async (batch: object[]) => {
+      const res = await fetch(`${s.url}/batch/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: s.credentials.project_api_key, batch }) });
+      expect(res.status).toBe(200);
+    };
+    const at = (n: number) => new Date(START + n * 1000).toISOString();
+    await send([
+      { event: 'before-merge', distinct_id: 'anon-p', timestamp: at(1), properties: {} },
+      { event: 'own', distinct_id: 'known-p', timestamp: at(2), properties: {} },
+      { event: 'stranger', distinct_id: 'other-p', timestamp: at(3), properties: {} },
+    ]);
+    await send([{ event: '$identify', distinct_id: 'known-p', timestamp: at(4), properties: { $anon_distinct_id: 'anon-p' } }]);
+    await send([{ event: 'after-merge', distinct_id: 'anon-p', timestamp: at(5), properties: {} }]);
+    await settle(s);
+    const person = (await json(await s.api(`/api/projects/${s.credentials.project_id}/persons/?distinct_id=known-p`))).results[0];
+    expect(person.distinct_ids.sort()).toEqual(['anon-p', 'known-p']);
+    const page = await json(await s.api(`${events}?person_id=${person.id}&limit=2`));
+    expect(page.results.map((e: { event: string }) => e.event)).toEqual(['after-merge', '$identify']);
+    expect(new URL(page.next).searchParams.get('person_id')).toBe(person.id);
+    const rest = await json(await s.api(page.next.replace(s.url, '')));
+    expect(rest.results.map((e: { event: string }) => e.event)).toEqual(['own', 'before-merge']);
+    expect((await json(await s.api(`${events}?person_id=${randomUUID()}`))).results).toEqual([]);
+  });
+});
