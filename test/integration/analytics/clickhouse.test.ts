@@ -40,3 +40,39 @@ describe.runIf(up)('ClickHouse analytics', () => {
     return { analytics: clickhouseAnalytics(client), close: async () => void (await admin.serverCommand(`DROP DATABASE ${database}`)) };
   });
 });
+
+// ClickHouse merges parts in the background; a forced final merge must not change any answer
+// (the copy a merge keeps is the one reads choose).
+describe.runIf(up)('ClickHouse analytics after merges', () => {
+  it('answers alike before and after OPTIMIZE … FINAL, first copies kept', async () => {
+    const database = `chstore_${randomBytes(6).toString('hex')}`;
+    const admin = new ClickHouseClient({ url });
+    await admin.serverCommand(`CREATE DATABASE ${database}`);
+    try {
+      const client = new ClickHouseClient({ url, database });
+      await createAnalyticsTables(client);
+      const analytics = clickhouseAnalytics(client);
+      const at = '2024-05-02T00:00:00.000Z';
+      const first = { uuid: '01900000-0000-7000-8000-000000000001', projectId: 1, event: 'x', distinctId: 'd', personId: 'p', timestamp: at, receivedAt: at, propertiesJson: '{"v":1}', elementsChain: '', groups: [null, null, null, null, null] as const, historicalMigration: false };
+      await analytics.sink.append([first], 5);
+      await analytics.sink.append([{ ...first, propertiesJson: '{"v":2}' }], 6);
+      await analytics.sink.append([first], 5);
+      await analytics.persons.map([{ projectId: 1, distinctId: 'd', personId: 'q', version: 2 }]);
+      await analytics.persons.map([{ projectId: 1, distinctId: 'd', personId: 'p', version: 1 }]);
+      const read = async () => ({
+        listed: await analytics.events(1, { limit: 10 }),
+        byPerson: await analytics.events(1, { limit: 10, personId: 'q' }),
+      });
+      const before = await read();
+      expect(before.listed.map((e) => e.properties)).toEqual([{ v: 1 }]);
+      expect(before.byPerson).toHaveLength(1);
+      await client.command('OPTIMIZE TABLE events FINAL');
+      await client.command('OPTIMIZE TABLE person_distinct_ids FINAL');
+      const stored = await client.rows<{ n: string }>('SELECT count() AS n FROM events');
+      expect(Number(stored[0].n)).toBe(1);
+      expect(await read()).toEqual(before);
+    } finally {
+      await admin.serverCommand(`DROP DATABASE ${database}`);
+    }
+  });
+});

@@ -52,6 +52,37 @@ export function analyticsContract(name: string, open: () => Promise<{ analytics:
       await close();
     });
 
+    it('a batch sent again (as after a crash before its checkpoint) counts once in every read', async () => {
+      const { analytics, close } = await open();
+      const batch = [
+        exposure('2024-05-02T00:00:00.000Z', 'a', 'control'),
+        exposure('2024-05-02T00:00:00.000Z', 'b', 'test'),
+        row('2024-05-03T00:00:00.000Z', 'purchase', 'a', { '$feature/f': 'control', amount: 2 }),
+        row('2024-05-03T00:00:00.000Z', 'purchase', 'b', { '$feature/f': 'test', amount: 3 }),
+      ];
+      await analytics.sink.append(batch, 7);
+      await analytics.sink.append(batch, 7);
+      // A later copy under the same uuid with another name and time shows nowhere.
+      await analytics.sink.append([{ ...batch[2], event: '$feature_flag_called', timestamp: '2024-05-05T00:00:00.000Z', propertiesJson: '{"$feature_flag":"f","$feature_flag_response":"test"}' }], 9);
+      const x = analytics.experiments;
+      expect(await x.exposures(PROJECT, 'f', RANGE)).toEqual([
+        { variant: 'control', persons: 1 },
+        { variant: 'test', persons: 1 },
+      ]);
+      expect(await x.trendCounts(PROJECT, 'purchase', 'f', RANGE, 'total')).toEqual([
+        { variant: 'control', value: 1 },
+        { variant: 'test', value: 1 },
+      ]);
+      expect(await x.funnelRows(PROJECT, ['$feature_flag_called', 'purchase'], 'f', RANGE)).toHaveLength(4);
+      expect(await x.personEvents(PROJECT, { distinctId: 'a' }, ['$feature_flag_called', 'purchase'], 'f', RANGE)).toHaveLength(2);
+      const span = { from: RANGE.from, to: RANGE.to! };
+      expect(await analytics.metrics.exposures(PROJECT, 'f', null, span)).toHaveLength(2);
+      expect(await analytics.metrics.metricEvents(PROJECT, ['purchase', '$feature_flag_called'], 'amount', span)).toHaveLength(4);
+      expect(await analytics.events(PROJECT, { limit: 100, event: '$feature_flag_called' })).toHaveLength(2);
+      expect(await analytics.events(PROJECT, { limit: 100, after: '2024-05-04T00:00:00.000Z' })).toEqual([]);
+      await close();
+    });
+
     it('lists newest first, ties by uuid descending, with filters, offset and the (timestamp, uuid) cursor', async () => {
       const { analytics, close } = await open();
       const rows = Array.from({ length: 12 }, (_, i) => row(`2024-05-0${1 + (i % 3)}T00:00:00.000Z`, i % 2 ? 'odd' : 'even', `u${i % 4}`, { i }));
