@@ -57,7 +57,10 @@ export class ClickHouseClient {
     if (query !== undefined) url.searchParams.set('query', query);
     const headers: Record<string, string> = { 'Content-Type': 'text/plain; charset=utf-8' };
     if (this.authorization !== undefined) headers.Authorization = this.authorization;
-    const response = await fetch(url, { method: 'POST', body, headers });
+    const response = await fetchOnce(url, { method: 'POST', body, headers }).catch((error: unknown) => {
+      if (!closedSocket(error)) throw error;
+      return fetchOnce(url, { method: 'POST', body, headers });
+    });
     const text = await response.text();
     if (!response.ok) throw new ClickHouseError(response.status, text.trim(), query ?? body);
     return text;
@@ -67,6 +70,19 @@ export class ClickHouseClient {
   serverCommand(sql: string): Promise<string> {
     return this.send(sql, undefined, null);
   }
+}
+
+const fetchOnce = (url: URL, init: RequestInit) => fetch(url, init);
+
+/**
+ * Whether fetch failed on a kept-alive connection the server had closed (ClickHouse closes idle
+ * ones after keep_alive_timeout, 3 s by default; seen here after a 15 s read). Sending once more is
+ * safe for every statement this adapter sends: reads, idempotent DDL, and inserts whose duplicate
+ * is an identical row the reads collapse (sink.ts).
+ */
+function closedSocket(error: unknown): boolean {
+  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  return cause !== undefined && (cause.code === 'UND_ERR_SOCKET' || cause.code === 'ECONNRESET');
 }
 
 /** The server refused a statement: its HTTP status and message, with the statement's start. */
