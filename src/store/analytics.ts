@@ -158,9 +158,42 @@ export interface ExperimentMetricReads {
   metricEvents(projectId: number, names: readonly string[], mathProperty: string | null, span: Span): Promise<MetricEventRow[]>;
 }
 
+/**
+ * One distinct id's person from `version` on (PostHog's `person_distinct_id2`). `version` grows with
+ * every change of that distinct id's person; a writer folding the log uses the ordinal of the
+ * change (log position, then the change's index within the record), so a merge outranks the
+ * identify that first attached the id, and a re-sent change carries its old version.
+ */
+export interface PersonMappingRow {
+  projectId: number;
+  distinctId: string;
+  personId: string;
+  version: number;
+}
+
+/**
+ * The person mapping the reads resolve events with: for each (project, distinct id) the row with
+ * the highest version wins, whatever order the rows arrive in, so a batch sent again after a
+ * crash changes nothing. One version names one person (equal versions with different persons are
+ * undefined). An event's person is the mapped person of its distinct id now, else the person id it
+ * was stored with: events sent before a merge count for the surviving person.
+ *
+ * The embedded store writes the read models' own `person_distinct_ids` (the version goes into its
+ * `seq_position`, the id's ordering column there) and keeps a row only against a newer version.
+ * The ingestion fold does not go through this face: it writes that table itself, in the
+ * transaction that commits its checkpoint, and re-points ids on merges without touching
+ * `seq_position`. So on the embedded store the face is for writers outside the fold (and this
+ * port's contract suite); a store outside the read models (ClickHouse) needs it fed by its own
+ * projection, since it cannot join the read models.
+ */
+export interface PersonMappingSink {
+  map(rows: readonly PersonMappingRow[]): Promise<void>;
+}
+
 /** The analytics store: its sink and its reads. */
 export interface AnalyticsStore {
   sink: AnalyticsSink;
+  persons: PersonMappingSink;
   /** The events API: newest first, (timestamp desc, uuid desc), uncounted. */
   events(projectId: number, filters: EventListFilters): Promise<ListedEvent[]>;
   experiments: ExperimentEventReads;

@@ -52,6 +52,37 @@ export function analyticsContract(name: string, open: () => Promise<{ analytics:
       await close();
     });
 
+    it('a batch sent again (as after a crash before its checkpoint) counts once in every read', async () => {
+      const { analytics, close } = await open();
+      const batch = [
+        exposure('2024-05-02T00:00:00.000Z', 'a', 'control'),
+        exposure('2024-05-02T00:00:00.000Z', 'b', 'test'),
+        row('2024-05-03T00:00:00.000Z', 'purchase', 'a', { '$feature/f': 'control', amount: 2 }),
+        row('2024-05-03T00:00:00.000Z', 'purchase', 'b', { '$feature/f': 'test', amount: 3 }),
+      ];
+      await analytics.sink.append(batch, 7);
+      await analytics.sink.append(batch, 7);
+      // A later copy under the same uuid with another name and time shows nowhere.
+      await analytics.sink.append([{ ...batch[2], event: '$feature_flag_called', timestamp: '2024-05-05T00:00:00.000Z', propertiesJson: '{"$feature_flag":"f","$feature_flag_response":"test"}' }], 9);
+      const x = analytics.experiments;
+      expect(await x.exposures(PROJECT, 'f', RANGE)).toEqual([
+        { variant: 'control', persons: 1 },
+        { variant: 'test', persons: 1 },
+      ]);
+      expect(await x.trendCounts(PROJECT, 'purchase', 'f', RANGE, 'total')).toEqual([
+        { variant: 'control', value: 1 },
+        { variant: 'test', value: 1 },
+      ]);
+      expect(await x.funnelRows(PROJECT, ['$feature_flag_called', 'purchase'], 'f', RANGE)).toHaveLength(4);
+      expect(await x.personEvents(PROJECT, { distinctId: 'a' }, ['$feature_flag_called', 'purchase'], 'f', RANGE)).toHaveLength(2);
+      const span = { from: RANGE.from, to: RANGE.to! };
+      expect(await analytics.metrics.exposures(PROJECT, 'f', null, span)).toHaveLength(2);
+      expect(await analytics.metrics.metricEvents(PROJECT, ['purchase', '$feature_flag_called'], 'amount', span)).toHaveLength(4);
+      expect(await analytics.events(PROJECT, { limit: 100, event: '$feature_flag_called' })).toHaveLength(2);
+      expect(await analytics.events(PROJECT, { limit: 100, after: '2024-05-04T00:00:00.000Z' })).toEqual([]);
+      await close();
+    });
+
     it('lists newest first, ties by uuid descending, with filters, offset and the (timestamp, uuid) cursor', async () => {
       const { analytics, close } = await open();
       const rows = Array.from({ length: 12 }, (_, i) => row(`2024-05-0${1 + (i % 3)}T00:00:00.000Z`, i % 2 ? 'odd' : 'even', `u${i % 4}`, { i }));
@@ -116,6 +147,135 @@ export function analyticsContract(name: string, open: () => Promise<{ analytics:
       expect(await x.carriesFeatureProperty(PROJECT, ['purchase'], '2024-05-01T00:00:00.000Z', 'f')).toBe(true);
       expect(await x.carriesFeatureProperty(PROJECT, ['purchase'], '2024-05-01T00:00:00.000Z', 'g')).toBe(false);
       expect(await x.carriesFeatureProperty(PROJECT, ['signup'], '2024-05-01T00:00:00.000Z', null)).toBe(false);
+      await close();
+    });
+
+    it('persons: the newest version of each distinct id\'s mapping wins, and events sent before a merge count for the survivor in every read', async () => {
+      const { analytics, close } = await open();
+      // `anon` browses, then is merged into `user`'s person; `solo` has no mapping (its stored person counts).
+      const rows = [
+        exposure('2024-05-02T00:00:00.000Z', 'anon', 'control'),
+        exposure('2024-05-02T01:00:00.000Z', 'user', 'control'),
+        exposure('2024-05-02T02:00:00.000Z', 'solo', 'test'),
+        row('2024-05-03T00:00:00.000Z', 'purchase', 'anon', { '$feature/f': 'control', amount: 3 }),
+        row('2024-05-04T00:00:00.000Z', 'purchase', 'user', { '$feature/f': 'control', amount: 4 }),
+        row('2024-05-04T00:00:00.000Z', 'purchase', 'solo', { '$feature/f': 'test', amount: 1 }),
+      ];
+      await analytics.sink.append(rows, 1);
+      await analytics.persons.map([
+        { projectId: PROJECT, distinctId: 'anon', personId: 'person-anon', version: 2 },
+        // The merge arrives before the older mapping it replaces, and a stale one after both.
+        { projectId: PROJECT, distinctId: 'anon', personId: 'person-user', version: 9 },
+        { projectId: PROJECT, distinctId: 'user', personId: 'person-user', version: 4 },
+      ]);
+      await analytics.persons.map([{ projectId: PROJECT, distinctId: 'anon', personId: 'person-anon', version: 5 }]);
+      // The same distinct id in another project is another person.
+      await analytics.persons.map([{ projectId: OTHER, distinctId: 'solo', personId: 'person-elsewhere', version: 99 }]);
+
+      const x = analytics.experiments;
+      expect(await x.exposures(PROJECT, 'f', RANGE)).toEqual([
+        { variant: 'control', persons: 1 },
+        { variant: 'test', persons: 1 },
+      ]);
+      expect(await x.trendCounts(PROJECT, 'purchase', 'f', RANGE, 'dau')).toEqual([
+        { variant: 'control', value: 1 },
+        { variant: 'test', value: 1 },
+      ]);
+      expect(await x.trendCounts(PROJECT, 'purchase', 'f', RANGE, 'total')).toEqual([
+        { variant: 'control', value: 2 },
+        { variant: 'test', value: 1 },
+      ]);
+      const funnel = await x.funnelRows(PROJECT, ['$feature_flag_called', 'purchase'], 'f', RANGE);
+      expect(funnel.map((r) => [r.p, r.s, r.t, r.v]).sort()).toEqual([
+        ['person-solo', 0, '2024-05-02T02:00:00.000Z', 'test'],
+        ['person-solo', 1, '2024-05-04T00:00:00.000Z', null],
+        ['person-user', 0, '2024-05-02T00:00:00.000Z', 'control'],
+        ['person-user', 0, '2024-05-02T01:00:00.000Z', 'control'],
+        ['person-user', 1, '2024-05-03T00:00:00.000Z', null],
+        ['person-user', 1, '2024-05-04T00:00:00.000Z', null],
+      ]);
+      const names = ['$feature_flag_called', 'purchase'];
+      const ofUser = await x.personEvents(PROJECT, { personId: 'person-user' }, names, 'f', RANGE);
+      expect(ofUser.map((e) => [e.uuid, e.event, e.distinct_id, e.timestamp, e.v])).toEqual([
+        [rows[0].uuid, '$feature_flag_called', 'anon', '2024-05-02T00:00:00.000Z', 'control'],
+        [rows[1].uuid, '$feature_flag_called', 'user', '2024-05-02T01:00:00.000Z', 'control'],
+        [rows[3].uuid, 'purchase', 'anon', '2024-05-03T00:00:00.000Z', 'control'],
+        [rows[4].uuid, 'purchase', 'user', '2024-05-04T00:00:00.000Z', 'control'],
+      ]);
+      expect(await x.personEvents(PROJECT, { personId: 'person-anon' }, names, 'f', RANGE)).toEqual([]);
+      expect((await x.personEvents(PROJECT, { distinctId: 'solo' }, names, 'f', RANGE)).map((e) => e.uuid)).toEqual([rows[2].uuid, rows[5].uuid]);
+
+      const span = { from: RANGE.from, to: RANGE.to! };
+      expect((await analytics.metrics.exposures(PROJECT, 'f', null, span)).map((e) => [e.p, e.v, e.t]).sort()).toEqual([
+        ['person-solo', 'test', '2024-05-02T02:00:00.000Z'],
+        ['person-user', 'control', '2024-05-02T00:00:00.000Z'],
+      ]);
+      expect((await analytics.metrics.exposures(PROJECT, 'f', 'purchase', span)).map((e) => [e.p, e.v, e.t]).sort()).toEqual([
+        ['person-solo', 'test', '2024-05-04T00:00:00.000Z'],
+        ['person-user', 'control', '2024-05-03T00:00:00.000Z'],
+      ]);
+      const metric = await analytics.metrics.metricEvents(PROJECT, ['purchase'], 'amount', span);
+      expect(metric.map((e) => [e.p, e.t, Number(e.x)]).sort()).toEqual([
+        ['person-solo', '2024-05-04T00:00:00.000Z', 1],
+        ['person-user', '2024-05-03T00:00:00.000Z', 3],
+        ['person-user', '2024-05-04T00:00:00.000Z', 4],
+      ]);
+
+      // The events API lists the person's events under every id it holds now; each row keeps the
+      // person id it was stored with.
+      const listed = await analytics.events(PROJECT, { limit: 100, personId: 'person-user' });
+      expect(listed.map((e) => [e.uuid, e.person_id])).toEqual([
+        [rows[4].uuid, 'person-user'],
+        [rows[3].uuid, 'person-anon'],
+        [rows[1].uuid, 'person-user'],
+        [rows[0].uuid, 'person-anon'],
+      ]);
+      expect(await analytics.events(PROJECT, { limit: 100, personId: 'person-anon' })).toEqual([]);
+      expect((await analytics.events(PROJECT, { limit: 1, offset: 1, personId: 'person-user', event: 'purchase' })).map((e) => e.uuid)).toEqual([rows[3].uuid]);
+      await close();
+    });
+
+    it('variants that are not JSON strings are not string variants; stored fields and times come back as written', async () => {
+      const { analytics, close } = await open();
+      const odd = [
+        row('2024-05-02T00:00:00.001Z', '$feature_flag_called', 'n', { $feature_flag: 'f', $feature_flag_response: 1 }),
+        row('2024-05-02T00:00:00.002Z', '$feature_flag_called', 't', { $feature_flag: 'f', $feature_flag_response: true }),
+        row('2024-05-02T00:00:00.003Z', '$feature_flag_called', 's', { $feature_flag: 'f', $feature_flag_response: 'te{s}t "q" \\ é' }),
+        row('2024-05-02T00:00:00.004Z', 'purchase', 's', { '$feature/f': 'te{s}t "q" \\ é', amount: '2.5', note: "it's" }, {
+          groups: ['g0', null, 'g2', null, null],
+          elementsChain: 'a:nth-child="1"',
+          historicalMigration: true,
+          receivedAt: '2024-05-02T00:00:01.999Z',
+        }),
+      ];
+      await analytics.sink.append(odd, 1);
+      const exposures = await analytics.experiments.exposures(PROJECT, 'f', RANGE);
+      expect(exposures.filter((e) => typeof e.variant === 'string')).toEqual([{ variant: 'te{s}t "q" \\ é', persons: 1 }]);
+      expect(exposures.filter((e) => typeof e.variant !== 'string').reduce((sum, e) => sum + e.persons, 0)).toBe(2);
+      const [listed] = await analytics.events(PROJECT, { limit: 1 });
+      expect(listed).toEqual({
+        id: odd[3].uuid,
+        uuid: odd[3].uuid,
+        event: 'purchase',
+        distinct_id: 's',
+        person_id: 'person-s',
+        properties: { '$feature/f': 'te{s}t "q" \\ é', amount: '2.5', note: "it's" },
+        timestamp: '2024-05-02T00:00:00.004Z',
+        received_at: '2024-05-02T00:00:01.999Z',
+        elements_chain: 'a:nth-child="1"',
+        group_0: 'g0',
+        group_1: null,
+        group_2: 'g2',
+        group_3: null,
+        group_4: null,
+        historical_migration: true,
+      });
+      const [metric] = await analytics.metrics.metricEvents(PROJECT, ['purchase'], 'amount', { from: RANGE.from, to: RANGE.to });
+      expect(metric).toEqual({ p: 'person-s', n: 'purchase', t: '2024-05-02T00:00:00.004Z', x: '2.5' });
+      const [ofS] = await analytics.experiments.personEvents(PROJECT, { distinctId: 's' }, ['purchase'], 'f', RANGE);
+      expect(ofS.v).toBe('te{s}t "q" \\ é');
+      expect(await analytics.experiments.carriesFeatureProperty(PROJECT, ['purchase'], '2024-05-02T00:00:00.004Z', 'f')).toBe(true);
+      expect(await analytics.experiments.carriesFeatureProperty(PROJECT, ['purchase'], '2024-05-02T00:00:00.005Z', 'f')).toBe(false);
       await close();
     });
 

@@ -1,0 +1,19 @@
+import { mappedPersons } from './person-mapping';
+import { EVENTS_TABLE } from './schema';
+import { int } from './sql-literal';
+
+/**
+ * The project's events matching `where` (a condition on the stored columns), each (project, uuid)
+ * once. The only duplicates events can hold are identical copies (sink.ts), which share the
+ * sorting key, so FINAL collapses them whether or not the background merge has run. Used as a
+ * FROM source; its columns are the table's.
+ */
+export function dedupedEvents(projectId: number, where: string): string {
+  return `(SELECT * FROM ${EVENTS_TABLE} FINAL WHERE project_id = ${int(projectId)} AND ${where})`;
+}
+
+/** `dedupedEvents` with each row's person now: `person` (the mapped one, else the stored one). */
+export function eventsWithPersons(projectId: number, where: string, columns: string): string {
+  return `(SELECT ${columns}, coalesce(mapped_person, person_id) AS person
+    FROM ${dedupedEvents(projectId, where)} ANY LEFT JOIN ${mappedPersons(projectId)} USING distinct_id)`;
+}

@@ -1,0 +1,40 @@
+import type { ExperimentMetricReads, Span } from '../../store/analytics';
+import { eventsWithPersons } from './deduped-events';
+import type { ClickHouseClient } from './http-client';
+import { stringProperty, textProperty } from './json-fields';
+import { int, str, strList } from './sql-literal';
+import { fromMs, toMs } from './time';
+
+const within = (span: Span) => `timestamp >= ${int(toMs(span.from))} AND timestamp <= ${int(toMs(span.to))}`;
+
+/** The reads behind `ExperimentQuery`, persons resolved as they are now (as the embedded store). */
+export function clickhouseMetricReads(client: ClickHouseClient): ExperimentMetricReads {
+  return {
+    /**
+     * Per (person, variant) the first exposure: `$feature_flag_called` of this flag with the variant
+     * in `$feature_flag_response`, or a custom exposure event carrying it in `$feature/<key>`.
+     */
+    async exposures(projectId, flagKey, exposureEvent, span) {
+      const where =
+        exposureEvent === null
+          ? `event = '$feature_flag_called' AND ${within(span)} AND ${stringProperty('properties', '$feature_flag')} = ${str(flagKey)}`
+          : `event = ${str(exposureEvent)} AND ${within(span)}`;
+      const variant = stringProperty('properties', exposureEvent === null ? '$feature_flag_response' : `$feature/${flagKey}`);
+      const rows = await client.rows<{ p: string; v: string | null; t: string }>(
+        `SELECT person AS p, v, min(timestamp) AS t FROM ${eventsWithPersons(projectId, where, `timestamp, ${variant} AS v`)} GROUP BY p, v`,
+      );
+      return rows.map((r) => ({ ...r, t: fromMs(r.t) }));
+    },
+
+    async metricEvents(projectId, names, mathProperty, span) {
+      const unique = [...new Set(names)];
+      if (unique.length === 0) return [];
+      const value = mathProperty === null ? 'NULL' : textProperty('properties', mathProperty);
+      const rows = await client.rows<{ p: string; n: string; t: string; x: string | null }>(
+        `SELECT person AS p, event AS n, timestamp AS t, x
+         FROM ${eventsWithPersons(projectId, `event IN ${strList(unique)} AND ${within(span)}`, `event, timestamp, ${value} AS x`)}`,
+      );
+      return rows.map((r) => ({ ...r, t: fromMs(r.t) }));
+    },
+  };
+}
