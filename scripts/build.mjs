@@ -1,5 +1,6 @@
-// `npm run build` (also run by `npm ci` / `npm install` through `prepare`): bundles the service into
-// dist/ for `npm start`, which then runs plain node with no TypeScript compiler in the process.
+// `npm run build` (also run by `npm ci` / `npm install` through `prepare`): bundles the service and
+// its CLI into dist/ for `npm start` and `npm run cli`, which then run plain node with no TypeScript
+// compiler in the process.
 // Packages are bundled too: resolving and loading a few thousand files of node_modules one by one
 // was most of the start-up's CPU time. Those in EXTERNAL stay in node_modules (see there).
 //
@@ -86,7 +87,7 @@ let known = -1;
 const started = Date.now();
 while (known !== workers.size) {
   known = workers.size;
-  await build(options({ main: resolve(root, 'src/main.ts'), ...Object.fromEntries(workers) }));
+  await build(options({ main: resolve(root, 'src/main.ts'), cli: resolve(root, 'src/cli/main.ts'), ...Object.fromEntries(workers) }));
 }
 await buildConsole(root, outdir);
 await writeFile(resolve(outdir, 'package.json'), '{ "type": "module" }\n');
@@ -96,4 +97,4 @@ await rename(dist, `${dist}.old-${process.pid}`).catch((err) => {
 });
 await rename(outdir, dist);
 await rm(`${dist}.old-${process.pid}`, { recursive: true, force: true });
-console.log(`built dist/ (main + ${workers.size} worker entries: ${[...workers.keys()].join(', ')}) in ${Date.now() - started} ms`);
+console.log(`built dist/ (main, cli + ${workers.size} worker entries: ${[...workers.keys()].join(', ')}) in ${Date.now() - started} ms`);

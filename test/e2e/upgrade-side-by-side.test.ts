@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { kill9, repoRoot, runBuilt } from '../support/child';
+import { cliArgs, kill9, repoRoot, runBuilt } from '../support/child';
 import { json } from '../support/json';
 import { PG_DATABASE, PG_HOST, PG_PORT, reachablePgUser } from '../support/postgres';
 import { pgSchemas } from '../support/postgres-schema';
@@ -66,7 +66,7 @@ function postgresEngine(): Engine {
   const modelSchema = schemas!.fresh();
   const env = { EVENT_LOG: url(schemas!.fresh()), READ_MODELS: url(modelSchema), SECRET_KEY: TEST_SECRET_KEY, DATA_DIR: tempDir('upgrade-sbs-pg-') };
   // A shared store is bootstrapped once, explicitly.
-  const boot = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'bootstrap', '--json'], {
+  const boot = spawnSync(process.execPath, cliArgs(['bootstrap', '--json']), {
     cwd: repoRoot,
     env: { ...process.env, ...env, DATA_DIR: tempDir('upgrade-sbs-cli-') },
     encoding: 'utf8',

@@ -10,6 +10,14 @@ export function npmStartArgs(): string[] {
   return pkg.scripts.start.replace(/^exec /, '').split(' ').slice(1);
 }
 
+/** The arguments `npm run cli -- ...rest` gives node: the built CLI (dist/ is built by globalSetup). */
+export const cliArgs = (rest: string[]): string[] => ['dist/cli.js', ...rest];
+
+/** Runs the built CLI as `npm run cli` does, collecting its stdout lines. */
+export function runCli(rest: string[], env: Record<string, string> = {}) {
+  return runNode(cliArgs(rest), env);
+}
+
 /** Runs a TypeScript file in a child Node process (through tsx), collecting its stdout lines. */
 export function runTs(file: string, args: string[] = [], env: Record<string, string> = {}) {
   return runNode(['--import', 'tsx', file, ...args], env);

@@ -1,7 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { repoRoot } from './child';
-
-const args = (rest: string[]) => ['--import', 'tsx', 'src/cli/main.ts', ...rest];
+import { cliArgs as args, repoRoot } from './child';
 
 /** Runs `npm run -s cli -- ...args` the way a user would, against a data directory. */
 export function cli(dataDir: string, rest: string[], input?: string, env: Record<string, string> = {}) {

@@ -3,7 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../../support/cli';
-import { repoRoot, runTs } from '../../support/child';
+import { npmStartArgs, repoRoot, runBuilt } from '../../support/child';
 import { tempDir } from '../../support/temp-dir';
 import { startTestServer } from '../../support/server';
 import { json } from '../../support/json';
@@ -59,7 +59,7 @@ describe('bootstrap', () => {
 
   it('the server bootstraps an empty directory on first start and prints the credentials once', async () => {
     const dir = tempDir('start-');
-    const run = runTs('src/main.ts', [], { DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info' });
+    const run = runBuilt({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info' });
     await run.waitForLine((l) => l.includes('Server listening'));
     const out = run.lines.join('\n');
     const creds = JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8'));
@@ -67,7 +67,7 @@ describe('bootstrap', () => {
     expect(out).toContain(creds.project_api_key);
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
-    const second = runTs('src/main.ts', [], { DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info' });
+    const second = runBuilt({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info' });
     await second.waitForLine((l) => l.includes('Server listening'));
     expect(second.lines.join('\n')).not.toContain('phx_');
     second.child.kill('SIGTERM');
@@ -75,7 +75,7 @@ describe('bootstrap', () => {
   });
 
   it('an invalid configuration is one clear line and exit code 2', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const r = spawnSync(process.execPath, npmStartArgs(), {
       cwd: repoRoot,
       env: { ...process.env, PORT: 'not-a-port' },
       encoding: 'utf8',

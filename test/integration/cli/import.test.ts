@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openRuntime } from '../../../src/app';
 import { spawnSync } from 'node:child_process';
-import { repoRoot } from '../../support/child';
+import { cliArgs, repoRoot } from '../../support/child';
 import { cli } from '../../support/cli';
 import { tempDir } from '../../support/temp-dir';
 
@@ -46,7 +46,7 @@ describe('import: the same events from a file and then from stdin', () => {
     const file = join(dir, 'history.jsonl');
     writeFileSync(file, lines(60).join('\n') + '\n');
     // 40 events per second, batches of 20: the third batch has to wait for the bucket.
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'import', file, '--batch-size', '20', '--json'], {
+    const r = spawnSync(process.execPath, cliArgs(['import', file, '--batch-size', '20', '--json']), {
       cwd: repoRoot,
       env: { ...process.env, DATA_DIR: dir, INGEST_HISTORICAL_EVENTS_PER_SECOND: '40' },
       encoding: 'utf8',

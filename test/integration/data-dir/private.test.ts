@@ -1,7 +1,7 @@
 import { chmodSync, lstatSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runTs } from '../../support/child';
+import { runBuilt } from '../../support/child';
 import { cli } from '../../support/cli';
 import { tempDir } from '../../support/temp-dir';
 
@@ -59,7 +59,7 @@ describe('a private data directory', () => {
 
   it('the server does the same, -wal and -shm files included', async () => {
     const dir = join(tempDir('private-server-'), 'data');
-    const fresh = runTs('src/main.ts', [], { DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info', PRINT_CREDENTIALS: 'false' });
+    const fresh = runBuilt({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info', PRINT_CREDENTIALS: 'false' });
     await fresh.waitForLine((l) => l.includes('Server listening'), 60_000);
     const running = modes(dir);
     expect(Object.keys(running)).toEqual(expect.arrayContaining(['events.sqlite-wal', 'events.sqlite-shm', 'readmodels.sqlite-wal', 'readmodels.sqlite-shm', 'credentials.json', 'secrets.key']));
@@ -69,7 +69,7 @@ describe('a private data directory', () => {
     expect(await fresh.exited).toBe(0);
 
     loosen(dir);
-    const again = runTs('src/main.ts', [], { DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info' });
+    const again = runBuilt({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info' });
     await again.waitForLine((l) => l.includes('Server listening'), 60_000);
     expect(warnings(again.stderr())).toEqual([expect.stringMatching(new RegExp(`^warning: DATA_DIR ${dir} was open to other users \\(mode 0755\\): took group and other permissions away`))]);
     expectPrivate(dir);

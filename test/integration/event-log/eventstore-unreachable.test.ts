@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { EventStoreEventLog } from '../../../src/adapters/eventstore';
 import { WrongExpectedRevisionError } from '../../../src/store/event-log';
 import { StorageUnavailableError } from '../../../src/store/storage-fault';
-import { repoRoot, runTs } from '../../support/child';
+import { cliArgs, repoRoot, runBuilt } from '../../support/child';
 import { tempDir } from '../../support/temp-dir';
 import { TEST_SECRET_KEY } from '../../support/secret-key';
 
@@ -17,7 +17,7 @@ const ctx = { context: { actor: { type: 'system' as const } } };
 describe('EVENT_LOG=esdb://… at start-up (as the PostgreSQL log: one line, exit 2)', () => {
   it('a server out of reach is one line and exit 2, without the password, and DATA_DIR is not claimed', async () => {
     const dataDir = tempDir('esdb-down-');
-    const child = runTs('src/main.ts', [], { DATA_DIR: dataDir, PORT: '0', SECRET_KEY: TEST_SECRET_KEY, EVENT_LOG: 'esdb://ops:hunter2@127.0.0.1:1?tls=false' });
+    const child = runBuilt({ DATA_DIR: dataDir, PORT: '0', SECRET_KEY: TEST_SECRET_KEY, EVENT_LOG: 'esdb://ops:hunter2@127.0.0.1:1?tls=false' });
     expect(await child.exited).toBe(2);
     expect(child.stderr().trim().split('\n')).toEqual([expect.stringMatching(/^EVENT_LOG esdb:\/\/ops:\*\*\*@127\.0\.0\.1:1\?tls=false: cannot reach KurrentDB \(.*ECONNREFUSED/)]);
     expect(child.stderr()).not.toContain('hunter2');
@@ -26,10 +26,10 @@ describe('EVENT_LOG=esdb://… at start-up (as the PostgreSQL log: one line, exi
 
   it('a connection string the client cannot read is one line and exit 2, for the server and the CLI alike', async () => {
     const env = { DATA_DIR: tempDir('esdb-bad-'), PORT: '0', SECRET_KEY: TEST_SECRET_KEY, EVENT_LOG: 'kurrentdb://127.0.0.1:2113?tls=maybe' };
-    const child = runTs('src/main.ts', [], env);
+    const child = runBuilt(env);
     expect(await child.exited).toBe(2);
     expect(child.stderr().trim().split('\n')).toEqual([expect.stringMatching(/^EVENT_LOG kurrentdb:\/\/127\.0\.0\.1:2113\?tls=maybe: Unexpected "maybe"/)]);
-    const cli = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'keys', 'list'], { cwd: repoRoot, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
+    const cli = spawnSync(process.execPath, cliArgs(['keys', 'list']), { cwd: repoRoot, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
     expect(cli.status, cli.stderr).toBe(2);
     expect(cli.stderr).toMatch(/EVENT_LOG kurrentdb:\/\/127\.0\.0\.1:2113\?tls=maybe: Unexpected "maybe"/);
   });

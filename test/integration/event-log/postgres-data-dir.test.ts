@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openRuntime, openRuntimeOn } from '../../../src/app';
 import { DataDirError } from '../../../src/store/data-dir';
-import { repoRoot } from '../../support/child';
+import { cliArgs, repoRoot } from '../../support/child';
 import { PG_DATABASE, PG_HOST, PG_PORT, reachablePgUser } from '../../support/postgres';
 import { pgSchemas } from '../../support/postgres-schema';
 import { tempDir } from '../../support/temp-dir';
@@ -43,7 +43,7 @@ if (USER !== null) {
     it('the CLI works on the same variable: bootstrap, then keys list, on a PostgreSQL log', () => {
       const dataDir = tempDir('cli-pg-');
       const env = { ...process.env, DATA_DIR: dataDir, SECRET_KEY: TEST_SECRET_KEY, EVENT_LOG: `postgres://${USER}@${PG_HOST}:${PG_PORT}/${PG_DATABASE}?schema=${schemas.fresh()}` };
-      const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: repoRoot, env, encoding: 'utf8', timeout: 60_000 });
+      const run = (args: string[]) => spawnSync(process.execPath, cliArgs([...args]), { cwd: repoRoot, env, encoding: 'utf8', timeout: 60_000 });
       const boot = run(['bootstrap', '--json']);
       expect(boot.status, boot.stderr).toBe(0);
       expect(JSON.parse(boot.stdout)).toMatchObject({ personal_api_key: expect.any(String) });

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openRuntimeOn } from '../../../src/app';
 import { parseEventLog } from '../../../src/config/event-log';
 import { capturedInLog } from '../../support/captured';
-import { kill9, repoRoot, runTs } from '../../support/child';
+import { cliArgs, kill9, repoRoot, runBuilt } from '../../support/child';
 import { eventually } from '../../support/eventually';
 import { json, type Json } from '../../support/json';
 import { PG_DATABASE, PG_HOST, PG_PORT, reachablePgUser } from '../../support/postgres';
@@ -30,7 +30,7 @@ const eventLogUrl = (schema: string) => `postgres://${USER}@${PG_HOST}:${PG_PORT
 
 /** The real server (`npm start`) on the PostgreSQL log, read models in dataDir. */
 async function startServer(dataDir: string, eventLog: string) {
-  const server = runTs('src/main.ts', [], { DATA_DIR: dataDir, EVENT_LOG: eventLog, SECRET_KEY: TEST_SECRET_KEY, PORT: '0', LOG_LEVEL: 'info', PRINT_CREDENTIALS: 'false', EXPORTS_ENABLED: 'false' });
+  const server = runBuilt({ DATA_DIR: dataDir, EVENT_LOG: eventLog, SECRET_KEY: TEST_SECRET_KEY, PORT: '0', LOG_LEVEL: 'info', PRINT_CREDENTIALS: 'false', EXPORTS_ENABLED: 'false' });
   const listening = await server.waitForLine((l) => l.includes('Server listening'));
   const url = /listening at (http:\/\/[^"\s]+)/.exec(listening)![1];
   const credentials = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')) as { project_api_key: string; personal_api_key: string; project_id: number };
@@ -45,7 +45,7 @@ async function startServer(dataDir: string, eventLog: string) {
 
 
 function cliOn(dataDir: string, eventLog: string, args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const r = spawnSync(process.execPath, cliArgs([...args]), {
     cwd: repoRoot,
     env: { ...process.env, DATA_DIR: dataDir, EVENT_LOG: eventLog, SECRET_KEY: TEST_SECRET_KEY },
     encoding: 'utf8',

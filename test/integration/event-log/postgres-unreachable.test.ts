@@ -4,7 +4,7 @@ import { openRuntimeOn } from '../../../src/app';
 import { loadConfig } from '../../../src/config';
 import { buildApp } from '../../../src/http';
 import { capturedInLog } from '../../support/captured';
-import { runTs } from '../../support/child';
+import { runBuilt } from '../../support/child';
 import { json } from '../../support/json';
 import { PG_DATABASE, PG_HOST, PG_PORT, reachablePgUser } from '../../support/postgres';
 import { pgSchemas } from '../../support/postgres-schema';
@@ -22,7 +22,7 @@ describe('PostgreSQL availability', () => {
 
 describe('EVENT_LOG at start-up', () => {
   it('an invalid value is one line on stderr and exit 2, without the URL password', async () => {
-    const child = runTs('src/main.ts', [], { DATA_DIR: tempDir('pg-bad-'), PORT: '0', SECRET_KEY: TEST_SECRET_KEY, EVENT_LOG: 'postgres://ops:hunter2@127.0.0.1:5432/test?schema=Not-Valid' });
+    const child = runBuilt({ DATA_DIR: tempDir('pg-bad-'), PORT: '0', SECRET_KEY: TEST_SECRET_KEY, EVENT_LOG: 'postgres://ops:hunter2@127.0.0.1:5432/test?schema=Not-Valid' });
     expect(await child.exited).toBe(2);
     const lines = child.stderr().trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -33,7 +33,7 @@ describe('EVENT_LOG at start-up', () => {
   it('a server out of reach is one line and exit 2 (a closed loopback port)', async () => {
     const proxy = await tcpProxy(PG_HOST, PG_PORT);
     await proxy.cut();
-    const child = runTs('src/main.ts', [], { DATA_DIR: tempDir('pg-down-'), PORT: '0', SECRET_KEY: TEST_SECRET_KEY, EVENT_LOG: `postgres://ops:hunter2@127.0.0.1:${proxy.port}/test` });
+    const child = runBuilt({ DATA_DIR: tempDir('pg-down-'), PORT: '0', SECRET_KEY: TEST_SECRET_KEY, EVENT_LOG: `postgres://ops:hunter2@127.0.0.1:${proxy.port}/test` });
     expect(await child.exited).toBe(2);
     expect(child.stderr().trim().split('\n')).toEqual([expect.stringMatching(/^EVENT_LOG postgres:\/\/ops:\*\*\*@127\.0\.0\.1:\d+\/test: cannot reach PostgreSQL/)]);
   });

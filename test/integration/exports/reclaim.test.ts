@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kill9, runTs } from '../../support/child';
+import { kill9, runBuilt } from '../../support/child';
 import { json } from '../../support/json';
 import { PG_DATABASE, PG_HOST, PG_PORT, reachablePgUser } from '../../support/postgres';
 import { tempDir } from '../../support/temp-dir';
@@ -40,7 +40,7 @@ describe.skipIf(USER === null)('a restarted service reclaims the runs its killed
   };
 
   async function start() {
-    const server = runTs('src/main.ts', [], env);
+    const server = runBuilt(env);
     const line = await server.waitForLine((l) => /listening at http/.test(l), 60_000);
     const url = /listening at (http:\/\/[^"\s]+)/.exec(line)![1];
     return { server, url };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openRuntime } from '../../../src/app';
 import { capturedInLog } from '../../support/captured';
-import { kill9, runTs } from '../../support/child';
+import { kill9, runBuilt, runCli } from '../../support/child';
 import { cli } from '../../support/cli';
 import { tempDir } from '../../support/temp-dir';
 
@@ -19,7 +19,7 @@ async function caughtUp(dataDir: string) {
 describe('ingestion crash safety', () => {
   it('every batch answered {"status":1} survives SIGKILL of the server, none twice', async () => {
     const dir = tempDir('ingest-crash-');
-    const server = runTs('src/main.ts', [], { DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info', PRINT_CREDENTIALS: 'false' });
+    const server = runBuilt({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info', PRINT_CREDENTIALS: 'false' });
     const listening = await server.waitForLine((l) => l.includes('Server listening'));
     const url = /listening at (http:\/\/[^"\s]+)/.exec(listening)![1];
     const { project_api_key: token } = (await import(join(dir, 'credentials.json'), { with: { type: 'json' } })).default;
@@ -64,7 +64,7 @@ describe('ingestion crash safety', () => {
     writeFileSync(file, Array.from({ length: n }, (_, i) => JSON.stringify({ event: 'imported', distinct_id: `i-${i % 30}`, timestamp: new Date(Date.UTC(2022, 0, 1) + i * 1000).toISOString(), properties: { line: i + 1 } })).join('\n') + '\n');
     expect(cli(dir, ['bootstrap', '--json']).code).toBe(0);
 
-    const first = runTs('src/cli/main.ts', ['import', file, '--batch-size', '250'], { DATA_DIR: dir });
+    const first = runCli(['import', file, '--batch-size', '250'], { DATA_DIR: dir });
     // The progress bar goes to stderr; kill once a few batches are saved.
     const { importStateStore } = await import('../../../src/cli/import-state');
     const creds = (await import(join(dir, 'credentials.json'), { with: { type: 'json' } })).default;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { kill9, repoRoot, runBuilt } from '../../support/child';
+import { cliArgs, kill9, repoRoot, runBuilt } from '../../support/child';
 import { listedOnceAllArrived } from '../../support/listed-events';
 import { deleteStream, LOCAL_NATS_URL, natsReachable, uniqueLayout } from '../../support/nats';
 import { PG_DATABASE, PG_HOST, PG_PORT, reachablePgUser } from '../../support/postgres';
@@ -42,7 +42,7 @@ describe.runIf(USER !== null && REACHABLE)('ingest role on PostgreSQL: one holde
       NATS_SUBJECT_PREFIX: layout.prefix,
       NATS_ACK_WAIT_MS: '2000',
     };
-    const boot = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'bootstrap', '--json'], {
+    const boot = spawnSync(process.execPath, cliArgs(['bootstrap', '--json']), {
       cwd: repoRoot,
       env: { ...process.env, ...shared, DATA_DIR: tempDir('nats-roles-cli-') },
       encoding: 'utf8',

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoRoot, runBuilt } from '../../support/child';
+import { cliArgs, repoRoot, runBuilt } from '../../support/child';
 import { eventually } from '../../support/eventually';
 import { json } from '../../support/json';
 import { deleteStream, LOCAL_NATS_URL, natsReachable, uniqueLayout } from '../../support/nats';
@@ -40,7 +40,7 @@ describe.runIf(REACHABLE)('the built service with NATS_URL: roles, the import CL
       // The import CLI goes through NATS too.
       const file = join(dataDir, 'history.jsonl');
       writeFileSync(file, Array.from({ length: 500 }, (_, i) => JSON.stringify({ event: 'old', uuid: randomUUID(), distinct_id: `h${i % 13}`, timestamp: new Date(Date.UTC(2023, 0, 1, 0, i)).toISOString() })).join('\n') + '\n');
-      const imported = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'import', file, '--batch-size', '200'], { cwd: repoRoot, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 120_000 });
+      const imported = spawnSync(process.execPath, cliArgs(['import', file, '--batch-size', '200']), { cwd: repoRoot, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 120_000 });
       expect(imported.status, imported.stderr).toBe(0);
 
       const health = await json(await fetch(`${url}/_health`));

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openRuntime } from '../../../src/app';
 import { recordingStream, snapshotLines, type RecordingSnapshotsData } from '../../../streams';
-import { kill9, runTs } from '../../support/child';
+import { kill9, runBuilt } from '../../support/child';
 import { cli } from '../../support/cli';
 import { tempDir } from '../../support/temp-dir';
 import { rrweb, sendSnapshots, snapshotEvent } from './snapshots';
@@ -11,7 +11,7 @@ import { rrweb, sendSnapshots, snapshotEvent } from './snapshots';
 describe('session recordings: durability and replay', () => {
   it('every /s/ batch answered {"status":1} survives SIGKILL once; replay rebuilds the recordings read model identically', async () => {
     const dir = tempDir('recordings-crash-');
-    const server = runTs('src/main.ts', [], { DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info', PRINT_CREDENTIALS: 'false' });
+    const server = runBuilt({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info', PRINT_CREDENTIALS: 'false' });
     const listening = await server.waitForLine((l) => l.includes('Server listening'));
     const url = /listening at (http:\/\/[^"\s]+)/.exec(listening)![1];
     const { project_api_key: token, project_id: projectId, personal_api_key: key } = (await import(join(dir, 'credentials.json'), { with: { type: 'json' } })).default;

@@ -6,7 +6,7 @@ import { verify } from '../../../src/app/replay';
 import { openRuntime } from '../../../src/app';
 import { SqliteEventLog } from '../../../src/adapters/sqlite/event-log';
 import { storeFiles } from '../../../src/runtime/store-files';
-import { kill9, runTs } from '../../support/child';
+import { kill9, runBuilt } from '../../support/child';
 import { cli } from '../../support/cli';
 import { tempDir } from '../../support/temp-dir';
 
@@ -14,7 +14,7 @@ type Health = { status: string; log_head: number; projections: Record<string, nu
 
 /** `npm start`'s entry in a child process (projections folding in the worker thread, as in production). */
 async function startService(dir: string) {
-  const server = runTs('src/main.ts', [], { DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info', PRINT_CREDENTIALS: 'false' });
+  const server = runBuilt({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info', PRINT_CREDENTIALS: 'false' });
   const listening = await server.waitForLine((l) => l.includes('Server listening'));
   const url = /listening at (http:\/\/[^"\s]+)/.exec(listening)![1];
   const creds = JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')) as { project_api_key: string; personal_api_key: string; project_id: number };

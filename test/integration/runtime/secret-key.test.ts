@@ -5,13 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { loadSecretKey, resolveSecretKey } from '../../../src/app/secret-key';
 import { ConfigError } from '../../../src/config';
 import { SecretBox } from '../../../src/exports/secrets';
-import { repoRoot } from '../../support/child';
+import { npmStartArgs, repoRoot } from '../../support/child';
 import { tempDir } from '../../support/temp-dir';
 
 const KEY = Buffer.alloc(32, 9).toString('base64');
 
 function start(env: Record<string, string>) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  return spawnSync(process.execPath, npmStartArgs(), {
     cwd: repoRoot,
     env: { ...process.env, PORT: '0', PRINT_CREDENTIALS: 'false', ...env },
     encoding: 'utf8',

@@ -3,7 +3,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, w
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../../support/child';
+import { npmStartArgs, repoRoot } from '../../support/child';
 import { tempDir } from '../../support/temp-dir';
 
 const listening = (server: Server, port = 0) =>
@@ -17,7 +17,7 @@ async function freePort() {
 
 /** Starts the server as `npm start` does, with stdout wherever the test says. */
 function start(env: Record<string, string>, stdout: 'pipe' | number = 'pipe') {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, npmStartArgs(), {
     cwd: repoRoot,
     env: { ...process.env, PRINT_CREDENTIALS: 'false', LOG_LEVEL: 'info', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', stdout, 'pipe'],

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../support/child';
+import { npmStartArgs, repoRoot } from '../../support/child';
 import { json } from '../../support/json';
 import { startTestServer, type TestServer } from '../../support/server';
 import { tempDir } from '../../support/temp-dir';
@@ -79,7 +79,7 @@ describe.skipIf(!mounted)('storage faults on a real file system', () => {
 
 describe.skipIf(!readOnly)('a read-only file system at start', () => {
   it('is one line on stderr and exit 2', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const r = spawnSync(process.execPath, npmStartArgs(), {
       cwd: repoRoot,
       env: { ...process.env, DATA_DIR: readOnlyPoint, PORT: '0', PRINT_CREDENTIALS: 'false' },
       encoding: 'utf8',

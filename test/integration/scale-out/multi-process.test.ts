@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 import { PostHog } from 'posthog-node';
 import { afterAll, describe, expect, it } from 'vitest';
-import { kill9, repoRoot, runBuilt } from '../../support/child';
+import { cliArgs, kill9, repoRoot, runBuilt } from '../../support/child';
 import { eventually } from '../../support/eventually';
 import { json } from '../../support/json';
 import { listedOnceAllArrived } from '../../support/listed-events';
@@ -48,7 +48,7 @@ if (USER !== null) {
       };
       // Every process has its own, empty DATA_DIR: nothing they share lives there.
       const cli = (args: string[]) => {
-        const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+        const r = spawnSync(process.execPath, cliArgs([...args]), {
           cwd: repoRoot,
           env: { ...process.env, ...shared, DATA_DIR: tempDir('scaleout-cli-') },
           encoding: 'utf8',
