@@ -13,9 +13,10 @@ function newest(path: string): number {
   return readdirSync(path).reduce((max, name) => Math.max(max, newest(join(path, name))), stat.mtimeMs);
 }
 
+/** When the oldest entry point was built (0 when one is missing). */
 function builtAt(): number {
   try {
-    return statSync(join(repoRoot, 'dist', 'main.js')).mtimeMs;
+    return Math.min(...['main.js', 'cli.js'].map((entry) => statSync(join(repoRoot, 'dist', entry)).mtimeMs));
   } catch {
     return 0;
   }
