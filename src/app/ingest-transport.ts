@@ -6,14 +6,14 @@ import { NatsIngestTransport } from '../adapters/nats/nats-transport';
 import { startIngestConsumers } from '../adapters/nats/ingest-consumer';
 import type { NatsLayout } from '../adapters/nats/layout';
 
-type NatsConfig = Pick<Config, 'NATS_URL' | 'NATS_REPLICAS' | 'NATS_STREAM' | 'NATS_SUBJECT_PREFIX' | 'NATS_ACK_WAIT_MS'>;
+type NatsConfig = Pick<Config, 'NATS_URL' | 'NATS_REPLICAS' | 'NATS_STREAM' | 'NATS_SUBJECT_PREFIX' | 'NATS_ACK_WAIT_MS' | 'NATS_PUBLISH_TIMEOUT_MS'>;
 
 const layoutOf = (config: NatsConfig): NatsLayout => ({ stream: config.NATS_STREAM, prefix: config.NATS_SUBJECT_PREFIX, replicas: config.NATS_REPLICAS });
 
 /** The transport NATS_URL names: JetStream when set, else none (the runtime appends directly). */
 export async function openIngestTransport(config: NatsConfig): Promise<IngestTransport | undefined> {
   if (!config.NATS_URL) return undefined;
-  return NatsIngestTransport.open({ url: config.NATS_URL, ...layoutOf(config) });
+  return NatsIngestTransport.open({ url: config.NATS_URL, ...layoutOf(config), publishTimeoutMs: config.NATS_PUBLISH_TIMEOUT_MS });
 }
 
 /** The `ingest` role: JetStream's consumers appending to `log` until stopped. */

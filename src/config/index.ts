@@ -53,6 +53,12 @@ export const ConfigSchema = z.object({
   NATS_SUBJECT_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/).default('ingest'),
   /** A message the ingest role took but did not acknowledge within this time is redelivered (its holder died). */
   NATS_ACK_WAIT_MS: z.coerce.number().int().min(1000).default(10_000),
+  /**
+   * How long capture waits for JetStream to acknowledge a request's messages (retrying through a
+   * leader election meanwhile) before answering 503. Past an SDK's own request timeout it only holds
+   * connections; a cluster that elects slowly under load wants more than the default.
+   */
+  NATS_PUBLISH_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(9_000),
   LOG_LEVEL: LogLevel.default('info'),
   /** normal: survives a process crash; strict: fsync per commit, survives power loss. */
   DURABILITY: z.enum(['normal', 'strict']).default('normal'),

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { NatsIngestTransport } from '../../../src/adapters/nats/nats-transport';
+import { openIngestTransport } from '../../../src/app/ingest-transport';
+import { loadConfig } from '../../../src/config';
 import { startIngestConsumers, type IngestConsumers } from '../../../src/adapters/nats/ingest-consumer';
 import { ingestStream } from '../../../streams';
 import { eventually } from '../../support/eventually';
@@ -32,7 +33,9 @@ describe.runIf(INSTALLED)('a NATS outage (a server of the test\'s own, stopped a
     server = await NatsServer.create(tempDir('nats-store-'));
     await server.start();
     const layout = uniqueLayout();
-    const transport = await NatsIngestTransport.open({ url: server.url, ...layout, publishTimeoutMs: 2000 });
+    // Through the service's own settings: NATS_PUBLISH_TIMEOUT_MS bounds how long capture waits.
+    const config = loadConfig({ NATS_URL: server.url, NATS_STREAM: layout.stream, NATS_SUBJECT_PREFIX: layout.prefix, NATS_PUBLISH_TIMEOUT_MS: '2000' });
+    const transport = (await openIngestTransport(config))!;
     s = await startTestServer({ ingestTransport: transport });
     consumers = await startIngestConsumers(s.runtime.log, { url: server.url, ...layout });
     const key = s.credentials.project_api_key;
@@ -48,6 +51,10 @@ describe.runIf(INSTALLED)('a NATS outage (a server of the test\'s own, stopped a
     await server.stop();
     const refused = await eventually(post, (r) => r.status === 503, 10_000);
     expect(refused.status).toBe(503);
+    // The configured 2 s, not the default 9 s (a generous margin for a loaded machine).
+    const asked = performance.now();
+    expect((await post()).status).toBe(503);
+    expect(performance.now() - asked).toBeLessThan(6_000);
     expect(await refused.json()).toMatchObject({ type: 'server_error', code: 'transport_unavailable' });
     const down = await fetch(`${s.url}/_health`);
     expect(down.status).toBe(503);
