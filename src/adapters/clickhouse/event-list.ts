@@ -5,22 +5,13 @@ import { distinctIdsOf } from './person-mapping';
 import { int, str } from './sql-literal';
 import { fromMs, toMs } from './time';
 
-interface StoredEvent {
-  uuid: string;
-  event: string;
-  distinct_id: string;
-  person_id: string | null;
+/** A row as ClickHouse returns it: properties still text, times as epoch milliseconds, the flag as 0/1. */
+type StoredEvent = Omit<ListedEvent, 'id' | 'properties' | 'timestamp' | 'received_at' | 'historical_migration'> & {
   properties: string;
   timestamp: string;
   received_at: string;
-  elements_chain: string;
-  group_0: string | null;
-  group_1: string | null;
-  group_2: string | null;
-  group_3: string | null;
-  group_4: string | null;
   historical_migration: number;
-}
+};
 
 /**
  * The events API's list: newest first, (timestamp desc, uuid desc), with the embedded store's
