@@ -3,6 +3,7 @@ import { subscribeBatches } from '../../store/polling-subscription';
 import type { Actor, NewEvent, RecordedEvent } from '../../../streams';
 import {
   type AppendOptions,
+  type ChainedRecord,
   type AppendResult,
   type EventLog,
   type ReadAllOptions,
@@ -99,6 +100,28 @@ function toRecorded(row: RawRow): RecordedEvent {
   };
   if (row[12] !== null) recorded.hash = row[12];
   return recorded;
+}
+
+/** A row as the chain covers it: the texts as stored, neither decoded nor encoded again. */
+function toChained(row: RawRow): ChainedRecord {
+  const chained: ChainedRecord = {
+    position: row[0],
+    content: {
+      streamId: row[1],
+      revision: row[2],
+      type: row[3],
+      schemaVersion: row[4],
+      dataText: row[5],
+      eventId: row[6],
+      recordedAt: row[7],
+      projectId: row[8],
+      actorText: row[9],
+      causationId: row[10],
+      correlationId: row[11],
+    },
+  };
+  if (row[12] !== null) chained.hash = row[12];
+  return chained;
 }
 
 /**
@@ -235,6 +258,14 @@ export class SqliteEventLog implements EventLog {
   }
 
   readAllSync(options: ReadAllOptions = {}): RecordedEvent[] {
+    return this.rowsOf(options).map(toRecorded);
+  }
+
+  async readChained(options: ReadAllOptions = {}): Promise<ChainedRecord[]> {
+    return this.rowsOf(options).map(toChained);
+  }
+
+  private rowsOf(options: ReadAllOptions): RawRow[] {
     const after = options.afterPosition ?? 0;
     const to = options.toPosition ?? Number.MAX_SAFE_INTEGER;
     let count = options.maxCount ?? 1_000_000;
@@ -242,7 +273,7 @@ export class SqliteEventLog implements EventLog {
     if (options.maxBytes !== undefined && (this.stmt.bytesOf.get(after, to, count)!.bytes ?? 0) > options.maxBytes) {
       count = Math.max(1, this.stmt.rowsWithin.get(after, to, count, options.maxBytes)!.n);
     }
-    return this.stmt.readAll.all(after, to, count).map(toRecorded);
+    return this.stmt.readAll.all(after, to, count);
   }
 
   async head() {
