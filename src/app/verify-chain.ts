@@ -1,5 +1,5 @@
 import type { ChainedRecord, EventLog, ReadAllOptions } from '../store/event-log';
-import { CHAIN_START, chainHash, contentOf, type ChainedContent, type ChainHead } from '../store/hash-chain';
+import { CHAIN_START, contentOf, storedChainHash, type ChainHead, type StoredContent } from '../store/hash-chain';
 import type { ChainCheckpoint } from './chain-checkpoint';
 
 export interface ChainBreak {
@@ -44,7 +44,11 @@ const PAGE_BYTES = 32 * 1024 * 1024;
  */
 function chainedPages(log: EventLog): (options: ReadAllOptions) => Promise<ChainedRecord[]> {
   if (log.readChained) return (options) => log.readChained!(options);
-  return async (options) => (await log.readAll(options)).map((e) => ({ position: e.position, hash: e.hash, content: contentOf(e) }));
+  return async (options) =>
+    (await log.readAll(options)).map((e) => {
+      const { dataText, ...rest } = contentOf(e);
+      return { position: e.position, hash: e.hash, content: { ...rest, data: dataText } };
+    });
 }
 
 /**
@@ -53,20 +57,23 @@ function chainedPages(log: EventLog): (options: ReadAllOptions) => Promise<Chain
  * texts did not hash to the stored hash, so a record whose texts differ from their encoding and
  * not in value is judged as before.
  */
-function reencoded(content: ChainedContent): ChainedContent | null {
+function reencoded(content: StoredContent): StoredContent | null {
   try {
-    return { ...content, dataText: JSON.stringify(JSON.parse(content.dataText)), actorText: JSON.stringify(JSON.parse(content.actorText)) };
+    const text = typeof content.data === 'string' ? content.data : content.data.toString('utf8');
+    return { ...content, data: JSON.stringify(JSON.parse(text)), actorText: JSON.stringify(JSON.parse(content.actorText)) };
   } catch {
     return null;
   }
 }
 
+const sameText = (a: string | Buffer, b: string | Buffer) => (typeof a === 'string' ? a : a.toString('utf8')) === (typeof b === 'string' ? b : b.toString('utf8'));
+
 /** Whether the record's stored hash is the chain's hash of its content after `prev`. */
 function linkHolds(prev: string, e: ChainedRecord, stored: string): boolean {
-  if (chainHash(prev, e.content) === stored) return true;
+  if (storedChainHash(prev, e.content) === stored) return true;
   const again = reencoded(e.content);
-  if (again === null || (again.dataText === e.content.dataText && again.actorText === e.content.actorText)) return false;
-  return chainHash(prev, again) === stored;
+  if (again === null || (sameText(again.data, e.content.data) && again.actorText === e.content.actorText)) return false;
+  return storedChainHash(prev, again) === stored;
 }
 
 /**

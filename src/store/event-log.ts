@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { Actor, NewEvent, RecordedEvent } from '../../streams';
-import type { ChainedContent, ChainHead } from './hash-chain';
+import type { ChainHead, StoredContent } from './hash-chain';
 
 /** `no_stream`: must not exist; `stream_exists`: must have at least one event; a number: its last revision. */
 export type ExpectedRevision = 'no_stream' | 'stream_exists' | 'any' | number;
@@ -102,8 +102,8 @@ export interface EventLog {
    */
   chainHead(): Promise<ChainHead>;
   /**
-   * Optional: the records readAll returns, as the chain covers them, with data and actor left as the
-   * texts stored (verify hashes those instead of decoding each record and encoding it again).
+   * Optional: the records readAll returns, as the chain covers them, with data and actor as stored
+   * (verify hashes those instead of decoding each record and encoding it again).
    */
   readChained?(options?: ReadAllOptions): Promise<ChainedRecord[]>;
   close(): Promise<void>;
@@ -113,7 +113,7 @@ export interface EventLog {
 export interface ChainedRecord {
   position: number;
   hash?: string;
-  content: ChainedContent;
+  content: StoredContent;
 }
 
 export class WrongExpectedRevisionError extends Error {
