@@ -115,6 +115,8 @@ export const EVENTS: TableSchema = {
     events_by_received_at: ['project_id', 'received_at'],
     events_by_distinct_id: ['project_id', 'distinct_id'],
   },
+  // The fold reads events by its key alone (whether a uuid was folded already).
+  builtAfterReplay: ['events_by_name_time', 'events_by_time', 'events_by_received_at', 'events_by_distinct_id'],
   orderBy: 'project_id, uuid',
 };
 

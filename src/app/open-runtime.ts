@@ -58,6 +58,11 @@ export interface RuntimeOptions {
   durability?: Durability;
   /** Where read models live; defaults to dataDir (replay points this at a fresh directory). */
   readModelDir?: string;
+  /**
+   * The read models in readModelDir are rebuilt from scratch and redone, not recovered, after a
+   * crash (replay): their SQLite file is written without fsyncs (see OpenOptions.scratch).
+   */
+  scratchReadModels?: boolean;
   /** Read models shared by every process (READ_MODELS=postgres://…), opened by the caller; default: SQLite files in readModelDir. */
   sharedReadModels?: SharedReadModels;
   /**
@@ -119,7 +124,7 @@ export function openRuntime(options: RuntimeOptions) {
   const stores: Record<StoreName, SqliteDatabase> | null = shared
     ? null
     : {
-        readmodels: openSqlite(modelFiles.readmodels, { durability: options.durability }),
+        readmodels: openSqlite(modelFiles.readmodels, { durability: options.durability, scratch: options.scratchReadModels }),
       };
   const readModels: Record<StoreName, ReadModelStore> = stores
     ? { readmodels: new SqliteReadModelStore(stores.readmodels) }

@@ -1,9 +1,44 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import type { ReadModelProjection } from '../store/read-model-projection';
 import type { SqlSession } from '../store/sql';
 import { QUARANTINE_TABLE, quarantineRows } from './quarantine';
 
-const encode = (row: unknown[]) => JSON.stringify(row, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+const withBigints = (_k: string, v: unknown) => (typeof v === 'bigint' ? v.toString() : v);
+
+/**
+ * A row's text. A replacer is called for every value of every row (a third of a digest's time over a
+ * replayed events table), so rows without a bigint, nearly all, are encoded without one: the same
+ * text, as the replacer returns every other value as it is.
+ */
+function encode(row: unknown[]): string {
+  for (const v of row) if (typeof v === 'bigint') return JSON.stringify(row, withBigints);
+  return JSON.stringify(row);
+}
+
+/** Text is hashed in pieces of about this many characters. */
+const CHUNK_CHARS = 64 * 1024;
+
+/**
+ * Feeds text to the hash in larger pieces than a row: two updates per row cost about as much as
+ * encoding it. The digest is that of the concatenation either way; the pieces are JSON texts (lone
+ * surrogates escaped) and ASCII names, so no character is split between two of them.
+ */
+function chunkedHash(hash: Hash) {
+  let pending = '';
+  return {
+    add(text: string) {
+      pending += text;
+      if (pending.length >= CHUNK_CHARS) {
+        hash.update(pending);
+        pending = '';
+      }
+    },
+    flush() {
+      if (pending) hash.update(pending);
+      pending = '';
+    },
+  };
+}
 
 /**
  * sha256 over every row of a projection's tables, in their declared total order, and its
@@ -12,19 +47,21 @@ const encode = (row: unknown[]) => JSON.stringify(row, (_k, v) => (typeof v === 
  */
 export async function digestProjection(db: SqlSession, projection: Pick<ReadModelProjection, 'name' | 'tables'>): Promise<string> {
   const hash = createHash('sha256');
+  const text = chunkedHash(hash);
   for (const table of projection.tables) {
-    hash.update(`table ${table.name}\n`);
+    text.add(`table ${table.name}\n`);
     for await (const row of db.stream(`SELECT * FROM ${table.name} ORDER BY ${table.orderBy}`)) {
-      hash.update(encode(row));
-      hash.update('\n');
+      text.add(encode(row));
+      text.add('\n');
     }
   }
   // Quarantined events are part of what the fold did: a replay must skip the same ones. Hashed only
   // when there are some, so digests of stores without quarantines are as before.
   const quarantined = await quarantineRows(db, projection.name);
   if (quarantined.length) {
-    hash.update(`table ${QUARANTINE_TABLE}\n`);
-    for (const row of quarantined) hash.update(JSON.stringify(row) + '\n');
+    text.add(`table ${QUARANTINE_TABLE}\n`);
+    for (const row of quarantined) text.add(JSON.stringify(row) + '\n');
   }
+  text.flush();
   return hash.digest('hex');
 }

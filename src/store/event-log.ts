@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { Actor, NewEvent, RecordedEvent } from '../../streams';
-import type { ChainHead } from './hash-chain';
+import type { ChainHead, StoredContent } from './hash-chain';
 
 /** `no_stream`: must not exist; `stream_exists`: must have at least one event; a number: its last revision. */
 export type ExpectedRevision = 'no_stream' | 'stream_exists' | 'any' | number;
@@ -101,7 +101,19 @@ export interface EventLog {
    * every adapter for the same history.
    */
   chainHead(): Promise<ChainHead>;
+  /**
+   * Optional: the records readAll returns, as the chain covers them, with data and actor as stored
+   * (verify hashes those instead of decoding each record and encoding it again).
+   */
+  readChained?(options?: ReadAllOptions): Promise<ChainedRecord[]>;
   close(): Promise<void>;
+}
+
+/** A record's position, stored hash (none before the chain started) and chained content as stored. */
+export interface ChainedRecord {
+  position: number;
+  hash?: string;
+  content: StoredContent;
 }
 
 export class WrongExpectedRevisionError extends Error {

@@ -96,6 +96,19 @@ export function sha256Hex(text: string): string {
   return hash('sha256', text, 'hex');
 }
 
+/** A record's chained content with its data as stored: the JSON text, or the UTF-8 bytes of that text. */
+export type StoredContent = Omit<ChainedContent, 'dataText'> & { data: string | Buffer };
+
+/** chainHash of stored content; bytes are hashed as they are (the text's encoding), not decoded first. */
+export function storedChainHash(prev: string, c: StoredContent): string {
+  if (typeof c.data === 'string') return chainHash(prev, { ...c, dataText: c.data });
+  return createHash('sha256')
+    .update(`[${JSON.stringify(prev)},${JSON.stringify(c.streamId)},${c.revision},${headText(c.type, c.schemaVersion)},`)
+    .update(c.data)
+    .update(`,${tailText(c)}]`)
+    .digest('hex');
+}
+
 /** The hash of a record whose predecessor's hash is `prev`. */
 export function chainHash(prev: string, c: ChainedContent): string {
   return sha256Hex(canonicalText(prev, c));

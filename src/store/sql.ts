@@ -77,6 +77,11 @@ export interface TableSchema {
   /** Secondary indexes by name. */
   indexes?: Readonly<Record<string, readonly string[]>>;
   /**
+   * Those of `indexes` that no fold reads: a replay into a fresh store creates them after its fold
+   * (one sort per index, instead of an entry inserted at its place for every row).
+   */
+  builtAfterReplay?: readonly string[];
+  /**
    * Store rows in primary-key order (SQLite WITHOUT ROWID): for tables read mostly by key. Adapters
    * without the notion ignore it.
    */

@@ -14,6 +14,11 @@ export interface OpenOptions {
   pageSize?: number;
   /** WAL pages after which a commit of this connection checkpoints (default 4000). */
   autoCheckpointPages?: number;
+  /**
+   * A file that is thrown away, not recovered, when the process stops mid-way (a replay's fresh
+   * read models): no fsync at all (synchronous=OFF), whatever `durability` says.
+   */
+  scratch?: boolean;
 }
 
 export function openSqlite(path: string, options: OpenOptions = {}) {
@@ -33,7 +38,7 @@ export function openSqlite(path: string, options: OpenOptions = {}) {
     // A checkpoint fsyncs the database file; doing it every 1000 pages (the default) cost ingestion
     // a third of its throughput. ~64 MB of WAL between checkpoints instead.
     db.pragma(`wal_autocheckpoint = ${options.autoCheckpointPages ?? 4000}`);
-    db.pragma(`synchronous = ${options.durability === 'strict' ? 'FULL' : 'NORMAL'}`);
+    db.pragma(`synchronous = ${options.scratch ? 'OFF' : options.durability === 'strict' ? 'FULL' : 'NORMAL'}`);
   }
   db.pragma('cache_size = -65536');
   // Reads of large tables (experiment results, exports) copy less through the page cache.
