@@ -43,6 +43,11 @@ export class AnalyticsFold {
 
   constructor(private readonly deps: AnalyticsFoldDeps) {}
 
+  /** The store it feeds. */
+  get store(): FoldedAnalyticsStore {
+    return this.deps.store;
+  }
+
   /** Where the fold has come to (the last batch stored, or skipped for holding no events). */
   get folded(): number {
     return this.position;

@@ -215,4 +215,15 @@ export interface FoldedAnalyticsStore extends AnalyticsStore {
    * batch up to this one is stored.
    */
   foldedPosition(): Promise<number>;
+  digest(): Promise<AnalyticsDigest>;
+}
+
+/**
+ * Order-independent digests of an analytics store's contents as its reads see them (SetDigest):
+ * each event once, and each distinct id with its person now. Storage detail (positions, versions,
+ * copies a read collapses) is left out, so a store rebuilt from the log digests alike.
+ */
+export interface AnalyticsDigest {
+  events: string;
+  persons: string;
 }

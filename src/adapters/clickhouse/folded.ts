@@ -1,4 +1,5 @@
 import type { FoldedAnalyticsStore } from '../../store/analytics';
+import { clickhouseDigest } from './digest';
 import { ClickHouseClient, type ClickHouseConfig } from './http-client';
 import { createAnalyticsTables, EVENTS_TABLE } from './schema';
 import { clickhouseAnalytics } from './store';
@@ -20,5 +21,6 @@ export function clickhouseFoldedAnalytics(config: ClickHouseConfig): FoldedAnaly
       const [row] = await client.rows<{ p: string | number }>(`SELECT max(_position) AS p FROM ${EVENTS_TABLE}`);
       return Number(row?.p ?? 0);
     },
+    digest: () => clickhouseDigest(client),
   };
 }
