@@ -1,6 +1,7 @@
 import { embeddedAnalytics } from '../../projections/analytics/embedded';
 import { clickhouseFoldedAnalytics } from '../adapters/clickhouse/folded';
-import type { AnalyticsChoice } from '../config';
+import { ClickHouseClient } from '../adapters/clickhouse/http-client';
+import type { AnalyticsChoice, ClickHouseChoice } from '../config';
 import type { AnalyticsStore, FoldedAnalyticsStore } from '../store/analytics';
 import type { ReadModelStore } from '../store/read-models';
 
@@ -13,4 +14,9 @@ export function openAnalytics(choice: AnalyticsChoice | undefined, readModels: R
   if (choice === undefined || choice.kind === 'embedded') return { store: embeddedAnalytics(readModels), folded: null };
   const folded = clickhouseFoldedAnalytics({ url: choice.url, database: choice.database });
   return { store: folded, folded };
+}
+
+/** Drops a ClickHouse analytics database (a replay's scratch copy). */
+export async function dropAnalyticsDatabase(choice: ClickHouseChoice): Promise<void> {
+  await new ClickHouseClient({ url: choice.url }).serverCommand(`DROP DATABASE IF EXISTS ${choice.database}`);
 }

@@ -5,7 +5,10 @@ import { embeddedAnalyticsDigest } from '../../projections/analytics/digest';
 import { digestProjection } from '../runtime/digest';
 import { readCheckpoint } from '../runtime/projection-runner';
 import { quarantineRows } from '../runtime/quarantine';
+import { randomBytes } from 'node:crypto';
 import type { EventLogChoice } from '../config/event-log';
+import type { ClickHouseChoice } from '../config';
+import { dropAnalyticsDatabase } from './open-analytics';
 import type { CatchUpOptions } from '../store/runner';
 import { openRuntimeOn } from './open-configured-runtime';
 import type { Runtime } from './open-runtime';
@@ -45,10 +48,21 @@ export async function liveDigests(runtime: Runtime): Promise<DigestReport[]> {
  */
 export async function rebuild(
   dataDir: string,
-  options: { outDir?: string; until?: Record<string, number>; asOf?: AsOf; onProgress?: Progress; keep?: boolean; eventLog?: EventLogChoice } = {},
-): Promise<{ dir: string; digests: DigestReport[]; quarantined: number; position: number }> {
+  options: {
+    outDir?: string;
+    until?: Record<string, number>;
+    asOf?: AsOf;
+    onProgress?: Progress;
+    keep?: boolean;
+    eventLog?: EventLogChoice;
+    /** A ClickHouse analytics store (CLICKHOUSE_URL): its tables are rebuilt too, in a fresh database beside the configured one. */
+    analytics?: ClickHouseChoice;
+  } = {},
+): Promise<{ dir: string; digests: DigestReport[]; quarantined: number; position: number; analyticsDatabase?: string }> {
   const dir = options.outDir ?? mkdtempSync(join(tmpdir(), 'replay-'));
-  const fresh = await openRuntimeOn(options.eventLog ?? { kind: 'sqlite' }, { dataDir, readModelDir: dir });
+  const analytics = options.analytics && { ...options.analytics, database: `${options.analytics.database}_replay_${randomBytes(4).toString('hex')}` };
+  const fresh = await openRuntimeOn(options.eventLog ?? { kind: 'sqlite' }, { dataDir, readModelDir: dir, analytics });
+  let keepAnalytics = false;
   try {
     // `asOf` (replay --until): the last event at or before that point, found by reading up to it.
     const head = options.asOf
@@ -62,9 +76,24 @@ export async function rebuild(
     const digests = await liveDigests(fresh);
     const short = digests.filter((d) => d.position < (options.until?.[d.projection] ?? head));
     if (short.length) throw new Error(`replay failed: ${short.map((d) => `${d.projection} stopped at ${d.position} of ${head}`).join(', ')}`);
-    return { dir, digests, quarantined: digests.reduce((n, d) => n + d.quarantined, 0), position: head };
+    const fold = fresh.analyticsFold;
+    if (fold && analytics) {
+      await fresh.ready;
+      await fold.waitFor(head);
+      const digest = await fold.store.digest();
+      digests.push({ projection: ANALYTICS_ROW, position: head, digest: `events ${digest.events} persons ${digest.persons}`, quarantined: 0 });
+      keepAnalytics = !!options.keep;
+    }
+    return {
+      dir,
+      digests,
+      quarantined: digests.reduce((n, d) => n + d.quarantined, 0),
+      position: head,
+      ...(keepAnalytics && analytics ? { analyticsDatabase: analytics.database } : {}),
+    };
   } finally {
     await fresh.close();
+    if (analytics && !keepAnalytics) await dropAnalyticsDatabase(analytics);
     if (!options.keep && !options.outDir) rmSync(dir, { recursive: true, force: true });
   }
 }
