@@ -1,4 +1,4 @@
-import type { Config } from './config';
+import { analyticsChoice, type Config } from './config';
 import { buildApp } from './http';
 import { geoLookup, openRuntimeOn, writeCredentialsFile, type GeoLookup } from './app';
 import { bootstrapIfEmpty } from './app/first-start';
@@ -53,6 +53,8 @@ export async function startServer(config: Config) {
     ingestTransport,
     dataDir: config.DATA_DIR,
     readModels: config.READ_MODELS,
+    analytics: analyticsChoice(config),
+    onAnalyticsError: (err) => later((a) => a.log.error({ err }, 'analytics projection (ClickHouse) failed a batch: retrying')),
     folding: roles.has('projections') ? { leases, events: roleEvents } : undefined,
     onWaitingForFold: () => later((a) => a.log.info('waiting for a process with the projections role to create the shared read models')),
     secretKey,

@@ -1,6 +1,9 @@
 import { contracts } from '../../streams';
 import { cohortQueries } from '../../projections/cohorts-queries';
-import { embeddedAnalytics } from '../../projections/analytics/embedded';
+import { INGESTION } from '../../projections/ingestion/names';
+import type { AnalyticsChoice } from '../config';
+import { AnalyticsFold } from './analytics-fold';
+import { openAnalytics } from './open-analytics';
 import { accessQueries, activityQueries, allProjections, featureFlagQueries, ingestionQueries } from '../../projections';
 import { type ReadModelProjection, type CachedReadModel, type StoreName } from '../store/read-model-projection';
 import { AccessService } from '../access';
@@ -87,6 +90,10 @@ export interface RuntimeOptions {
   exportPolicy?: ExportPolicy;
   /** How ingestion reaches the log (NATS_URL: a broker, consumed by the ingest role); default: direct appends. Closed with the runtime. */
   ingestTransport?: IngestTransport;
+  /** Where the events the events API and experiments read live (CLICKHOUSE_URL); default: the read models' events table. */
+  analytics?: AnalyticsChoice;
+  /** Told when the analytics projection (ClickHouse) fails a batch; it tries again. */
+  onAnalyticsError?: (err: Error) => void;
 }
 
 /** The slice of the GeoIP reader the runtime needs. */
@@ -248,8 +255,22 @@ export function openRuntime(options: RuntimeOptions) {
     memo: new AnswerMemo(),
   };
 
-  // The events' store for the events API and experiments: the read models' own table for now.
-  const analytics = embeddedAnalytics(readModels.readmodels);
+  // The events' store for the events API and experiments: the read models' own table, or a
+  // ClickHouse server fed by its own projection of the log, which follows the ingestion fold.
+  const chosenAnalytics = openAnalytics(options.analytics, readModels.readmodels);
+  const analytics = chosenAnalytics.store;
+  if (chosenAnalytics.folded && !stores) throw new Error('CLICKHOUSE_URL with shared read models (READ_MODELS=postgres://…) is not supported yet: its projection needs one writer');
+  const analyticsFold = chosenAnalytics.folded
+    ? new AnalyticsFold({
+        log,
+        store: chosenAnalytics.folded,
+        readModels: session,
+        ingested: (position) => runner.waitFor(position, [INGESTION]),
+        onError: options.onAnalyticsError,
+      })
+    : null;
+  const sub1 = analyticsFold ? runner.applied$.subscribe(({ projection }) => projection === INGESTION && analyticsFold.appended()) : null;
+  if (analyticsFold) ready = ready.then(() => analyticsFold.start());
   const experiments = openExperiments({ log, session: readModels.readmodels.session, analytics, runner, flags, flagQueries: queries.flags, cohortQueries: queries.cohorts, now: options.now });
   const surveys = openSurveys({ log, session: readModels.readmodels.session, flags, flagQueries: queries.flags, waitFor: waitFor(['surveys']) });
   const earlyAccess = openEarlyAccess({ log, session: readModels.readmodels.session, flags, flagQueries: queries.flags, waitFor: (position, names) => runner.waitFor(position, names) });
@@ -276,6 +297,8 @@ export function openRuntime(options: RuntimeOptions) {
   return {
     timeTravel,
     analytics,
+    /** The projection feeding a ClickHouse analytics store (null with the embedded one). */
+    analyticsFold,
     experiments,
     surveys,
     earlyAccess,
@@ -310,7 +333,9 @@ export function openRuntime(options: RuntimeOptions) {
     async close() {
       sub.unsubscribe();
       sub0.unsubscribe();
+      sub1?.unsubscribe();
       experiments.close();
+      await analyticsFold?.stop();
       runner.stop();
       await stopThreads();
       await transport.close();

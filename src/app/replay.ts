@@ -1,10 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { embeddedAnalyticsDigest } from '../../projections/analytics/digest';
 import { digestProjection } from '../runtime/digest';
 import { readCheckpoint } from '../runtime/projection-runner';
 import { quarantineRows } from '../runtime/quarantine';
+import { randomBytes } from 'node:crypto';
 import type { EventLogChoice } from '../config/event-log';
+import type { ClickHouseChoice } from '../config';
+import { dropAnalyticsDatabase } from './open-analytics';
 import type { CatchUpOptions } from '../store/runner';
 import { openRuntimeOn } from './open-configured-runtime';
 import type { Runtime } from './open-runtime';
@@ -65,14 +69,25 @@ async function withoutIndexesBuiltLater(fresh: Runtime): Promise<() => Promise<v
  */
 export async function rebuild(
   dataDir: string,
-  options: { outDir?: string; until?: Record<string, number>; asOf?: AsOf; onProgress?: Progress; keep?: boolean; eventLog?: EventLogChoice } = {},
-): Promise<{ dir: string; digests: DigestReport[]; quarantined: number; position: number }> {
+  options: {
+    outDir?: string;
+    until?: Record<string, number>;
+    asOf?: AsOf;
+    onProgress?: Progress;
+    keep?: boolean;
+    eventLog?: EventLogChoice;
+    /** A ClickHouse analytics store (CLICKHOUSE_URL): its tables are rebuilt too, in a fresh database beside the configured one. */
+    analytics?: ClickHouseChoice;
+  } = {},
+): Promise<{ dir: string; digests: DigestReport[]; quarantined: number; position: number; analyticsDatabase?: string }> {
   const dir = options.outDir ?? mkdtempSync(join(tmpdir(), 'replay-'));
   const temporary = !options.keep && !options.outDir;
   // A temporary store (verify's, replay's without --out) is removed at the end and never recovered:
   // it needs no fsync (replay's commits spent about half their time in the WAL checkpoints' fsyncs).
   // A kept directory may be served afterwards, and is written as durably as any.
-  const fresh = await openRuntimeOn(options.eventLog ?? { kind: 'sqlite' }, { dataDir, readModelDir: dir, scratchReadModels: temporary });
+  const analytics = options.analytics && { ...options.analytics, database: `${options.analytics.database}_replay_${randomBytes(4).toString('hex')}` };
+  const fresh = await openRuntimeOn(options.eventLog ?? { kind: 'sqlite' }, { dataDir, readModelDir: dir, scratchReadModels: temporary, analytics });
+  let keepAnalytics = false;
   try {
     // `asOf` (replay --until): the last event at or before that point, found by reading up to it.
     const head = options.asOf
@@ -88,9 +103,24 @@ export async function rebuild(
     const digests = await liveDigests(fresh);
     const short = digests.filter((d) => d.position < (options.until?.[d.projection] ?? head));
     if (short.length) throw new Error(`replay failed: ${short.map((d) => `${d.projection} stopped at ${d.position} of ${head}`).join(', ')}`);
-    return { dir, digests, quarantined: digests.reduce((n, d) => n + d.quarantined, 0), position: head };
+    const fold = fresh.analyticsFold;
+    if (fold && analytics) {
+      await fresh.ready;
+      await fold.waitFor(head);
+      const digest = await fold.store.digest();
+      digests.push({ projection: ANALYTICS_ROW, position: head, digest: `events ${digest.events} persons ${digest.persons}`, quarantined: 0 });
+      keepAnalytics = !!options.keep;
+    }
+    return {
+      dir,
+      digests,
+      quarantined: digests.reduce((n, d) => n + d.quarantined, 0),
+      position: head,
+      ...(keepAnalytics && analytics ? { analyticsDatabase: analytics.database } : {}),
+    };
   } finally {
     await fresh.close();
+    if (analytics && !keepAnalytics) await dropAnalyticsDatabase(analytics);
     if (temporary) rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -137,5 +167,28 @@ export async function verify(runtime: Runtime, dataDir: string, onProgress?: Pro
       quarantined: { live: l.quarantined, replayed: r.quarantined },
     };
   });
+  const analytics = await verifyAnalytics(runtime, head);
+  if (analytics) rows.push(analytics);
   return { ok: rows.every((r) => r.equal && r.atHead), head, failures, rows };
 }
+
+/** Name of verify's row for a ClickHouse analytics store. */
+export const ANALYTICS_ROW = 'analytics';
+
+/**
+ * With an analytics store outside the read models (ClickHouse): once its projection has reached the
+ * head, its digest against the read models' own events and person mapping, which it is folded from
+ * (and which the replay above checks against the log). Order-independent on both sides.
+ */
+async function verifyAnalytics(runtime: Runtime, head: number): Promise<VerifyRow | null> {
+  const fold = runtime.analyticsFold;
+  if (!fold) return null;
+  const reached = await Promise.race([fold.waitFor(head).then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), ANALYTICS_WAIT_MS).unref())]);
+  const [stored, folded] = await Promise.all([fold.store.digest(), embeddedAnalyticsDigest(runtime.readModels.readmodels.session)]);
+  const live = `events ${stored.events} persons ${stored.persons}`;
+  const replayed = `events ${folded.events} persons ${folded.persons}`;
+  return { projection: ANALYTICS_ROW, position: fold.folded, live, replayed, equal: live === replayed, atHead: reached, quarantined: { live: 0, replayed: 0 } };
+}
+
+/** How long verify waits for the analytics projection to reach the head (an unreachable server fails it). */
+const ANALYTICS_WAIT_MS = 120_000;

@@ -4,7 +4,7 @@ import { openLeases } from '../app/leases';
 import { resolveSecretKey } from '../app/secret-key';
 import { startProjections } from '../app/start-projections';
 import { tightenDataDir } from '../runtime/private-files';
-import { loadConfig, type Config } from '../config';
+import { analyticsChoice, loadConfig, type Config } from '../config';
 
 export interface Session {
   runtime: Runtime;
@@ -25,7 +25,7 @@ export function cliConfig(): Config {
  * With shared read models the CLI folds them itself only when no service process does (it takes
  * the projections lease when free): `bootstrap` works before any service has started.
  */
-export async function withRuntime<T>(work: (session: Session) => Promise<T>, options: { ingest?: boolean; follow?: boolean } = {}): Promise<T> {
+export async function withRuntime<T>(work: (session: Session) => Promise<T>, options: { ingest?: boolean; follow?: boolean; analytics?: boolean } = {}): Promise<T> {
   const config = cliConfig();
   const dataDir = config.DATA_DIR;
   const secretKey = resolveSecretKey({ configured: config.SECRET_KEY, shared: config.EVENT_LOG.kind !== 'sqlite' });
@@ -37,7 +37,9 @@ export async function withRuntime<T>(work: (session: Session) => Promise<T>, opt
         throw err;
       })
     : undefined;
-  const runtime = await openRuntimeOn(config.EVENT_LOG, { dataDir, durability: config.DURABILITY, secretKey, readModels: config.READ_MODELS, folding: { leases }, ingestTransport }).catch(
+  const runtime = await openRuntimeOn(config.EVENT_LOG, { dataDir, durability: config.DURABILITY, secretKey, readModels: config.READ_MODELS, folding: { leases }, ingestTransport,
+    // Only commands that read or check the analytics store (verify) feed it: one writer beside a running service's.
+    analytics: options.analytics ? analyticsChoice(config) : undefined }).catch(
     async (err: unknown) => {
       await ingestTransport?.close();
       await leases.close();

@@ -2,10 +2,13 @@ import { z } from 'zod';
 import { parseEventLog, redactedUrl, type EventLogChoice } from './event-log';
 import { parseReadModels, type ReadModelsChoice } from './read-models';
 import { defaultRoles, parseRoles, type Roles } from './roles';
+import { parseClickHouseUrl } from './clickhouse';
 
 export type { EventLogChoice } from './event-log';
 export type { ReadModelsChoice } from './read-models';
 export type { Role, Roles } from './roles';
+export { analyticsChoice, type AnalyticsChoice } from './analytics';
+export type { ClickHouseChoice } from './clickhouse';
 
 /** A zod transform from a string through a parser that answers a value or `{ error }`. */
 const parsedBy =
@@ -38,6 +41,23 @@ export const ConfigSchema = z.object({
    * by every process of a deployment; it needs a shared EVENT_LOG.
    */
   READ_MODELS: z.string().default('sqlite').transform(parsedBy<ReadModelsChoice>(parseReadModels)),
+  /**
+   * A ClickHouse server's HTTP URL (`http://user:password@host:8123`): the analytics store (events
+   * API, experiment results) then lives there, folded from the log by its own projection. Unset:
+   * the read models' own events table.
+   */
+  CLICKHOUSE_URL: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return undefined;
+      const parsed = parseClickHouseUrl(value);
+      if (typeof parsed === 'string') return parsed;
+      ctx.addIssue({ code: 'custom', message: parsed.error });
+      return z.NEVER;
+    }),
+  /** The database on that server holding the analytics tables (created when missing). */
+  CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/).default('default'),
   /** What this process does: a comma-separated subset of api, ingest, projections, exports (default all; ingest only with NATS_URL). */
   ROLES: z.string().default('api,projections,exports').transform(parsedBy<Roles>(parseRoles)),
   /**
@@ -127,6 +147,9 @@ export const ConfigSchema = z.object({
   if (config.READ_MODELS.kind !== 'sqlite' && config.EVENT_LOG.kind === 'sqlite') {
     ctx.addIssue({ code: 'custom', path: ['READ_MODELS'], message: 'shared read models need a shared EVENT_LOG (a postgres:// URL or an esdb:// connection string): every process sharing them must fold one log' });
   }
+  if (config.CLICKHOUSE_URL !== undefined && config.READ_MODELS.kind !== 'sqlite') {
+    ctx.addIssue({ code: 'custom', path: ['CLICKHOUSE_URL'], message: 'a ClickHouse analytics store is fed by one process folding its own read models: not yet with shared read models (READ_MODELS=postgres://…)' });
+  }
   if (config.ROLES.has('ingest') && !config.NATS_URL) {
     ctx.addIssue({ code: 'custom', path: ['ROLES'], message: 'the `ingest` role consumes the NATS ingestion stream: set NATS_URL' });
   }
@@ -143,7 +166,7 @@ export class ConfigError extends Error {
 
 /** A variable's value as an error message may show it: a URL's password never appears. */
 const shown = (name: string, env: NodeJS.ProcessEnv) =>
-  name === 'SECRET_KEY' ? '(not shown)' : (name === 'EVENT_LOG' || name === 'READ_MODELS' || name === 'NATS_URL') && env[name] ? redactedUrl(env[name]) : env[name];
+  name === 'SECRET_KEY' ? '(not shown)' : (name === 'EVENT_LOG' || name === 'READ_MODELS' || name === 'NATS_URL' || name === 'CLICKHOUSE_URL') && env[name] ? redactedUrl(env[name]) : env[name];
 
 /** Reads the environment; an invalid value becomes one line naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

@@ -199,3 +199,31 @@ export interface AnalyticsStore {
   experiments: ExperimentEventReads;
   metrics: ExperimentMetricReads;
 }
+
+/**
+ * An analytics store outside the read models (a ClickHouse server), folded from the log by a
+ * projection of its own (src/app/analytics-fold.ts). It keeps no checkpoint apart from its rows:
+ * every row carries the log position of the batch that stored it, and where to resume is read back
+ * from them, so the position can never run ahead of the data.
+ */
+export interface FoldedAnalyticsStore extends AnalyticsStore {
+  /** Creates what is missing (database, tables); idempotent. */
+  open(): Promise<void>;
+  /**
+   * The log position of the last batch whose events are all stored (0: none). The fold writes a
+   * batch's person mapping before its events, and each insert of events lands whole, so every
+   * batch up to this one is stored.
+   */
+  foldedPosition(): Promise<number>;
+  digest(): Promise<AnalyticsDigest>;
+}
+
+/**
+ * Order-independent digests of an analytics store's contents as its reads see them (SetDigest):
+ * each event once, and each distinct id with its person now. Storage detail (positions, versions,
+ * copies a read collapses) is left out, so a store rebuilt from the log digests alike.
+ */
+export interface AnalyticsDigest {
+  events: string;
+  persons: string;
+}

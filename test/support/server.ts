@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { loadConfig, type Config } from '../../src/config';
+import { analyticsChoice, loadConfig, type Config } from '../../src/config';
 import { bootstrap, type Credentials } from '../../src/access';
 import { buildApp } from '../../src/http';
 import { geoLookup, openRuntime, type Runtime } from '../../src/app';
@@ -41,6 +41,7 @@ export async function startTestServer(
     // EXPORT_FILE_ROOT / EXPORT_ALLOWED_HOSTS / EXPORT_BACKFILL_MAX_RUNS in `env` reach the exports as in `npm start`.
     exportPolicy: exportPolicyFromConfig(config),
     ingestTransport: options.ingestTransport,
+    analytics: analyticsChoice(config),
   });
   await runtime.ready;
   await runtime.runner.catchUp();

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { examples } from '../help';
 import { rebuild, replayUntil } from '../../app';
+import { analyticsChoice } from '../../config';
 import { DomainError } from '../../errors';
 import { parseAsOf } from '../../time-travel';
 import { UsageError } from '../errors';
@@ -26,9 +27,17 @@ export function registerReplay(program: Command) {
       const config = cliConfig();
       if (options.until !== undefined) return replayUntilCommand(config.DATA_DIR, options.until, options, config.EVENT_LOG);
       const progress = foldProgress('replay');
-      const { dir, digests, quarantined } = await rebuild(config.DATA_DIR, { outDir: options.out, keep: !!options.out, eventLog: config.EVENT_LOG, onProgress: progress.onProgress });
+      const analytics = analyticsChoice(config);
+      const { dir, digests, quarantined, analyticsDatabase } = await rebuild(config.DATA_DIR, {
+        outDir: options.out,
+        keep: !!options.out,
+        eventLog: config.EVENT_LOG,
+        onProgress: progress.onProgress,
+        analytics: analytics.kind === 'clickhouse' ? analytics : undefined,
+      });
       progress.done();
-      printDigests(options.out ? dir : null, digests, quarantined, options.json === true);
+      printDigests(options.out ? dir : null, digests, quarantined, options.json === true, analyticsDatabase ? { analyticsDatabase } : {});
+      if (analyticsDatabase && options.json !== true) process.stdout.write(`analytics tables rebuilt in ClickHouse database ${analyticsDatabase}\n`);
     });
 }
 

@@ -34,6 +34,6 @@ export function registerVerify(program: Command) {
             process.stdout.write(`${state} ${r.projection.padEnd(20)} live ${r.live.slice(0, 16)} replayed ${r.replayed.slice(0, 16)} @${r.position}/${result.head}${quarantined}${reason}\n`);
           }
         if (!result.ok) process.exitCode = ExitCode.failure;
-      }),
+      }, { analytics: true }),
     );
 }

@@ -1,0 +1,68 @@
+import type { AnalyticsDigest } from '../../store/analytics';
+import { digestRows, SetDigest } from '../../runtime/set-digest';
+import type { ClickHouseClient } from './http-client';
+import { EVENTS_TABLE, PERSONS_TABLE } from './schema';
+import { int, str } from './sql-literal';
+import { fromMs } from './time';
+
+/** Rows per read: the digest pages through the table instead of holding it. */
+const PAGE = 20_000;
+
+interface Stored {
+  project_id: string | number;
+  uuid: string;
+  event: string;
+  distinct_id: string;
+  person_id: string | null;
+  timestamp: string | number;
+  received_at: string | number;
+  properties: string;
+  elements_chain: string;
+  group_0: string | null;
+  group_1: string | null;
+  group_2: string | null;
+  group_3: string | null;
+  group_4: string | null;
+  historical_migration: number;
+}
+
+/**
+ * The store's digest as its reads see it: events FINAL (an identical copy left by a crash counts
+ * once), paged by (project_id, uuid); each distinct id's newest mapping (argMax on version).
+ */
+export async function clickhouseDigest(client: ClickHouseClient): Promise<AnalyticsDigest> {
+  const events = new SetDigest();
+  let after: { project: number; uuid: string } | null = null;
+  for (;;) {
+    const from: string = after === null ? '1' : `(project_id > ${int(after.project)} OR (project_id = ${int(after.project)} AND uuid > ${str(after.uuid)}))`;
+    const rows = await client.rows<Stored>(
+      `SELECT project_id, uuid, event, distinct_id, person_id, timestamp, received_at, properties, elements_chain, group_0, group_1, group_2, group_3, group_4, historical_migration
+       FROM ${EVENTS_TABLE} FINAL WHERE ${from} ORDER BY project_id, uuid LIMIT ${PAGE}`,
+    );
+    for (const r of rows)
+      events.add(
+        digestRows.event({
+          projectId: Number(r.project_id),
+          uuid: r.uuid,
+          event: r.event,
+          distinctId: r.distinct_id,
+          personId: r.person_id,
+          timestamp: fromMs(r.timestamp),
+          receivedAt: fromMs(r.received_at),
+          properties: r.properties,
+          elementsChain: r.elements_chain,
+          groups: [r.group_0, r.group_1, r.group_2, r.group_3, r.group_4],
+          historicalMigration: Number(r.historical_migration) === 1,
+        }),
+      );
+    if (rows.length < PAGE) break;
+    const last = rows[rows.length - 1];
+    after = { project: Number(last.project_id), uuid: last.uuid };
+  }
+  const persons = new SetDigest();
+  const mapped = await client.rows<{ project_id: string | number; distinct_id: string; person_id: string }>(
+    `SELECT project_id, distinct_id, argMax(person_id, version) AS person_id FROM ${PERSONS_TABLE} GROUP BY project_id, distinct_id`,
+  );
+  for (const r of mapped) persons.add(digestRows.person(Number(r.project_id), r.distinct_id, r.person_id));
+  return { events: events.value(), persons: persons.value() };
+}

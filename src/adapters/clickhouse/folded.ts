@@ -1,0 +1,26 @@
+import type { FoldedAnalyticsStore } from '../../store/analytics';
+import { clickhouseDigest } from './digest';
+import { ClickHouseClient, type ClickHouseConfig } from './http-client';
+import { createAnalyticsTables, EVENTS_TABLE } from './schema';
+import { clickhouseAnalytics } from './store';
+
+/**
+ * The analytics store on a ClickHouse server as the service opens it (CLICKHOUSE_URL): the
+ * database created when missing, then the tables; the fold's position is the highest `_position`
+ * among the events (max over an empty table is 0 on every version).
+ */
+export function clickhouseFoldedAnalytics(config: ClickHouseConfig): FoldedAnalyticsStore {
+  const client = new ClickHouseClient(config);
+  return {
+    ...clickhouseAnalytics(client),
+    async open() {
+      if (client.database !== 'default') await client.serverCommand(`CREATE DATABASE IF NOT EXISTS ${client.database}`);
+      await createAnalyticsTables(client);
+    },
+    async foldedPosition() {
+      const [row] = await client.rows<{ p: string | number }>(`SELECT max(_position) AS p FROM ${EVENTS_TABLE}`);
+      return Number(row?.p ?? 0);
+    },
+    digest: () => clickhouseDigest(client),
+  };
+}

@@ -1,0 +1,133 @@
+import { foldOutputs } from '../../projections/analytics/fold-outputs';
+import type { EventLog } from '../store/event-log';
+import type { FoldedAnalyticsStore } from '../store/analytics';
+import type { SqlSession } from '../store/sql';
+
+/** Log records read per batch, and the byte bound beside it (one EventsCaptured holds up to 10,000 events). */
+const BATCH_RECORDS = 500;
+const BATCH_BYTES = 16 * 1024 * 1024;
+/** How long an idle fold waits before looking at the log again (appends also wake it). */
+const IDLE_MS = 200;
+/** After a failure (server unreachable), the wait before trying again. */
+const RETRY_MS = 2000;
+
+export interface AnalyticsFoldDeps {
+  log: EventLog;
+  store: FoldedAnalyticsStore;
+  /** The read models the ingestion fold writes (what each batch is read back from). */
+  readModels: SqlSession;
+  /** Resolves once the ingestion fold has passed `position`. */
+  ingested: (position: number) => Promise<void>;
+  onError?: (err: Error) => void;
+}
+
+/**
+ * The projection that folds the log into an analytics store outside the read models (ClickHouse):
+ * per batch of records, once the ingestion fold has passed it, the fold's decisions read back
+ * (projections/analytics/fold-outputs.ts), then the person mapping, then the events, each in one
+ * insert. No checkpoint of its own: on start the position is read back from the events stored
+ * (FoldedAnalyticsStore.foldedPosition), and a batch stored again after a crash changes nothing
+ * (the sink is idempotent by (project, uuid), the mapping keeps the highest version).
+ * One writer: run it in the process that folds the read models.
+ */
+export class AnalyticsFold {
+  private position = 0;
+  private running = false;
+  private stopped = false;
+  private wake: (() => void) | null = null;
+  private readonly waiters = new Set<{ position: number; resolve: () => void }>();
+  private loop: Promise<void> | null = null;
+  /** Resolves on stop: a fold waiting for the ingestion fold (stopped too) lets go. */
+  private stopping!: () => void;
+  private readonly stopped$ = new Promise<void>((resolve) => (this.stopping = resolve));
+
+  constructor(private readonly deps: AnalyticsFoldDeps) {}
+
+  /** The store it feeds. */
+  get store(): FoldedAnalyticsStore {
+    return this.deps.store;
+  }
+
+  /** Where the fold has come to (the last batch stored, or skipped for holding no events). */
+  get folded(): number {
+    return this.position;
+  }
+
+  /** Opens the store and starts following the log from the position its rows show. */
+  start(): Promise<void> {
+    if (this.running) return Promise.resolve();
+    this.running = true;
+    const started = (async () => {
+      await this.deps.store.open();
+      this.position = await this.deps.store.foldedPosition();
+    })();
+    this.loop = started.then(() => this.follow());
+    this.loop.catch((err: unknown) => this.deps.onError?.(err instanceof Error ? err : new Error(String(err))));
+    return started;
+  }
+
+  /** Tells an idle fold the log has grown. */
+  appended(): void {
+    this.wake?.();
+  }
+
+  /** Resolves once the fold has passed `position`. */
+  waitFor(position: number): Promise<void> {
+    if (this.position >= position) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.add({ position, resolve }));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.stopping();
+    this.wake?.();
+    await this.loop?.catch(() => undefined);
+  }
+
+  /** Folds the log up to its head (one step of follow: only follow calls it, so one batch at a time). */
+  private async foldToHead(): Promise<void> {
+    for (;;) {
+      const records = await this.deps.log.readAll({ afterPosition: this.position, maxCount: BATCH_RECORDS, maxBytes: BATCH_BYTES });
+      if (records.length === 0 || this.stopped) return;
+      const last = records[records.length - 1].position;
+      await Promise.race([this.deps.ingested(last), this.stopped$]);
+      if (this.stopped) return;
+      const { events, persons } = await foldOutputs(this.deps.readModels, records, last);
+      // Persons first: once a batch's events are stored (what the position is read from), its mapping is too.
+      if (persons.length > 0) await this.deps.store.persons.map(persons);
+      if (events.length > 0) await this.deps.store.sink.append(events, last);
+      this.advance(last);
+    }
+  }
+
+  private advance(position: number): void {
+    this.position = position;
+    for (const waiter of this.waiters)
+      if (waiter.position <= position) {
+        this.waiters.delete(waiter);
+        waiter.resolve();
+      }
+  }
+
+  private async follow(): Promise<void> {
+    while (!this.stopped) {
+      let pause = IDLE_MS;
+      try {
+        await this.foldToHead();
+      } catch (err) {
+        this.deps.onError?.(err instanceof Error ? err : new Error(String(err)));
+        pause = RETRY_MS;
+      }
+      if (this.stopped) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, pause);
+        function done() {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.wake = done;
+      });
+      this.wake = null;
+    }
+  }
+}
