@@ -131,6 +131,7 @@ export class ProjectionRunner implements Runner {
       // Stryker disable next-line MethodExpression,ArrowFunction,ConditionalExpression: equivalent, a projection bound twice is reported once (checkpoints() and failures() read the first), with no quarantines
       for (const projection of projections.filter((p) => !this.bound.some((b) => b.projection === p))) {
         const store = stores[projection.store];
+        // Stryker disable next-line BooleanLiteral: equivalent, a failed projection is skipped whether frozen or not
         this.bound.push({ projection, store, handles: null, checkpoint: 0, failure: err, quarantine: { count: 0, latest: [] }, until: 0, lanes: null, frozen: false, upgradeTo: null });
       }
       this.failAll(err);

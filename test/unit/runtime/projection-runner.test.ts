@@ -168,6 +168,11 @@ describe('the projection runner, catching up', () => {
     // The batches, their retries event by event, the lane's slices and their checkpoints.
     expect(locks.length).toBeGreaterThan(4);
     expect(new Set(locks.slice(2))).toEqual(new Set(['projection:recorder', 'projection:laned']));
+    // A batch the laned projection does not read moves its checkpoint alone, under its lock too.
+    f.note({ n: 3 }, 'Other');
+    const before = transaction.mock.calls.length;
+    await runner.catchUp();
+    expect(transaction.mock.calls.slice(before).map(([, options]) => options?.lock)).toEqual(['projection:recorder', 'projection:laned']);
   });
 
   it('a stopped projection is given no more batches', async () => {
@@ -339,6 +344,23 @@ describe('following the log', () => {
     runner.stop();
     expect(runner.failures()).toEqual({});
     expect(f.checkpointRow('recorder')).toEqual({ position: 1, version: 1 });
+  });
+
+  it('reads nothing, catching up or following, once every projection has stopped', async () => {
+    const f = openFiles();
+    f.note({ n: 1, throws: 'fault' });
+    f.note({ n: 2 });
+    const runner = f.runner([recorder()], { batchSize: 1, pollIntervalMs: 5 });
+    await runner.catchUp();
+    expect(runner.failures()).toEqual({ recorder: 'disk I/O error' });
+    const reads: unknown[] = [];
+    const readAll = f.log.readAll.bind(f.log);
+    f.log.readAll = (options) => {
+      reads.push(options?.afterPosition);
+      return readAll(options);
+    };
+    await runner.catchUp();
+    expect(reads).toEqual([]);
   });
 
   it('stops following once every projection has stopped', async () => {

@@ -98,11 +98,19 @@ describe('a projection whose version changed', () => {
     await f.runner([recorder()]).catchUp();
     for (let n = 2; n <= 5; n++) f.note({ n });
     const runner = f.runner([v2()], { batchSize: 2, pollIntervalMs: 5 });
+    // The serving runner, all of whose projections are frozen, reads nothing: only the rebuild reads.
+    const from: unknown[] = [];
+    const readAll = f.log.readAll.bind(f.log);
+    f.log.readAll = (options) => {
+      from.push(options?.afterPosition);
+      return readAll(options);
+    };
     let progress = 0;
     runner.progress$.subscribe(() => progress++);
     runner.start();
     await until(() => Object.keys(runner.rebuilds()).length === 0 && runner.checkpoints().recorder === 5);
     expect(progress).toBeGreaterThan(2);
+    expect(from.filter((after) => after === null)).toEqual([]);
     expect(f.rows('SELECT n FROM seen ORDER BY position')).toEqual([10, 20, 30, 40, 50].map((n) => ({ n })));
     f.note({ n: 6 });
     await until(() => runner.checkpoints().recorder === 6);
