@@ -240,8 +240,8 @@ export class ProjectionRunner implements Runner {
   private async follow(): Promise<void> {
     try {
       await this.ready;
-      // Stryker disable next-line BlockStatement: equivalent, every projection has failed: the loop below ends at once
     } catch {
+      // Every projection has failed (ready rejected): nothing to follow.
       return;
     }
     // Stryker disable next-line BooleanLiteral: equivalent, set at the top of every turn of the loop
