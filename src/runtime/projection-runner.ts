@@ -71,6 +71,8 @@ export interface RunnerOptions {
    * side by side while the old tables keep serving.
    */
   sideBySide?: boolean;
+  /** A laned projection holding this many events unapplied stops the reading until it has caught up (default MAX_HELD_EVENTS). */
+  maxHeldEvents?: number;
 }
 
 /**
@@ -97,8 +99,10 @@ export class ProjectionRunner implements Runner {
   private rebuilding: SideBySideRebuild[] = [];
   private readonly waiters = new Set<Waiter>();
   private readonly batchSize: number;
+  private readonly maxHeldEvents: number;
   private following = false;
   /** The log has moved since it was last read (told by the append notices). */
+  // Stryker disable next-line BooleanLiteral: equivalent, cleared before every read of the log, and nothing asks it before the first
   private logMoved = false;
   private stopFollowing: () => void = () => {};
   /** Batches are applied one at a time (the live loop and a catch-up may both feed the runner). */
@@ -116,6 +120,7 @@ export class ProjectionRunner implements Runner {
     private readonly options: RunnerOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 2000;
+    this.maxHeldEvents = options.maxHeldEvents ?? MAX_HELD_EVENTS;
     options.notifications?.moved$.subscribe(() => (this.logMoved = true));
     this.ready = (async () => {
       for (const projection of projections) this.bound.push(await this.bind(projection, stores[projection.store]));
@@ -123,8 +128,10 @@ export class ProjectionRunner implements Runner {
     })();
     // Surfaced through ready's rejection and failures(); never an unhandled rejection.
     this.ready.catch((err: Error) => {
+      // Stryker disable next-line MethodExpression,ArrowFunction,ConditionalExpression: equivalent, a projection bound twice is reported once (checkpoints() and failures() read the first), with no quarantines
       for (const projection of projections.filter((p) => !this.bound.some((b) => b.projection === p))) {
         const store = stores[projection.store];
+        // Stryker disable next-line BooleanLiteral: equivalent, a failed projection is skipped whether frozen or not
         this.bound.push({ projection, store, handles: null, checkpoint: 0, failure: err, quarantine: { count: 0, latest: [] }, until: 0, lanes: null, frozen: false, upgradeTo: null });
       }
       this.failAll(err);
@@ -222,7 +229,7 @@ export class ProjectionRunner implements Runner {
 
   /** A laned projection holds so much that reading more would only grow memory. */
   private backlogFull(): boolean {
-    return this.bound.some((b) => !b.failure && b.lanes !== null && b.lanes.pending >= MAX_HELD_EVENTS);
+    return this.bound.some((b) => !b.failure && b.lanes !== null && b.lanes.pending >= this.maxHeldEvents);
   }
 
   /**
@@ -234,8 +241,10 @@ export class ProjectionRunner implements Runner {
     try {
       await this.ready;
     } catch {
+      // Every projection has failed (ready rejected): nothing to follow.
       return;
     }
+    // Stryker disable next-line BooleanLiteral: equivalent, set at the top of every turn of the loop
     let dirty = true;
     let wake: (() => void) | null = null;
     const poke = () => {
@@ -256,6 +265,7 @@ export class ProjectionRunner implements Runner {
       dirty = false;
       const after = this.resumeAfter();
       // Every projection frozen while its next version is built: nothing to read until one takes over.
+      // Stryker disable next-line ConditionalExpression: equivalent, going on would only wait for wakes that find nothing to read (the stop stays the same)
       if (after === null && this.rebuilding.length === 0) break;
       let batch: RecordedEvent[] = [];
       try {
@@ -294,10 +304,12 @@ export class ProjectionRunner implements Runner {
         await this.applyRound(b, b.lanes, batch);
         continue;
       }
+      // Stryker disable next-line ConditionalExpression: equivalent, an empty batch moves nothing: this spares a transaction
       if (batch.length === 0) continue;
       try {
         const before = b.checkpoint;
         b.checkpoint = (await this.applyTx(b, batch)).checkpoint;
+        // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: equivalent, a shortcut: without a move the filter finds nothing, without listeners nobody hears
         if (b.checkpoint > before && this.applied$.observed) {
           const events = batch.filter((e) => e.position > before && e.position <= b.checkpoint && (!b.handles || b.handles.has(e.type)));
           if (events.length) this.applied$.next({ projection: b.projection.name, events });
@@ -338,7 +350,9 @@ export class ProjectionRunner implements Runner {
     const { projection, store } = b;
     return store.transaction(
       async (tx) => {
+        // Stryker disable next-line OptionalChaining,LogicalOperator: equivalent, bind() has written the checkpoint
         const stored = (await readCheckpoint(tx, projection.name))?.position ?? 0;
+        // Stryker disable next-line EqualityOperator: equivalent, writing the stored position again changes nothing
         if (position <= stored) return stored;
         await tx.run(WRITE_CHECKPOINT, projection.name, position, projection.version);
         await tx.run(FORGET_LANES_BEHIND, projection.name, position);
@@ -358,6 +372,7 @@ export class ProjectionRunner implements Runner {
           onQuarantine: this.options.onQuarantine,
           notifications: this.options.notifications,
           pollIntervalMs: this.options.pollIntervalMs,
+          // Stryker disable next-line BooleanLiteral: equivalent, the next version's name carries its version, so its stored checkpoint never has another
           sideBySide: false,
         }),
       head: () => this.log.head(),
@@ -387,10 +402,12 @@ export class ProjectionRunner implements Runner {
     const failed = relevant.find((b) => b.failure);
     if (failed) {
       waiter.reject(new Error(`projection ${failed.projection.name} has stopped: ${failed.failure!.message}`));
+      // Stryker disable next-line BooleanLiteral: equivalent, a settled promise ignores settling again: true only lets the waiter go
       return true;
     }
     if (relevant.length > 0 && relevant.every((b) => b.checkpoint >= waiter.position)) {
       waiter.resolve();
+      // Stryker disable next-line BooleanLiteral: equivalent, a settled promise ignores settling again: true only lets the waiter go
       return true;
     }
     return false;
@@ -445,7 +462,7 @@ export class ProjectionRunner implements Runner {
       until: Number.MAX_SAFE_INTEGER,
       frozen,
       upgradeTo: frozen ? projection : null,
-      lanes: lanes && projection.lane ? new LaneBacklog(checkpoint, lanes, { laneOf: (event) => (handles && !handles.has(event.type) ? null : projection.lane!(event)), partsOf: (event) => projection.parts?.(event) ?? 1 }) : null,
+      lanes: lanes ? new LaneBacklog(checkpoint, lanes, { laneOf: (event) => (handles && !handles.has(event.type) ? null : projection.lane!(event)), partsOf: (event) => projection.parts?.(event) ?? 1 }) : null,
     };
   }
 
@@ -479,6 +496,7 @@ export class ProjectionRunner implements Runner {
      * completes are written with its rows.
      */
     const foldSlice = async (tx: ReadModelTransaction, slice: LaneSlice, applyAll: ApplyAll) => {
+      // Stryker disable next-line OptionalChaining: equivalent, bind() has written the checkpoint
       const current = (await readCheckpoint(tx, name))?.position ?? 0;
       const laneAt = Math.max(current, (await tx.get<{ position: number }>(READ_LANE, name, slice.lane))?.position ?? 0);
       const skipped = slice.events.findIndex((event) => event.position > laneAt);
@@ -487,6 +505,7 @@ export class ProjectionRunner implements Runner {
       const done: LaneSlice = { lane: slice.lane, events: slice.events.slice(0, slice.events.length - chosen.length + applied) };
       await tx.run(WRITE_LANE, name, slice.lane, done.events[done.events.length - 1].position);
       const next = b.lanes!.checkpointAfter(done);
+      // Stryker disable next-line EqualityOperator: equivalent, writing the stored checkpoint again changes nothing
       if (next > current) {
         await tx.run(WRITE_CHECKPOINT, name, next, projection.version);
         await tx.run(FORGET_LANES_BEHIND, name, next);
@@ -496,9 +515,11 @@ export class ProjectionRunner implements Runner {
     };
     const fold = async (tx: ReadModelTransaction, applyAll: ApplyAll) => {
       if (slice) return foldSlice(tx, slice, applyAll);
+      // Stryker disable next-line OptionalChaining: equivalent, bind() has written the checkpoint
       const current = (await readCheckpoint(tx, name))?.position ?? 0;
       const { chosen, last } = select(current);
       if (chosen.length) await applyAll(chosen);
+      // Stryker disable next-line ConditionalExpression: equivalent, writing the stored checkpoint again changes nothing
       if (last !== current) await tx.run(WRITE_CHECKPOINT, name, last, projection.version);
       // Shared read models: what this batch applied, for the processes that follow the store.
       if (this.options.changes && chosen.length) await this.options.changes.record(tx, name, chosen);

@@ -77,10 +77,13 @@ export class SideBySideRebuild {
   follow(): void {
     this.runner.start();
     const check = async () => {
-      if (this.takingOver || !this.host.following()) return;
+      if (this.takingOver) return;
+      if (!this.host.following()) return;
       const built = this.progress().position;
+      // Stryker disable next-line ArrowFunction: equivalent, an undefined head compares false as infinity does
       const head = await this.host.head().catch(() => Number.POSITIVE_INFINITY);
-      if (built >= head && !this.takingOver) void this.takeOver().catch(() => undefined);
+      // takeOver() answers the take-over already under way, if any.
+      if (built >= head) void this.takeOver().catch(() => undefined);
     };
     this.runner.progress$.subscribe(() => {
       this.host.progressed();

@@ -1,6 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppliedBatch } from '../../../src/store/runner';
-import { openFiles, recorder, until } from './runner-harness';
+import { openFiles, recorder, until, type Noted } from './runner-harness';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe('the projection runner, catching up', () => {
   it('applies the events the projection reads, in order, and moves its checkpoint past the others', async () => {
@@ -105,6 +109,108 @@ describe('the projection runner, catching up', () => {
     expect(f.checkpointRow('recorder')).toEqual({ position: 1, version: 1 });
     expect(applied).toEqual([]);
   });
+
+  it('reads the log no further than the head, however far toPosition lies', async () => {
+    const f = openFiles();
+    for (let n = 1; n <= 4; n++) f.note({ n });
+    const runner = f.runner([recorder()], { batchSize: 2 });
+    expect(runner.checkpoints()).toEqual({ recorder: 0 });
+    let reads = 0;
+    const readAll = f.log.readAll.bind(f.log);
+    f.log.readAll = (...args) => {
+      reads++;
+      return readAll(...args);
+    };
+    await runner.catchUp();
+    expect(reads).toBe(2);
+    await runner.catchUp({ toPosition: 100 });
+    expect(reads).toBe(3);
+    expect(runner.checkpoints()).toEqual({ recorder: 4 });
+  });
+
+  it('an until holds for its catch-up only: following the log goes past it', async () => {
+    const f = openFiles();
+    f.note({ n: 1 });
+    f.note({ n: 2 });
+    const runner = f.runner([recorder()], { pollIntervalMs: 5 });
+    await runner.catchUp({ until: { recorder: 1 } });
+    expect(runner.checkpoints()).toEqual({ recorder: 1 });
+    runner.start();
+    await until(() => runner.checkpoints().recorder === 2);
+    runner.stop();
+  });
+
+  it('tells applied$ only what each projection applied, when they stand at different positions', async () => {
+    const f = openFiles();
+    for (let n = 1; n <= 6; n++) f.note({ n });
+    const runner = f.runner([recorder(), recorder({ name: 'other', table: 'other_seen' })]);
+    await runner.catchUp({ until: { recorder: 3, other: 1 } });
+    const applied: Record<string, number[]> = {};
+    runner.applied$.subscribe((b) => (applied[b.projection] ??= []).push(...b.events.map((e) => e.position)));
+    await runner.catchUp({ until: { recorder: 5 } });
+    expect(applied).toEqual({ recorder: [4, 5], other: [2, 3, 4, 5, 6] });
+    expect(f.rows('SELECT n FROM seen ORDER BY position')).toEqual([1, 2, 3, 4, 5].map((n) => ({ n })));
+    expect(runner.quarantines().count).toBe(0);
+  });
+
+  it('takes each projection’s lock in its transactions, and the schema lock to bind', async () => {
+    const f = openFiles();
+    f.note({ n: 1, throws: 'bad' });
+    f.note({ n: 2 }, 'Other');
+    const transaction = vi.spyOn(f.store, 'transaction');
+    const runner = f.runner([recorder(), recorder({ name: 'laned', table: 'laned_seen', lane: () => 'a', handles: ['Noted'] })]);
+    await runner.catchUp();
+    const locks = transaction.mock.calls.map(([, options]) => options?.lock);
+    expect(locks.slice(0, 2)).toEqual([
+      ['schema', 'projection:recorder'],
+      ['schema', 'projection:laned'],
+    ]);
+    // The batches, their retries event by event, the lane's slices and their checkpoints.
+    expect(locks.length).toBeGreaterThan(4);
+    expect(new Set(locks.slice(2))).toEqual(new Set(['projection:recorder', 'projection:laned']));
+    // A batch the laned projection does not read moves its checkpoint alone, under its lock too.
+    f.note({ n: 3 }, 'Other');
+    const before = transaction.mock.calls.length;
+    await runner.catchUp();
+    expect(transaction.mock.calls.slice(before).map(([, options]) => options?.lock)).toEqual(['projection:recorder', 'projection:laned']);
+  });
+
+  it('a stopped projection is given no more batches', async () => {
+    const f = openFiles();
+    f.note({ n: 1, throws: 'fault' });
+    f.note({ n: 2 });
+    const runner = f.runner(
+      [recorder(), recorder({ name: 'other', table: 'other_seen', apply: (event, db) => db.run('INSERT INTO other_seen (position, n) VALUES (?, ?)', event.position, 0).then(() => undefined) })],
+      { batchSize: 1 },
+    );
+    await runner.catchUp();
+    expect(runner.failures()).toEqual({ recorder: 'disk I/O error' });
+    expect(f.rows('SELECT n FROM seen')).toEqual([]);
+    expect(runner.checkpoints()).toEqual({ recorder: 0, other: 2 });
+  });
+
+  it('idle() waits for the batch in progress', async () => {
+    const f = openFiles();
+    f.note({ n: 1 });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let started = false;
+    const runner = f.runner([recorder({ async apply(event, db) {
+      started = true;
+      await gate;
+      await db.run('INSERT INTO seen (position, n) VALUES (?, ?)', event.position, (event.data as Noted).n);
+    } })]);
+    const catchingUp = runner.catchUp();
+    await until(() => started);
+    let idle = false;
+    const idling = runner.idle().then(() => (idle = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(idle).toBe(false);
+    release();
+    await idling;
+    expect(f.rows('SELECT n FROM seen')).toEqual([{ n: 1 }]);
+    await catchingUp;
+  });
 });
 
 describe('waitFor', () => {
@@ -194,6 +300,69 @@ describe('following the log', () => {
     runner.stop();
   });
 
+  it('keeps one poll timer at the interval asked however often started, and clears it on stop', async () => {
+    const f = openFiles();
+    const setTimer = vi.spyOn(globalThis, 'setInterval');
+    const clearTimer = vi.spyOn(globalThis, 'clearInterval');
+    const runner = f.runner([recorder()], { pollIntervalMs: 7 });
+    runner.start();
+    runner.start();
+    await runner.ready;
+    await until(() => setTimer.mock.calls.length > 0);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(setTimer.mock.calls.map(([, ms]) => ms)).toEqual([7]);
+    runner.stop();
+    expect(clearTimer).toHaveBeenCalledWith(setTimer.mock.results[0].value);
+  });
+
+  it('an idle follower reads the log only when woken', async () => {
+    const f = openFiles();
+    f.note({ n: 1 });
+    const runner = f.runner([recorder()], { notifications: { appended$: f.log.appends, moved$: f.log.appends, notify: () => undefined }, pollIntervalMs: 60_000 });
+    runner.start();
+    await runner.waitFor(1);
+    let reads = 0;
+    const readAll = f.log.readAll.bind(f.log);
+    f.log.readAll = (...args) => {
+      reads++;
+      return readAll(...args);
+    };
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(reads).toBeLessThanOrEqual(1);
+    runner.stop();
+  });
+
+  it('a read of the log that fails is tried again at the next poll', async () => {
+    const f = openFiles();
+    f.note({ n: 1 });
+    const readAll = f.log.readAll.bind(f.log);
+    let failures = 1;
+    f.log.readAll = (...args) => (failures-- > 0 ? Promise.reject(new Error('log unreachable')) : readAll(...args));
+    const runner = f.runner([recorder()], { pollIntervalMs: 5 });
+    runner.start();
+    await until(() => runner.checkpoints().recorder === 1);
+    runner.stop();
+    expect(runner.failures()).toEqual({});
+    expect(f.checkpointRow('recorder')).toEqual({ position: 1, version: 1 });
+  });
+
+  it('reads nothing, catching up or following, once every projection has stopped', async () => {
+    const f = openFiles();
+    f.note({ n: 1, throws: 'fault' });
+    f.note({ n: 2 });
+    const runner = f.runner([recorder()], { batchSize: 1, pollIntervalMs: 5 });
+    await runner.catchUp();
+    expect(runner.failures()).toEqual({ recorder: 'disk I/O error' });
+    const reads: unknown[] = [];
+    const readAll = f.log.readAll.bind(f.log);
+    f.log.readAll = (options) => {
+      reads.push(options?.afterPosition);
+      return readAll(options);
+    };
+    await runner.catchUp();
+    expect(reads).toEqual([]);
+  });
+
   it('stops following once every projection has stopped', async () => {
     const f = openFiles();
     f.note({ n: 1, throws: 'fault' });
@@ -222,6 +391,7 @@ describe('a runner that cannot bind its projections', () => {
     await expect(waiting).rejects.toThrow();
     expect(Object.keys(runner.failures()).sort()).toEqual(['first', 'recorder', 'third']);
     expect(runner.checkpoints()).toEqual({ first: 0, recorder: 0, third: 0 });
+    expect(runner.quarantines()).toEqual({ count: 0, latest: [] });
     await expect(runner.catchUp()).rejects.toThrow();
     runner.start();
     runner.stop();

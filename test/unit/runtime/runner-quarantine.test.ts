@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RecordedEvent } from '../../../streams';
 import type { QuarantinedEvent } from '../../../src/store/runner';
 import type { SqlSession } from '../../../src/store/sql';
+import { markStorageFault } from '../../../src/store/storage-fault';
 import { misbehave, openFiles, recorder, type Noted } from './runner-harness';
 
 const QUARANTINED = 'SELECT projection, position, part, stream_id, event_type, project_id, error FROM projection_failures ORDER BY position, part';
@@ -101,6 +102,37 @@ describe('an event the projection cannot apply', () => {
     expect((f.rows(QUARANTINED) as QuarantinedEvent[]).map((q) => [q.position, q.part])).toEqual([[1, null]]);
   });
 
+  it('a projection that keeps nothing in memory is quarantined and stopped alike', async () => {
+    const f = openFiles();
+    f.note({ n: 1, throws: 'bad' });
+    f.note({ n: 2 });
+    const quiet = f.runner([recorder({ rolledBack: undefined })]);
+    await quiet.catchUp();
+    expect(quiet.quarantines().latest.map((q) => q.position)).toEqual([1]);
+    expect(f.rows('SELECT n FROM seen')).toEqual([{ n: 2 }]);
+
+    const g = openFiles();
+    g.note({ n: 1, throws: 'first attempt' });
+    let attempts = 0;
+    const faulty = g.runner([recorder({
+      rolledBack: undefined,
+      async apply() {
+        if (++attempts === 1) throw new Error('first attempt');
+        throw markStorageFault(new Error('disk gone'));
+      },
+    })]);
+    await faulty.catchUp();
+    expect(faulty.failures()).toEqual({ recorder: 'disk gone' });
+  });
+
+  it('a projection with applyPart but no parts quarantines the whole event', async () => {
+    const f = openFiles();
+    f.note({ n: 1, throws: 'whole' });
+    const runner = f.runner([recorder({ applyPart: async () => undefined })]);
+    await runner.catchUp();
+    expect((f.rows(QUARANTINED) as QuarantinedEvent[]).map((q) => [q.position, q.part])).toEqual([[1, null]]);
+  });
+
   it('quarantines the same events however the log is cut into batches, and a restart reads the summary back', async () => {
     const f = openFiles();
     for (let n = 1; n <= 14; n++) f.note({ n, throws: n % 3 === 0 ? `bad ${n}` : undefined });
@@ -126,12 +158,15 @@ describe('an event the projection cannot apply', () => {
     f.note({ n: 1 });
     f.note({ n: 2, throws: 'fault' });
     const errors: string[] = [];
-    const runner = f.runner([recorder()], { onError: (name, err) => errors.push(`${name}: ${err.message}`) });
+    const projection = recorder();
+    const runner = f.runner([projection], { onError: (name, err) => errors.push(`${name}: ${err.message}`) });
     await runner.catchUp();
     expect(errors).toEqual(['recorder: disk I/O error']);
     expect(f.rows('SELECT count(*) AS c FROM seen')).toEqual([{ c: 0 }]);
     expect(f.rows(QUARANTINED)).toEqual([]);
     expect(runner.checkpoints()).toEqual({ recorder: 0 });
+    // Rolled back once: the event is not tried again alone.
+    expect(projection.rolledBackCalls).toBe(1);
   });
 
   it('a storage fault met while isolating the failing event stops the projection too', async () => {

@@ -98,16 +98,60 @@ describe('a projection whose version changed', () => {
     await f.runner([recorder()]).catchUp();
     for (let n = 2; n <= 5; n++) f.note({ n });
     const runner = f.runner([v2()], { batchSize: 2, pollIntervalMs: 5 });
+    // The serving runner, all of whose projections are frozen, reads nothing: only the rebuild reads.
+    const from: unknown[] = [];
+    const readAll = f.log.readAll.bind(f.log);
+    f.log.readAll = (options) => {
+      from.push(options?.afterPosition);
+      return readAll(options);
+    };
     let progress = 0;
     runner.progress$.subscribe(() => progress++);
     runner.start();
     await until(() => Object.keys(runner.rebuilds()).length === 0 && runner.checkpoints().recorder === 5);
     expect(progress).toBeGreaterThan(2);
+    expect(from.filter((after) => after === null)).toEqual([]);
     expect(f.rows('SELECT n FROM seen ORDER BY position')).toEqual([10, 20, 30, 40, 50].map((n) => ({ n })));
     f.note({ n: 6 });
     await until(() => runner.checkpoints().recorder === 6);
     expect(f.rows('SELECT n FROM seen WHERE position = 6')).toEqual([{ n: 60 }]);
     runner.stop();
+  });
+
+  it('rebuilt in place, a laned projection forgets how far its lanes had gone', async () => {
+    const f = openFiles();
+    const laned = (extra: Parameters<typeof recorder>[0] = {}) => recorder({ lane: (event: RecordedEvent) => (event.data as Noted).lane!, ...extra });
+    f.note({ n: 1, lane: 'b' });
+    f.note({ n: 2, lane: 'a', throws: 'fault' });
+    f.note({ n: 3, lane: 'b' });
+    f.note({ n: 4, lane: 'a' });
+    f.note({ n: 5, lane: 'a' });
+    await f.runner([laned()]).catchUp();
+    expect(f.rows('SELECT lane, position FROM projection_lanes')).toEqual([{ lane: 'b', position: 3 }]);
+    const runner = f.runner([laned({ version: 2, apply: v2().apply })], { sideBySide: false });
+    await runner.catchUp();
+    // Event 2 fails version 2 too (quarantined); lane b's events are folded again.
+    expect(f.rows('SELECT n FROM seen ORDER BY position')).toEqual([10, 30, 40, 50].map((n) => ({ n })));
+  });
+
+  it('a take-over replaces only its own projection, settles waiters, and leaves the other rebuilds going', async () => {
+    const f = openFiles();
+    f.note({ n: 1 });
+    const other = (version: number, extra: Parameters<typeof recorder>[0] = {}) => recorder({ name: 'other', table: 'other_seen', version, ...extra });
+    await f.runner([recorder(), other(1), recorder({ name: 'third', table: 'third_seen' })]).catchUp();
+    f.note({ n: 2 });
+    const broken = other(2, {
+      async apply() {
+        throw (await import('../../../src/store/storage-fault')).markStorageFault(new Error('disk gone'));
+      },
+    });
+    const runner = f.runner([v2(), broken, recorder({ name: 'third', table: 'third_seen' })]);
+    await runner.catchUp({ rebuilds: 'background' });
+    const waiting = runner.waitFor(2, ['recorder']);
+    await expect(runner.catchUp({ toPosition: 2 })).rejects.toThrow('the rebuild of other stopped: disk gone');
+    await waiting;
+    expect(runner.checkpoints()).toEqual({ recorder: 2, other: 1, third: 2 });
+    expect(runner.rebuilds()).toEqual({ other: { version: 2, position: 0 } });
   });
 
   it('a rebuild that stopped on a storage fault does not take over', async () => {
