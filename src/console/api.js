@@ -42,11 +42,11 @@ export async function signIn(candidate) {
 export const api = (path, options) => request(path, options);
 
 /** The public /flags/ endpoint, as an SDK calls it with the project's public token. */
-export async function evaluateFlags(token, distinctId, personProperties) {
+export async function evaluateFlags(token, distinctId, personProperties, extra = {}) {
   const res = await fetch('/flags/?v=2', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token, distinct_id: distinctId, person_properties: personProperties }),
+    body: JSON.stringify({ token, distinct_id: distinctId, person_properties: personProperties, ...extra }),
     credentials: 'omit',
   });
   if (!res.ok) throw new ApiError(res.status, `HTTP ${res.status}`);

@@ -51,6 +51,15 @@ export function Flags({ project, scopes, go, flagId }) {
 
 const emptyGroup = () => ({ properties: [], rollout_percentage: 100 });
 
+/** The project's group types (index and name), for matching a flag by groups. */
+function useGroupTypes(project) {
+  const [types, setTypes] = useState([]);
+  useEffect(() => {
+    api(`/api/projects/${project.id}/groups_types/`).then(setTypes, () => setTypes([]));
+  }, [project.id]);
+  return types;
+}
+
 function FlagEditor({ project, flag, writable, done }) {
   const [key, setKey] = useState(flag?.key ?? '');
   const [name, setName] = useState(flag?.name ?? '');
@@ -58,6 +67,9 @@ function FlagEditor({ project, flag, writable, done }) {
   const [groups, setGroups] = useState(flag?.filters?.groups?.length ? flag.filters.groups : [emptyGroup()]);
   const [variants, setVariants] = useState(flag?.filters?.multivariate?.variants ?? []);
   const [payloads, setPayloads] = useState(JSON.stringify(flag?.filters?.payloads ?? {}));
+  // Match by persons (null) or by a group type's index: the flag then rolls out per group, on its properties.
+  const [aggregation, setAggregation] = useState(flag?.filters?.aggregation_group_type_index ?? null);
+  const groupTypes = useGroupTypes(project);
   const [error, setError] = useState(null);
   const [saved, setSaved] = useState(null);
 
@@ -81,12 +93,13 @@ function FlagEditor({ project, flag, writable, done }) {
         properties: g.properties.map((p) => ({
           key: p.key,
           operator: p.operator,
-          type: 'person',
+          ...(aggregation === null ? { type: 'person' } : { type: 'group', group_type_index: aggregation }),
           ...(p.operator === 'is_set' || p.operator === 'is_not_set' ? { value: p.operator } : { value: p.value }),
         })),
       })),
       ...(variants.length ? { multivariate: { variants: variants.map((v) => ({ key: v.key, rollout_percentage: Number(v.rollout_percentage) })) } } : {}),
       payloads: parsedPayloads,
+      aggregation_group_type_index: aggregation,
     };
     try {
       const base = `/api/projects/${project.id}/feature_flags/`;
@@ -106,13 +119,17 @@ function FlagEditor({ project, flag, writable, done }) {
         <label>Key <input name="key" value=${key} required disabled=${!!flag} onInput=${(e) => setKey(e.target.value)} /></label>
         <label>Name <input name="name" value=${name} onInput=${(e) => setName(e.target.value)} /></label>
         <label class="inline"><input type="checkbox" name="active" checked=${active} onChange=${(e) => setActive(e.target.checked)} /> Active</label>
+        <label>Match by <select name="aggregation" value=${aggregation === null ? '' : String(aggregation)} onChange=${(e) => setAggregation(e.target.value === '' ? null : Number(e.target.value))}>
+          <option value="">Persons</option>
+          ${groupTypes.map((t) => html`<option value=${String(t.group_type_index)}>Groups: ${t.group_type}</option>`)}
+        </select></label>
       </fieldset>
       ${groups.map(
         (g, gi) => html`<fieldset key=${gi} disabled=${!writable}>
           <legend>Release condition ${gi + 1}</legend>
           ${g.properties.map(
             (p, pi) => html`<div class="row" key=${pi}>
-              <label>Property <input value=${p.key} onInput=${(e) => setProperty(gi, pi, { key: e.target.value })} /></label>
+              <label>${aggregation === null ? 'Property' : 'Group property'} <input value=${p.key} onInput=${(e) => setProperty(gi, pi, { key: e.target.value })} /></label>
               <label>Operator <select value=${p.operator} onChange=${(e) => setProperty(gi, pi, { operator: e.target.value })}>
                 ${OPERATORS.map((o) => html`<option value=${o}>${o}</option>`)}
               </select></label>
@@ -145,21 +162,27 @@ function FlagEditor({ project, flag, writable, done }) {
       <${ErrorNote} error=${error} />
       ${saved && html`<p role="status">Saved.</p>`}
     </form>
-    ${flag && html`<${TryIt} project=${project} flag=${flag} />`}
+    ${flag && html`<${TryIt} project=${project} flag=${flag} groupTypes=${groupTypes} />`}
   `;
 }
 
 /** "Try it": what /flags/ answers a distinct id for this flag, as an SDK would see it. */
-function TryIt({ project, flag }) {
+function TryIt({ project, flag, groupTypes }) {
   const [distinctId, setDistinctId] = useState('');
   const [props, setProps] = useState('{}');
+  const [groupKey, setGroupKey] = useState('');
+  const aggregation = flag.filters?.aggregation_group_type_index ?? null;
+  const groupType = aggregation === null ? null : (groupTypes.find((t) => t.group_type_index === aggregation)?.group_type ?? null);
   const [answer, setAnswer] = useState(null);
   const [error, setError] = useState(null);
   async function run(e) {
     e.preventDefault();
     setError(null);
     try {
-      const body = await evaluateFlags(project.api_token, distinctId, JSON.parse(props || '{}'));
+      const properties = JSON.parse(props || '{}');
+      const body = groupType
+        ? await evaluateFlags(project.api_token, distinctId, {}, { groups: { [groupType]: groupKey }, group_properties: { [groupType]: properties } })
+        : await evaluateFlags(project.api_token, distinctId, properties);
       const detail = body.flags?.[flag.key];
       setAnswer(detail ?? { enabled: false, reason: { code: 'missing', description: 'not in the answer' } });
     } catch (err) {
@@ -172,7 +195,8 @@ function TryIt({ project, flag }) {
       <h2 id="try-h">Try it</h2>
       <form onSubmit=${run} aria-label="Try the flag">
         <label>Distinct id <input name="distinct_id" required value=${distinctId} onInput=${(e) => setDistinctId(e.target.value)} /></label>
-        <label>Person properties (JSON) <input name="person_properties" value=${props} onInput=${(e) => setProps(e.target.value)} /></label>
+        ${groupType && html`<label>${`Group key (${groupType})`} <input name="group_key" required value=${groupKey} onInput=${(e) => setGroupKey(e.target.value)} /></label>`}
+        <label>${groupType ? 'Group properties (JSON)' : 'Person properties (JSON)'} <input name="person_properties" value=${props} onInput=${(e) => setProps(e.target.value)} /></label>
         <button type="submit">Evaluate</button>
       </form>
       <${ErrorNote} error=${error} />

@@ -186,6 +186,45 @@ describe.skipIf(!available)('the operator console in Chromium', () => {
     expect(await page.locator('.try-answer span').textContent()).toBe('no_condition_match');
   }, 90_000);
 
+  it('a flag matched by groups: made through the form on a group property, and "try it" with a group key agrees with /flags/', async () => {
+    const client = posthogClient(s);
+    client.groupIdentify({ groupType: 'company', groupKey: 'acme', properties: { tier: 'gold' } });
+    await client.shutdown();
+    await settle(s);
+    await nav('Feature flags', 'Feature flags');
+    await page.getByRole('button', { name: 'New flag' }).click();
+    await page.getByLabel('Key').fill('console-group-flag');
+    await page.getByRole('combobox', { name: /^Match by/ }).selectOption({ label: 'Groups: company' });
+    await page.getByRole('button', { name: 'Add property condition' }).click();
+    await page.getByLabel('Group property').fill('tier');
+    await page.getByLabel('Value', { exact: true }).fill('gold');
+    await page.getByRole('button', { name: 'Save flag' }).click();
+    await page.getByRole('link', { name: 'console-group-flag' }).waitFor();
+    const saved = (await (await s.api(`/api/projects/${s.credentials.project_id}/feature_flags/?search=console-group-flag`)).json()) as { results: { filters: Record<string, unknown> }[] };
+    expect(saved.results[0].filters).toMatchObject({
+      aggregation_group_type_index: 0,
+      groups: [{ properties: [{ key: 'tier', operator: 'exact', type: 'group', group_type_index: 0, value: 'gold' }], rollout_percentage: 100 }],
+    });
+    await page.getByRole('link', { name: 'console-group-flag' }).click();
+    for (const [tier, enabled] of [['gold', true], ['free', false]] as const) {
+      await page.getByLabel('Distinct id').fill('someone');
+      await page.getByLabel('Group key (company)').fill('acme');
+      await page.getByLabel('Group properties (JSON)').fill(JSON.stringify({ tier }));
+      await page.getByRole('button', { name: 'Evaluate' }).click();
+      const direct = await fetch(`${s.url}/flags/?v=2`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: s.credentials.project_api_key, distinct_id: 'someone', groups: { company: 'acme' }, group_properties: { company: { tier } } }),
+      });
+      const expected = ((await direct.json()) as { flags: Record<string, { enabled: boolean; reason: { code: string } }> }).flags['console-group-flag'];
+      expect(expected.enabled).toBe(enabled);
+      await page.locator(`.try-answer strong[data-value="${String(enabled)}"]`).waitFor();
+      expect(await page.locator('.try-answer span').textContent()).toBe(expected.reason.code);
+    }
+    await shot('flag-groups');
+    expect(await seriousViolations()).toEqual([]);
+  }, 60_000);
+
   it('a key created in the console works for the API and, revoked there, no longer does', async () => {
     await nav('Projects and keys', 'Projects and keys');
     await page.getByLabel('Label').fill('teammate');

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { embeddedAnalytics } from '../../../projections/analytics/embedded';
 import { ClickHouseClient } from '../../../src/adapters/clickhouse/http-client';
 import { openRuntime } from '../../../src/app';
-import { kill9, runTs } from '../../support/child';
+import { kill9, runBuilt } from '../../support/child';
 import { tempDir } from '../../support/temp-dir';
 
 /*
@@ -40,7 +40,7 @@ describe.runIf(up)('SIGKILL of a service on a ClickHouse analytics store', () =>
 
   it('leaves no duplicate and no gap in any answer once restarted', { timeout: 60_000 }, async () => {
     const dir = tempDir('chwire-crash-');
-    const server = runTs('src/main.ts', [], { DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info', PRINT_CREDENTIALS: 'false', CLICKHOUSE_URL: url, CLICKHOUSE_DATABASE: database });
+    const server = runBuilt({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info', PRINT_CREDENTIALS: 'false', CLICKHOUSE_URL: url, CLICKHOUSE_DATABASE: database });
     const listening = await server.waitForLine((l) => l.includes('Server listening'));
     const base = /listening at (http:\/\/[^"\s]+)/.exec(listening)![1];
     const { project_api_key: token, project_id: projectId } = JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')) as { project_api_key: string; project_id: number };
