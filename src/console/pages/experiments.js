@@ -120,7 +120,7 @@ function LegacyResults({ project, id }) {
   </section>`;
 }
 
-/** Each secondary metric: its value per variant and, when computed, the probability to be best. */
+/** Each legacy secondary metric: its value per variant and, when computed, the probability to be best and a plot of the credible intervals. */
 function Secondary({ project, id }) {
   const [metrics, setMetrics] = useState(null);
   useEffect(() => {
@@ -140,7 +140,9 @@ function Secondary({ project, id }) {
                 ([variant, value]) => html`<tr key=${variant}><td>${variant}</td><td>${typeof value === 'number' ? value.toFixed(4) : JSON.stringify(value)}</td>
                   <td class="secondary-probability" data-variant=${variant}>${m.probability?.[variant] !== undefined ? m.probability[variant].toFixed(4) : '—'}</td></tr>`,
               )}</tbody>
-            </table>`}
+            </table>
+            ${m.credible_intervals && Object.keys(m.credible_intervals).length > 0 &&
+            html`<${IntervalPlot} keys=${Object.keys(m.credible_intervals)} intervals=${m.credible_intervals} title=${`Credible intervals: ${m.name ?? `Metric ${i + 1}`}`} label=${`Credible intervals of ${m.name ?? `Metric ${i + 1}`}`} />`}`}
       </div>`,
     )}
   </section>`;

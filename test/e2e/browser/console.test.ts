@@ -304,6 +304,7 @@ describe.skipIf(!available)('the operator console in Chromium', () => {
       expect(await page.locator(`.secondary-probability[data-variant="${variant}"]`).textContent()).toBe(p.toFixed(4));
     }
     expect(Object.keys(secondary.result[0].probability ?? {}).length).toBe(2);
+    await page.getByRole('img', { name: /Credible intervals of Clicks again for control, test/ }).waitFor();
     const plot = page.getByRole('img', { name: /Credible intervals for control, test/ });
     expect(await plot.count()).toBe(1);
     // Exposures over time: the same totals as the ExperimentExposureQuery's answer, drawn as lines.
