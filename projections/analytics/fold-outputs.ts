@@ -1,5 +1,5 @@
 import type { CapturedEventData, EventsCapturedData, RecordedEvent } from '../../streams';
-import type { AnalyticsEventRow, PersonMappingRow } from '../../src/store/analytics';
+import type { AnalyticsEventRow, PersonMappingRow, StoredEventColumns } from '../../src/store/analytics';
 import type { SqlSession } from '../../src/store/sql';
 import { personIdsNamed } from '../ingestion/distinct-id-events';
 
@@ -48,27 +48,10 @@ function capturedIn(record: RecordedEvent): readonly CapturedEventData[] {
   return [];
 }
 
-interface StoredEvent {
-  uuid: string;
-  project_id: number;
-  event: string;
-  distinct_id: string;
-  person_id: string | null;
-  timestamp: string;
-  received_at: string;
-  properties: string;
-  elements_chain: string;
-  group_0: string | null;
-  group_1: string | null;
-  group_2: string | null;
-  group_3: string | null;
-  group_4: string | null;
-  historical_migration: number;
-}
 
 /** The fold's rows of these uuids, in the order given (log order); each uuid once. */
 async function storedEvents(db: SqlSession, projectId: number, uuids: readonly string[]): Promise<AnalyticsEventRow[]> {
-  const rows = await db.all<StoredEvent>(
+  const rows = await db.all<StoredEventColumns>(
     `SELECT uuid, project_id, event, distinct_id, person_id, timestamp, received_at, properties, elements_chain, group_0, group_1, group_2, group_3, group_4, historical_migration
      FROM events WHERE project_id = ? AND ${db.dialect.inJsonArray('uuid', 'text')}`,
     projectId,

@@ -53,6 +53,13 @@ export interface ListedEvent {
   historical_migration: boolean;
 }
 
+/** An event's columns as the stores keep them: properties as text, the migration flag as 0/1. */
+export type StoredEventColumns = Omit<ListedEvent, 'id' | 'properties' | 'historical_migration'> & {
+  project_id: number;
+  properties: string;
+  historical_migration: number;
+};
+
 export interface EventListFilters {
   limit: number;
   offset?: number;

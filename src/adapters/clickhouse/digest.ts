@@ -1,4 +1,4 @@
-import type { AnalyticsDigest } from '../../store/analytics';
+import type { AnalyticsDigest, StoredEventColumns } from '../../store/analytics';
 import { digestRows, SetDigest } from '../../runtime/set-digest';
 import type { ClickHouseClient } from './http-client';
 import { EVENTS_TABLE, PERSONS_TABLE } from './schema';
@@ -8,23 +8,12 @@ import { fromMs } from './time';
 /** Rows per read: the digest pages through the table instead of holding it. */
 const PAGE = 20_000;
 
-interface Stored {
+/** ClickHouse answers 64-bit integers (the project, the times in ms) as text or number. */
+type Stored = Omit<StoredEventColumns, 'project_id' | 'timestamp' | 'received_at'> & {
   project_id: string | number;
-  uuid: string;
-  event: string;
-  distinct_id: string;
-  person_id: string | null;
   timestamp: string | number;
   received_at: string | number;
-  properties: string;
-  elements_chain: string;
-  group_0: string | null;
-  group_1: string | null;
-  group_2: string | null;
-  group_3: string | null;
-  group_4: string | null;
-  historical_migration: number;
-}
+};
 
 /**
  * The store's digest as its reads see it: events FINAL (an identical copy left by a crash counts

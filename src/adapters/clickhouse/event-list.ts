@@ -1,17 +1,12 @@
-import type { EventListFilters, ListedEvent } from '../../store/analytics';
+import type { EventListFilters, ListedEvent, StoredEventColumns } from '../../store/analytics';
 import { dedupedEvents } from './deduped-events';
 import type { ClickHouseClient } from './http-client';
 import { distinctIdsOf } from './person-mapping';
 import { int, str } from './sql-literal';
 import { fromMs, toMs } from './time';
 
-/** A row as ClickHouse returns it: properties still text, times as epoch milliseconds, the flag as 0/1. */
-type StoredEvent = Omit<ListedEvent, 'id' | 'properties' | 'timestamp' | 'received_at' | 'historical_migration'> & {
-  properties: string;
-  timestamp: string;
-  received_at: string;
-  historical_migration: number;
-};
+/** A row as ClickHouse returns it: times as epoch milliseconds. */
+type StoredEvent = Omit<StoredEventColumns, 'project_id' | 'timestamp' | 'received_at'> & { timestamp: string; received_at: string };
 
 /**
  * The events API's list: newest first, (timestamp desc, uuid desc), with the embedded store's

@@ -7,30 +7,16 @@ import { ClickHouseClient } from '../../../src/adapters/clickhouse/http-client';
 import { openRuntime } from '../../../src/app';
 import { kill9, runBuilt } from '../../support/child';
 import { tempDir } from '../../support/temp-dir';
+import { CLICKHOUSE_TEST_URL, clickhouseReachable, requireClickhouseInCi } from '../../support/clickhouse';
 
 /*
  * SIGKILL of a service whose analytics store is a ClickHouse server, while clients send batches and
  * the analytics projection inserts them: the next start resumes from what the rows show, and no
  * answer shows an event twice or misses one the read models hold.
  */
-const url = process.env.CLICKHOUSE_TEST_URL ?? process.env.HOGQL_CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
-
-async function reachable(): Promise<boolean> {
-  try {
-    const response = await fetch(`${url}/?query=${encodeURIComponent('SELECT 1')}`, { signal: AbortSignal.timeout(3000) });
-    return response.ok;
-  } catch {
-    return false;
-  }
-}
-
-const up = await reachable();
-
-describe('ClickHouse availability (crash)', () => {
-  it.runIf(process.env.CI === 'true')('is reachable in CI', () => {
-    expect(up, `ClickHouse at ${url} is unreachable (bash infra/clickhouse.sh)`).toBe(true);
-  });
-});
+const url = CLICKHOUSE_TEST_URL;
+const up = await clickhouseReachable();
+requireClickhouseInCi(up, 'crash');
 
 describe.runIf(up)('SIGKILL of a service on a ClickHouse analytics store', () => {
   const database = `chwire_${randomBytes(6).toString('hex')}`;

@@ -12,6 +12,7 @@ import { posthogClient, settle } from '../../support/posthog';
 import { startTestServer, type TestServer } from '../../support/server';
 import { tempDir } from '../../support/temp-dir';
 import { cli } from '../../support/cli';
+import { CLICKHOUSE_TEST_URL, clickhouseReachable, requireClickhouseInCi } from '../../support/clickhouse';
 
 /*
  * The service with CLICKHOUSE_URL: the events API and experiment results read a ClickHouse server
@@ -21,24 +22,9 @@ import { cli } from '../../support/cli';
  * included. Re-running the projection from an earlier point (what a kill -9 between an insert and
  * the next start amounts to: there is no checkpoint apart from the rows) must change no answer.
  */
-const url = process.env.CLICKHOUSE_TEST_URL ?? process.env.HOGQL_CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
-
-async function reachable(): Promise<boolean> {
-  try {
-    const response = await fetch(`${url}/?query=${encodeURIComponent('SELECT 1')}`, { signal: AbortSignal.timeout(3000) });
-    return response.ok;
-  } catch {
-    return false;
-  }
-}
-
-const up = await reachable();
-
-describe('ClickHouse availability (service)', () => {
-  it.runIf(process.env.CI === 'true')('is reachable in CI', () => {
-    expect(up, `ClickHouse at ${url} is unreachable (bash infra/clickhouse.sh)`).toBe(true);
-  });
-});
+const url = CLICKHOUSE_TEST_URL;
+const up = await clickhouseReachable();
+requireClickhouseInCi(up, 'service');
 
 const FLAG = 'ch-checkout';
 const USERS = 90;
