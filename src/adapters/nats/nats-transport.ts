@@ -23,6 +23,13 @@ export interface NatsTransportOptions extends NatsLayout {
   publishTimeoutMs?: number;
 }
 
+/**
+ * How long one publish waits for its acknowledgement before it is sent again (within the hand-over's
+ * deadline). A message sent to a stream leader that died meanwhile is never answered: waiting for it
+ * until the deadline would leave no time to send it to the new leader.
+ */
+const ATTEMPT_TIMEOUT_MS = 3000;
+
 /** How long `/_health` waits for the consumers' figures before reporting without them. */
 const LAG_TIMEOUT_MS = 1000;
 
@@ -65,7 +72,7 @@ export class NatsIngestTransport implements IngestTransport {
     const bodies = envelopes(h, this.nc.info?.max_payload ?? 1024 * 1024);
     const deadline = Date.now() + this.publishTimeoutMs;
     // All published before any acknowledgement is awaited: one connection keeps their order.
-    const settled = await Promise.allSettled(bodies.map((body) => this.publish(subject, body, this.publishTimeoutMs)));
+    const settled = await Promise.allSettled(bodies.map((body) => this.publish(subject, body, Math.min(ATTEMPT_TIMEOUT_MS, this.publishTimeoutMs))));
     const first = settled.findIndex((s) => s.status === 'rejected');
     if (first === -1) return { position: null };
     // A stream whose leader is being elected (a cluster node stopped) refuses or times out for a
@@ -80,7 +87,7 @@ export class NatsIngestTransport implements IngestTransport {
         if (left <= 0 || !this.state.connected || this.nc.isClosed())
           throw new TransportUnavailableError(`The ingestion transport did not acknowledge the events (${(lastError as Error)?.message ?? lastError}); they may be retried.`);
         try {
-          await this.publish(subject, bodies[i], left);
+          await this.publish(subject, bodies[i], Math.min(ATTEMPT_TIMEOUT_MS, left));
           break;
         } catch (err) {
           lastError = err;
