@@ -163,9 +163,15 @@ describe('evaluateAll', () => {
   });
 
   it('gives every evaluation a budget of its own when the context has none', () => {
-    const hostile = flag('hostile', { groups: [{ properties: [regexOn('path', '(?=(a|a)*c)x')], rollout_percentage: 100 }] });
-    const first = evaluateAll([hostile], ctx({ personProperties: { path: LONG } }));
-    expect(first.errorsWhileComputingFlags).toBe(false);
-    expect(first.flags.hostile.enabled).toBe(false);
+    // Each evaluation searches about 100,000 steps, under CLOCK_AFTER_UNITS, so the clock never
+    // decides (a loaded machine gives the same answer); together they need more than one budget.
+    const value = LONG.slice(5_000);
+    const rounds = Math.ceil(REQUEST_REGEX_UNITS / 100_000) + 2;
+    for (let n = 1; n <= rounds; n++) {
+      const hostile = flag('hostile', { groups: [{ properties: [regexOn('path', `(?=(a|a)*c)x{${n}}`)], rollout_percentage: 100 }] });
+      const result = evaluateAll([hostile], ctx({ personProperties: { path: value } }));
+      expect(result.errorsWhileComputingFlags, `evaluation ${n}`).toBe(false);
+      expect(result.flags.hostile.enabled).toBe(false);
+    }
   });
 });
