@@ -1,3 +1,4 @@
+import { ChdbMissingError } from './adapters/clickhouse/chdb/module';
 import { ConfigError, loadConfig, type Config } from './config';
 import { guardProcessOutputs } from './app/log-output';
 import { keepNewFilesPrivate, tightenDataDir } from './runtime/private-files';
@@ -9,7 +10,7 @@ keepNewFilesPrivate();
 
 /** Start-up failures an operator fixes (configuration, data directory, port): one line each, exit 2. */
 function startupFailure(err: unknown, config: Config | undefined): string | null {
-  if (err instanceof ConfigError || err instanceof DataDirError) return err.message;
+  if (err instanceof ConfigError || err instanceof DataDirError || err instanceof ChdbMissingError) return err.message;
   const code = (err as NodeJS.ErrnoException | null)?.code;
   const where = config ? `${config.HOST}:${config.PORT}` : '';
   if (code === 'EADDRINUSE') return `cannot listen on ${where}: the port is already in use`;

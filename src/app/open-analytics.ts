@@ -1,22 +1,34 @@
 import { embeddedAnalytics } from '../../projections/analytics/embedded';
+import { ChdbConnection } from '../adapters/clickhouse/chdb/connection';
+import type { ClickHouseConnection } from '../adapters/clickhouse/connection';
 import { clickhouseFoldedAnalytics } from '../adapters/clickhouse/folded';
 import { ClickHouseClient } from '../adapters/clickhouse/http-client';
-import type { AnalyticsChoice, ClickHouseChoice } from '../config';
+import type { AnalyticsChoice, FoldedAnalyticsChoice } from '../config';
 import type { AnalyticsStore, FoldedAnalyticsStore } from '../store/analytics';
 import type { ReadModelStore } from '../store/read-models';
 
 /**
  * The analytics store the configuration names, as the read-model adapters are chosen here: the
- * read models' own events table (written inside the ingestion fold), or a ClickHouse server, which
- * is `folded` — fed from the log by a projection of its own (analytics-fold.ts).
+ * read models' own events table (written inside the ingestion fold), or ClickHouse — a server or
+ * chDB in this process — which is `folded`: fed from the log by a projection of its own
+ * (analytics-fold.ts).
  */
 export function openAnalytics(choice: AnalyticsChoice | undefined, readModels: ReadModelStore): { store: AnalyticsStore; folded: FoldedAnalyticsStore | null } {
   if (choice === undefined || choice.kind === 'embedded') return { store: embeddedAnalytics(readModels), folded: null };
-  const folded = clickhouseFoldedAnalytics({ url: choice.url, database: choice.database });
+  const folded = clickhouseFoldedAnalytics(connectionTo(choice));
   return { store: folded, folded };
 }
 
-/** Drops a ClickHouse analytics database (a replay's scratch copy). */
-export async function dropAnalyticsDatabase(choice: ClickHouseChoice): Promise<void> {
-  await new ClickHouseClient({ url: choice.url }).serverCommand(`DROP DATABASE IF EXISTS ${choice.database}`);
+function connectionTo(choice: FoldedAnalyticsChoice): ClickHouseConnection {
+  return choice.kind === 'chdb' ? new ChdbConnection(choice.path, choice.database) : new ClickHouseClient({ url: choice.url, database: choice.database });
+}
+
+/** Drops an analytics database (a replay's scratch copy). */
+export async function dropAnalyticsDatabase(choice: FoldedAnalyticsChoice): Promise<void> {
+  const connection = connectionTo({ ...choice, database: 'default' });
+  try {
+    await connection.serverCommand(`DROP DATABASE IF EXISTS ${choice.database}`);
+  } finally {
+    await connection.close?.();
+  }
 }

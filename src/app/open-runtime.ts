@@ -259,7 +259,7 @@ export function openRuntime(options: RuntimeOptions) {
   // ClickHouse server fed by its own projection of the log, which follows the ingestion fold.
   const chosenAnalytics = openAnalytics(options.analytics, readModels.readmodels);
   const analytics = chosenAnalytics.store;
-  if (chosenAnalytics.folded && !stores) throw new Error('CLICKHOUSE_URL with shared read models (READ_MODELS=postgres://…) is not supported yet: its projection needs one writer');
+  if (chosenAnalytics.folded && !stores) throw new Error('a ClickHouse analytics store (CLICKHOUSE_URL, ANALYTICS=chdb) with shared read models (READ_MODELS=postgres://…) is not supported yet: its projection needs one writer');
   const analyticsFold = chosenAnalytics.folded
     ? new AnalyticsFold({
         log,
@@ -336,6 +336,7 @@ export function openRuntime(options: RuntimeOptions) {
       sub1?.unsubscribe();
       experiments.close();
       await analyticsFold?.stop();
+      await chosenAnalytics.folded?.close();
       runner.stop();
       await stopThreads();
       await transport.close();

@@ -7,7 +7,7 @@ import { readCheckpoint } from '../runtime/projection-runner';
 import { quarantineRows } from '../runtime/quarantine';
 import { randomBytes } from 'node:crypto';
 import type { EventLogChoice } from '../config/event-log';
-import type { ClickHouseChoice } from '../config';
+import type { FoldedAnalyticsChoice } from '../config';
 import { dropAnalyticsDatabase } from './open-analytics';
 import type { CatchUpOptions } from '../store/runner';
 import { openRuntimeOn } from './open-configured-runtime';
@@ -77,7 +77,7 @@ export async function rebuild(
     keep?: boolean;
     eventLog?: EventLogChoice;
     /** A ClickHouse analytics store (CLICKHOUSE_URL): its tables are rebuilt too, in a fresh database beside the configured one. */
-    analytics?: ClickHouseChoice;
+    analytics?: FoldedAnalyticsChoice;
   } = {},
 ): Promise<{ dir: string; digests: DigestReport[]; quarantined: number; position: number; analyticsDatabase?: string }> {
   const dir = options.outDir ?? mkdtempSync(join(tmpdir(), 'replay-'));

@@ -5,6 +5,16 @@ export interface ClickHouseChoice {
   database: string;
 }
 
+/** ClickHouse's engine in this process (chDB), its data directory at `path` (in DATA_DIR). */
+export interface ChdbChoice {
+  kind: 'chdb';
+  path: string;
+  database: string;
+}
+
+/** An analytics store outside the read models, fed by a projection of its own. */
+export type FoldedAnalyticsChoice = ClickHouseChoice | ChdbChoice;
+
 /** Reads CLICKHOUSE_URL: an http(s) URL (credentials, when any, in it); a message for anything else. */
 export function parseClickHouseUrl(value: string): string | { error: string } {
   let url: URL;

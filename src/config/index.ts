@@ -7,8 +7,8 @@ import { parseClickHouseUrl } from './clickhouse';
 export type { EventLogChoice } from './event-log';
 export type { ReadModelsChoice } from './read-models';
 export type { Role, Roles } from './roles';
-export { analyticsChoice, type AnalyticsChoice } from './analytics';
-export type { ClickHouseChoice } from './clickhouse';
+export { analyticsChoice, CHDB_DIRECTORY, type AnalyticsChoice } from './analytics';
+export type { ChdbChoice, ClickHouseChoice, FoldedAnalyticsChoice } from './clickhouse';
 
 /** A zod transform from a string through a parser that answers a value or `{ error }`. */
 const parsedBy =
@@ -56,7 +56,13 @@ export const ConfigSchema = z.object({
       ctx.addIssue({ code: 'custom', message: parsed.error });
       return z.NEVER;
     }),
-  /** The database on that server holding the analytics tables (created when missing). */
+  /**
+   * `chdb`: the analytics store is ClickHouse's engine in this process (the `chdb` package, installed
+   * apart: `bash infra/chdb.sh`), its files in DATA_DIR/analytics-chdb. `embedded` (default): the
+   * read models' own events table. CLICKHOUSE_URL, when set, chooses a server instead.
+   */
+  ANALYTICS: z.enum(['embedded', 'chdb']).default('embedded'),
+  /** The database holding the analytics tables on that server or in chDB (created when missing). */
   CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/).default('default'),
   /** What this process does: a comma-separated subset of api, ingest, projections, exports (default all; ingest only with NATS_URL). */
   ROLES: z.string().default('api,projections,exports').transform(parsedBy<Roles>(parseRoles)),
@@ -149,6 +155,12 @@ export const ConfigSchema = z.object({
   }
   if (config.CLICKHOUSE_URL !== undefined && config.READ_MODELS.kind !== 'sqlite') {
     ctx.addIssue({ code: 'custom', path: ['CLICKHOUSE_URL'], message: 'a ClickHouse analytics store is fed by one process folding its own read models: not yet with shared read models (READ_MODELS=postgres://…)' });
+  }
+  if (config.ANALYTICS === 'chdb' && config.CLICKHOUSE_URL !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['ANALYTICS'], message: 'ANALYTICS=chdb keeps the analytics tables in this process, CLICKHOUSE_URL on a server: set one of them' });
+  }
+  if (config.ANALYTICS === 'chdb' && config.READ_MODELS.kind !== 'sqlite') {
+    ctx.addIssue({ code: 'custom', path: ['ANALYTICS'], message: 'chDB keeps the analytics tables in one process, folded from its own read models: not with shared read models (READ_MODELS=postgres://…)' });
   }
   if (config.ROLES.has('ingest') && !config.NATS_URL) {
     ctx.addIssue({ code: 'custom', path: ['ROLES'], message: 'the `ingest` role consumes the NATS ingestion stream: set NATS_URL' });

@@ -223,6 +223,8 @@ export interface FoldedAnalyticsStore extends AnalyticsStore {
    */
   foldedPosition(): Promise<number>;
   digest(): Promise<AnalyticsDigest>;
+  /** Lets go of what the store holds open (chDB's in-process session). */
+  close(): Promise<void>;
 }
 
 /**

@@ -24,3 +24,12 @@ export function requireClickhouseInCi(up: boolean, suite: string): void {
     });
   });
 }
+
+/** CI installs chDB (`bash infra/chdb.sh`): there a missing package is a failing test, not a skipped suite. */
+export function requireChdbInCi(available: boolean, suite: string): void {
+  describe(`chDB availability (${suite})`, () => {
+    it.runIf(process.env.CI === 'true')('is installed in CI', () => {
+      expect(available, 'the chdb package is not installed (bash infra/chdb.sh)').toBe(true);
+    });
+  });
+}

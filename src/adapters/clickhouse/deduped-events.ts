@@ -12,8 +12,11 @@ export function dedupedEvents(projectId: number, where: string): string {
   return `(SELECT * FROM ${EVENTS_TABLE} FINAL WHERE project_id = ${int(projectId)} AND ${where})`;
 }
 
-/** `dedupedEvents` with each row's person now: `person` (the mapped one, else the stored one). */
+/**
+ * `dedupedEvents` with each row's person now: `person` (the mapped one, else the stored one). The
+ * joined subqueries carry aliases: current ClickHouse requires them (joined_subquery_requires_alias).
+ */
 export function eventsWithPersons(projectId: number, where: string, columns: string): string {
   return `(SELECT ${columns}, coalesce(mapped_person, person_id) AS person
-    FROM ${dedupedEvents(projectId, where)} ANY LEFT JOIN ${mappedPersons(projectId)} USING distinct_id)`;
+    FROM ${dedupedEvents(projectId, where)} AS stored ANY LEFT JOIN ${mappedPersons(projectId)} AS mapped USING distinct_id)`;
 }

@@ -1,6 +1,6 @@
 import type { AnalyticsDigest, StoredEventColumns } from '../../store/analytics';
 import { digestRows, SetDigest } from '../../runtime/set-digest';
-import type { ClickHouseClient } from './http-client';
+import type { ClickHouseConnection } from './connection';
 import { EVENTS_TABLE, PERSONS_TABLE } from './schema';
 import { int, str } from './sql-literal';
 import { fromMs } from './time';
@@ -19,7 +19,7 @@ type Stored = Omit<StoredEventColumns, 'project_id' | 'timestamp' | 'received_at
  * The store's digest as its reads see it: events FINAL (an identical copy left by a crash counts
  * once), paged by (project_id, uuid); each distinct id's newest mapping (argMax on version).
  */
-export async function clickhouseDigest(client: ClickHouseClient): Promise<AnalyticsDigest> {
+export async function clickhouseDigest(client: ClickHouseConnection): Promise<AnalyticsDigest> {
   const events = new SetDigest();
   let after: { project: number; uuid: string } | null = null;
   for (;;) {

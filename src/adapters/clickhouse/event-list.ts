@@ -1,6 +1,6 @@
 import type { EventListFilters, ListedEvent, StoredEventColumns } from '../../store/analytics';
 import { dedupedEvents } from './deduped-events';
-import type { ClickHouseClient } from './http-client';
+import type { ClickHouseConnection } from './connection';
 import { distinctIdsOf } from './person-mapping';
 import { int, str } from './sql-literal';
 import { fromMs, toMs } from './time';
@@ -13,7 +13,7 @@ type StoredEvent = Omit<StoredEventColumns, 'project_id' | 'timestamp' | 'receiv
  * filters (the person filter covers every distinct id the person holds now), offset or the
  * (before, beforeUuid) keyset cursor.
  */
-export async function listEvents(client: ClickHouseClient, projectId: number, filters: EventListFilters): Promise<ListedEvent[]> {
+export async function listEvents(client: ClickHouseConnection, projectId: number, filters: EventListFilters): Promise<ListedEvent[]> {
   const where: string[] = [];
   if (filters.event !== undefined) where.push(`event = ${str(filters.event)}`);
   if (filters.distinctId !== undefined) where.push(`distinct_id = ${str(filters.distinctId)}`);

@@ -1,6 +1,6 @@
 import type { ExperimentEventReads, FunnelRow, PersonEventRow, PersonRef, TimeRange } from '../../store/analytics';
 import { dedupedEvents, eventsWithPersons } from './deduped-events';
-import type { ClickHouseClient } from './http-client';
+import type { ClickHouseConnection } from './connection';
 import { stringProperty } from './json-fields';
 import { distinctIdsOf } from './person-mapping';
 import { int, str, strList } from './sql-literal';
@@ -21,7 +21,7 @@ function within(range: TimeRange): string {
  * The legacy experiment results' reads, with the embedded store's selection and attribution:
  * flag calls of this flag only, each event's person as mapped now (deduped-events.ts).
  */
-export function clickhouseExperimentReads(client: ClickHouseClient): ExperimentEventReads {
+export function clickhouseExperimentReads(client: ClickHouseConnection): ExperimentEventReads {
   return {
     async exposures(projectId, flagKey, range) {
       const rows = await client.rows<{ variant: string | null; persons: string }>(

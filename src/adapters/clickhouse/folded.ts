@@ -1,16 +1,15 @@
 import type { FoldedAnalyticsStore } from '../../store/analytics';
 import { clickhouseDigest } from './digest';
-import { ClickHouseClient, type ClickHouseConfig } from './http-client';
+import type { ClickHouseConnection } from './connection';
 import { createAnalyticsTables, EVENTS_TABLE } from './schema';
 import { clickhouseAnalytics } from './store';
 
 /**
- * The analytics store on a ClickHouse server as the service opens it (CLICKHOUSE_URL): the
+ * The analytics store on ClickHouse as the service opens it (a server, CLICKHOUSE_URL, or chDB): the
  * database created when missing, then the tables; the fold's position is the highest `_position`
  * among the events (max over an empty table is 0 on every version).
  */
-export function clickhouseFoldedAnalytics(config: ClickHouseConfig): FoldedAnalyticsStore {
-  const client = new ClickHouseClient(config);
+export function clickhouseFoldedAnalytics(client: ClickHouseConnection): FoldedAnalyticsStore {
   return {
     ...clickhouseAnalytics(client),
     async open() {
@@ -22,5 +21,6 @@ export function clickhouseFoldedAnalytics(config: ClickHouseConfig): FoldedAnaly
       return Number(row?.p ?? 0);
     },
     digest: () => clickhouseDigest(client),
+    close: async () => client.close?.(),
   };
 }

@@ -1,3 +1,5 @@
+import type { ClickHouseConnection } from './connection';
+
 /** Where a ClickHouse server answers over HTTP, and which database its tables live in. */
 export interface ClickHouseConfig {
   /** e.g. `http://127.0.0.1:8123`; credentials, when any, as `http://user:password@host:8123`. */
@@ -13,7 +15,7 @@ export interface ClickHouseConfig {
  * literals with sql-literal.ts), and `wait_end_of_query=1` so an error found late still fails the
  * request instead of arriving after a 200.
  */
-export class ClickHouseClient {
+export class ClickHouseClient implements ClickHouseConnection {
   readonly database: string;
   private readonly endpoint: URL;
   private readonly authorization: string | undefined;

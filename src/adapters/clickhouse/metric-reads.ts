@@ -1,6 +1,6 @@
 import type { ExperimentMetricReads, Span } from '../../store/analytics';
 import { eventsWithPersons } from './deduped-events';
-import type { ClickHouseClient } from './http-client';
+import type { ClickHouseConnection } from './connection';
 import { stringProperty, textProperty } from './json-fields';
 import { int, str, strList } from './sql-literal';
 import { fromMs, toMs } from './time';
@@ -8,7 +8,7 @@ import { fromMs, toMs } from './time';
 const within = (span: Span) => `timestamp >= ${int(toMs(span.from))} AND timestamp <= ${int(toMs(span.to))}`;
 
 /** The reads behind `ExperimentQuery`, persons resolved as they are now (as the embedded store). */
-export function clickhouseMetricReads(client: ClickHouseClient): ExperimentMetricReads {
+export function clickhouseMetricReads(client: ClickHouseConnection): ExperimentMetricReads {
   return {
     /**
      * Per (person, variant) the first exposure: `$feature_flag_called` of this flag with the variant

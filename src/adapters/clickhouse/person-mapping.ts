@@ -1,10 +1,10 @@
 import type { PersonMappingRow, PersonMappingSink } from '../../store/analytics';
-import type { ClickHouseClient } from './http-client';
+import type { ClickHouseConnection } from './connection';
 import { PERSONS_TABLE } from './schema';
 import { int, str } from './sql-literal';
 
 /** Inserts every row as it comes: the newest version wins at read time (argMax), whatever the order. */
-export function clickhousePersonMapping(client: ClickHouseClient): PersonMappingSink {
+export function clickhousePersonMapping(client: ClickHouseConnection): PersonMappingSink {
   return {
     map: (rows: readonly PersonMappingRow[]) =>
       client.insert(

@@ -1,4 +1,4 @@
-import type { ClickHouseClient } from './http-client';
+import type { ClickHouseConnection } from './connection';
 
 /*
  * The analytics tables on a ClickHouse server (18.16 and later).
@@ -56,7 +56,7 @@ const PERSONS = `CREATE TABLE IF NOT EXISTS ${PERSONS_TABLE} (
 ) ENGINE = ReplacingMergeTree(version) ORDER BY (project_id, distinct_id)`;
 
 /** Idempotent. */
-export async function createAnalyticsTables(client: ClickHouseClient): Promise<void> {
+export async function createAnalyticsTables(client: ClickHouseConnection): Promise<void> {
   await client.command(EVENTS);
   await client.command(EVENT_UUIDS);
   await client.command(PERSONS);

@@ -1,5 +1,5 @@
 import type { AnalyticsEventRow, AnalyticsSink } from '../../store/analytics';
-import type { ClickHouseClient } from './http-client';
+import type { ClickHouseConnection } from './connection';
 import { EVENT_UUIDS_TABLE, EVENTS_TABLE } from './schema';
 import { int, strList } from './sql-literal';
 import { toMs } from './time';
@@ -23,7 +23,7 @@ const LOOKUP_CHUNK = 5000;
  * One writer at a time (the projection that folds the log): two sinks racing on one uuid could
  * both miss it in the lookup.
  */
-export function clickhouseSink(client: ClickHouseClient): AnalyticsSink {
+export function clickhouseSink(client: ClickHouseConnection): AnalyticsSink {
   return {
     async append(rows: readonly AnalyticsEventRow[], position: number): Promise<void> {
       if (rows.length > ROWS_PER_APPEND) throw new RangeError(`at most ${ROWS_PER_APPEND} rows per append`);
@@ -53,7 +53,7 @@ function firstOfEach(rows: readonly AnalyticsEventRow[]): AnalyticsEventRow[] {
 }
 
 /** The rows whose (project, uuid) event_uuids does not hold, per project in chunks. */
-async function unknownRows(client: ClickHouseClient, rows: readonly AnalyticsEventRow[]): Promise<AnalyticsEventRow[]> {
+async function unknownRows(client: ClickHouseConnection, rows: readonly AnalyticsEventRow[]): Promise<AnalyticsEventRow[]> {
   const byProject = new Map<number, string[]>();
   for (const row of rows) {
     const uuids = byProject.get(row.projectId) ?? [];

@@ -1,7 +1,7 @@
 import type { AnalyticsStore } from '../../store/analytics';
 import { listEvents } from './event-list';
 import { clickhouseExperimentReads } from './experiment-reads';
-import type { ClickHouseClient } from './http-client';
+import type { ClickHouseConnection } from './connection';
 import { clickhouseMetricReads } from './metric-reads';
 import { clickhousePersonMapping } from './person-mapping';
 import { clickhouseSink } from './sink';
@@ -10,7 +10,7 @@ import { clickhouseSink } from './sink';
  * The analytics store on a ClickHouse server (tables: schema.ts, created by
  * createAnalyticsTables). Answers as the embedded store does, read for read.
  */
-export function clickhouseAnalytics(client: ClickHouseClient): AnalyticsStore {
+export function clickhouseAnalytics(client: ClickHouseConnection): AnalyticsStore {
   return {
     sink: clickhouseSink(client),
     persons: clickhousePersonMapping(client),

@@ -33,7 +33,7 @@ export function registerReplay(program: Command) {
         keep: !!options.out,
         eventLog: config.EVENT_LOG,
         onProgress: progress.onProgress,
-        analytics: analytics.kind === 'clickhouse' ? analytics : undefined,
+        analytics: analytics.kind === 'embedded' ? undefined : analytics,
       });
       progress.done();
       printDigests(options.out ? dir : null, digests, quarantined, options.json === true, analyticsDatabase ? { analyticsDatabase } : {});

@@ -26,3 +26,18 @@ describe('CLICKHOUSE_URL and CLICKHOUSE_DATABASE', () => {
     }
   });
 });
+
+describe('ANALYTICS=chdb', () => {
+  it('keeps the analytics tables in DATA_DIR/analytics-chdb (an absolute path), in CLICKHOUSE_DATABASE', () => {
+    expect(analyticsChoice(loadConfig({ ANALYTICS: 'chdb', DATA_DIR: '/srv/data' }))).toEqual({ kind: 'chdb', path: '/srv/data/analytics-chdb', database: 'default' });
+    const relative = analyticsChoice(loadConfig({ ANALYTICS: 'chdb', DATA_DIR: 'data', CLICKHOUSE_DATABASE: 'a1' }));
+    expect(relative).toEqual({ kind: 'chdb', path: `${process.cwd()}/data/analytics-chdb`, database: 'a1' });
+    expect(analyticsChoice(loadConfig({ ANALYTICS: 'embedded' }))).toEqual({ kind: 'embedded' });
+  });
+
+  it('refuses another value, a ClickHouse server as well, and shared read models', () => {
+    expect(() => loadConfig({ ANALYTICS: 'duckdb' })).toThrow(/ANALYTICS/);
+    expect(() => loadConfig({ ANALYTICS: 'chdb', CLICKHOUSE_URL: 'http://ch:8123' })).toThrow(/ANALYTICS=chdb .* CLICKHOUSE_URL .*set one of them/);
+    expect(() => loadConfig({ ANALYTICS: 'chdb', EVENT_LOG: LOG, READ_MODELS: LOG })).toThrow(/ANALYTICS.*shared read models/);
+  });
+});
