@@ -52,11 +52,11 @@ export function experimentMetricQueries(db: SqlSession): ExperimentMetricReads {
       );
     },
 
-    /** Every event of the named ones in the span with its person and, when asked, one property. */
-    metricEvents(projectId: number, names: readonly string[], mathProperty: string | null, span: Span): Promise<MetricEventRow[]> {
+    /** Every event of the named ones in the span with its person, one property and (when asked) all of them. */
+    metricEvents(projectId: number, names: readonly string[], mathProperty: string | null, span: Span, withProperties = false): Promise<MetricEventRow[]> {
       const value = mathProperty === null ? 'NULL' : dialect.jsonText('e.properties', mathProperty);
       return db.all<MetricEventRow>(
-        `SELECT ${PERSON} AS p, e.event AS n, e.timestamp AS t, ${value} AS x
+        `SELECT ${PERSON} AS p, e.event AS n, e.timestamp AS t, ${value} AS x, ${withProperties ? 'e.properties' : 'NULL'} AS props
          FROM ${events} ${JOIN_PERSON}
          WHERE e.project_id = ? AND ${dialect.inJsonArray('e.event', 'text')} AND e.timestamp >= ? AND e.timestamp <= ?`,
         projectId,

@@ -138,6 +138,8 @@ export interface MetricEventRow {
   t: string;
   /** The math property as stored (text on PostgreSQL, number or text on SQLite); null when absent. */
   x: string | number | null;
+  /** The event's properties (JSON text), when the read asked for them (a source filters on them). */
+  props?: string | null;
 }
 
 /**
@@ -161,8 +163,8 @@ export interface ExperimentEventReads {
 export interface ExperimentMetricReads {
   /** Per (person, variant) the first exposure. */
   exposures(projectId: number, flagKey: string, exposureEvent: string | null, span: Span): Promise<ExposureRow[]>;
-  /** The metric's events in the span, with their person and (optionally) one property. */
-  metricEvents(projectId: number, names: readonly string[], mathProperty: string | null, span: Span): Promise<MetricEventRow[]>;
+  /** The metric's events in the span, with their person, (optionally) one property, and (`withProperties`) all of them. */
+  metricEvents(projectId: number, names: readonly string[], mathProperty: string | null, span: Span, withProperties?: boolean): Promise<MetricEventRow[]>;
 }
 
 /**

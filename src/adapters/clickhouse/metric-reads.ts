@@ -26,13 +26,13 @@ export function clickhouseMetricReads(client: ClickHouseConnection): ExperimentM
       return rows.map((r) => ({ ...r, t: fromMs(r.t) }));
     },
 
-    async metricEvents(projectId, names, mathProperty, span) {
+    async metricEvents(projectId, names, mathProperty, span, withProperties = false) {
       const unique = [...new Set(names)];
       if (unique.length === 0) return [];
       const value = mathProperty === null ? 'NULL' : textProperty('properties', mathProperty);
-      const rows = await client.rows<{ p: string; n: string; t: string; x: string | null }>(
-        `SELECT person AS p, event AS n, timestamp AS t, x
-         FROM ${eventsWithPersons(projectId, `event IN ${strList(unique)} AND ${within(span)}`, `event, timestamp, ${value} AS x`)}`,
+      const rows = await client.rows<{ p: string; n: string; t: string; x: string | null; props: string | null }>(
+        `SELECT person AS p, event AS n, timestamp AS t, x, props
+         FROM ${eventsWithPersons(projectId, `event IN ${strList(unique)} AND ${within(span)}`, `event, timestamp, ${value} AS x, ${withProperties ? 'properties' : 'NULL'} AS props`)}`,
       );
       return rows.map((r) => ({ ...r, t: fromMs(r.t) }));
     },

@@ -1,5 +1,6 @@
 import type { MetricEventRow } from '../../../projections/experiment-metric-queries';
 import type { FunnelMetric, MetricSource } from '../metrics/schema';
+import { sourceMatcher, type SourceMatch } from './source-match';
 
 /** An exposed entity: its variant and first exposure (ms since the epoch). */
 export interface Exposed {
@@ -31,13 +32,16 @@ const numeric = (x: string | number | null): number | null => {
   return Number.isFinite(n) ? n : null;
 };
 
+/** The match by event name alone (a source without property filters). */
+const byName = (source: MetricSource): SourceMatch => sourceMatcher({ ...source, properties: [] }, new Date(0));
+
 /**
  * One entity's value of a mean source over a window: the count of its events (`total`), the sum,
  * average, minimum or maximum of the property, or 1 when it did the event at all (`dau`,
- * `unique_session`: a distinct count per entity). No event gives 0.
+ * `unique_session`: a distinct count per entity). No event gives 0. `matches` says which events
+ * are the source's (by default its event name; source-match.ts adds its property filters).
  */
-export function sourceValue(source: MetricSource, events: readonly MetricEventRow[] | undefined, window: Window): number {
-  const event = source.kind === 'EventsNode' ? source.event : null;
+export function sourceValue(source: MetricSource, events: readonly MetricEventRow[] | undefined, window: Window, matches: SourceMatch = byName(source)): number {
   const math = source.math ?? 'total';
   let count = 0;
   let sum = 0;
@@ -46,7 +50,7 @@ export function sourceValue(source: MetricSource, events: readonly MetricEventRo
   let valued = 0;
   for (const row of events ?? []) {
     const t = Date.parse(row.t);
-    if (t < window.from || t >= window.to || (event !== null && event !== undefined && row.n !== event)) continue;
+    if (t < window.from || t >= window.to || !matches(row)) continue;
     count += 1;
     const x = numeric(row.x);
     if (x !== null) {
@@ -77,24 +81,24 @@ export function sourceValue(source: MetricSource, events: readonly MetricEventRo
 /**
  * How many of the funnel's steps an entity completed in the window. Ordered and strict: each
  * step after the previous one (strict is read as ordered here); unordered: steps in any order.
+ * `steps`: each step's match (by default its event name).
  */
-export function funnelStepsReached(metric: FunnelMetric, events: readonly MetricEventRow[] | undefined, window: Window): number {
-  const names = metric.series.map((s) => (s.kind === 'EventsNode' ? (s.event ?? null) : null));
+export function funnelStepsReached(metric: FunnelMetric, events: readonly MetricEventRow[] | undefined, window: Window, steps: readonly SourceMatch[] = metric.series.map(byName)): number {
   const inWindow = (events ?? []).filter((row) => {
     const t = Date.parse(row.t);
     return t >= window.from && t < window.to;
   });
   if (metric.funnel_order_type === 'unordered') {
     let reached = 0;
-    for (const name of names) {
-      if (inWindow.some((row) => name === null || row.n === name)) reached += 1;
+    for (const step of steps) {
+      if (inWindow.some(step)) reached += 1;
       else break;
     }
     return reached;
   }
   let step = 0;
   for (const row of inWindow) {
-    if (step < names.length && (names[step] === null || row.n === names[step])) step += 1;
+    if (step < steps.length && steps[step](row)) step += 1;
   }
   return step;
 }

@@ -8,6 +8,7 @@ import { resolveConfig } from './config';
 import { assignExposures, handlingOf, MULTIPLE_VARIANT_KEY } from './exposure-assignment';
 import { exposureSightings } from './exposure-sightings';
 import { eventsByEntity, funnelStepsReached, sourceValue, type Exposed, type Window } from './entity-values';
+import { readsProperties, sourceFilters, sourceMatcher, type SourceMatch } from './source-match';
 
 const DAY_MS = 86_400_000;
 /** A funnel without a conversion window counts conversions for 3 years (PostHog). */
@@ -51,7 +52,7 @@ const emptySums = (key: string, steps: number): ArmSums => ({
 function refuseSource(source: MetricSource): string {
   if (source.kind !== 'EventsNode') throw validationError('Only EventsNode metric sources are supported here (actions are not).', 'query');
   if (source.math === 'hogql') throw validationError("The 'hogql' math is not supported here.", 'query');
-  if (source.properties?.length) throw validationError('Property filters on metric sources are not supported here.', 'query');
+  sourceFilters(source);
   if (!source.event) throw validationError('A metric source needs an event.', 'query');
   return source.event;
 }
@@ -85,15 +86,22 @@ export class ExperimentQueryRunner {
 
     const exposed = await this.exposed(projectId, experiment, start, end);
     const names = this.eventNames(metric);
+    const sources = sourcesOf(metric);
+    // Each source's events: by name, and by its property filters (read with the events when any).
+    const decoded = new WeakMap<MetricEventRow, Record<string, unknown>>();
+    const now = this.now();
+    const matcher = (source: MetricSource): SourceMatch => sourceMatcher(source, now, decoded);
     const mathProperty = metric.metric_type === 'mean' && metric.source.math_property ? metric.source.math_property : null;
     const span = { from: new Date(start - lookback).toISOString(), to: new Date(end).toISOString() };
-    const rows: MetricEventRow[] = await this.deps.metricQueries.metricEvents(projectId, names, mathProperty, span);
+    const read = (eventNames: string[], property: string | null, sourcesRead: MetricSource[]) =>
+      this.deps.metricQueries.metricEvents(projectId, eventNames, property, span, readsProperties(sourcesRead));
+    const rows: MetricEventRow[] = await read(names, mathProperty, sources);
     // A ratio reads two sources, each perhaps with its own property.
     const denominatorRows = metric.metric_type === 'ratio' && metric.denominator.math_property
-      ? await this.deps.metricQueries.metricEvents(projectId, [refuseSource(metric.denominator)], metric.denominator.math_property, span)
+      ? await read([refuseSource(metric.denominator)], metric.denominator.math_property, [metric.denominator])
       : null;
     const numeratorRows = metric.metric_type === 'ratio' && metric.numerator.math_property
-      ? await this.deps.metricQueries.metricEvents(projectId, [refuseSource(metric.numerator)], metric.numerator.math_property, span)
+      ? await read([refuseSource(metric.numerator)], metric.numerator.math_property, [metric.numerator])
       : null;
     const byEntity = eventsByEntity(rows);
     const numeratorByEntity = numeratorRows ? eventsByEntity(numeratorRows) : byEntity;
@@ -101,6 +109,9 @@ export class ExperimentQueryRunner {
 
     const keys = variantKeysOf(experiment.feature_flag.filters);
     const steps = metric.metric_type === 'funnel' ? metric.series.length : 0;
+    const meanMatch = metric.metric_type === 'mean' ? matcher(metric.source) : null;
+    const stepMatches = metric.metric_type === 'funnel' ? metric.series.map(matcher) : [];
+    const ratioMatches = metric.metric_type === 'ratio' ? { numerator: matcher(metric.numerator), denominator: matcher(metric.denominator) } : null;
     const sums = new Map(keys.map((k) => [k, emptySums(k, steps)]));
 
     // Per entity: the post-exposure value (within the conversion window) and the covariate.
@@ -115,19 +126,19 @@ export class ExperimentQueryRunner {
       let d = 0;
       let x = 0;
       if (metric.metric_type === 'mean') {
-        y = sourceValue(metric.source, events, post);
-        if (cuped) x = sourceValue(metric.source, events, pre);
+        y = sourceValue(metric.source, events, post, meanMatch!);
+        if (cuped) x = sourceValue(metric.source, events, pre, meanMatch!);
       } else if (metric.metric_type === 'funnel') {
-        const reached = funnelStepsReached(metric, events, post);
+        const reached = funnelStepsReached(metric, events, post, stepMatches);
         for (let i = 0; i < reached; i++) arm.stepCounts[i] = (arm.stepCounts[i] ?? 0) + 1;
         y = reached === steps ? 1 : 0;
         if (cuped) {
           const last = metric.series[steps - 1];
-          x = last && sourceValue({ ...last, math: 'dau' }, events, pre) > 0 ? 1 : 0;
+          x = last && sourceValue({ ...last, math: 'dau' }, events, pre, stepMatches[steps - 1]) > 0 ? 1 : 0;
         }
       } else if (metric.metric_type === 'ratio') {
-        y = sourceValue(metric.numerator, numeratorByEntity.get(entity), post);
-        d = sourceValue(metric.denominator, denominatorByEntity.get(entity), post);
+        y = sourceValue(metric.numerator, numeratorByEntity.get(entity), post, ratioMatches!.numerator);
+        d = sourceValue(metric.denominator, denominatorByEntity.get(entity), post, ratioMatches!.denominator);
       }
       values.push({ entity, arm, y, d, x });
     }
@@ -190,6 +201,20 @@ export class ExperimentQueryRunner {
       case 'retention':
         throw validationError('Retention metrics are not supported here yet.', 'query');
     }
+  }
+}
+
+/** Every source the metric reads events of. */
+function sourcesOf(metric: ExperimentMetric): MetricSource[] {
+  switch (metric.metric_type) {
+    case 'mean':
+      return [metric.source];
+    case 'funnel':
+      return metric.series;
+    case 'ratio':
+      return [metric.numerator, metric.denominator];
+    case 'retention':
+      return [metric.start_event, metric.completion_event];
   }
 }
 

@@ -279,7 +279,7 @@ export function analyticsContract(name: string, open: () => Promise<{ analytics:
       await close();
     });
 
-    it('metric reads: first exposure per person and variant, and the metric events with their property', async () => {
+    it('metric reads: first exposure per person and variant, and the metric events with their property (and, when asked, all of them)', async () => {
       const { analytics, close } = await open();
       await analytics.sink.append(
         [
@@ -301,6 +301,13 @@ export function analyticsContract(name: string, open: () => Promise<{ analytics:
       expect(events.map((e) => [e.p, e.n, e.t, e.x === null ? null : Number(e.x)]).sort()).toEqual([
         ['person-a', 'purchase', '2024-05-03T00:00:00.000Z', 5],
         ['person-b', 'purchase', '2024-05-03T00:00:00.000Z', null],
+      ]);
+      // Only when asked: every property of each event, as stored (what source filters read).
+      expect(events.every((e) => e.props === null || e.props === undefined)).toBe(true);
+      const withProperties = await analytics.metrics.metricEvents(PROJECT, ['purchase'], null, span, true);
+      expect(withProperties.map((e) => [e.p, JSON.parse(e.props!) as unknown]).sort()).toEqual([
+        ['person-a', { amount: 5 }],
+        ['person-b', {}],
       ]);
       await close();
     });

@@ -33,6 +33,8 @@ const ratioMetric = {
 interface Plan {
   id: string;
   variant: 'control' | 'test';
+  /** The `currency` property of every purchase of the user (metric source filters read it). */
+  currency: 'USD' | 'EUR';
   exposedAt: number;
   pre: number[];
   pageviews: number;
@@ -45,6 +47,7 @@ const plans: Plan[] = Array.from({ length: USERS }, (_, i) => {
   return {
     id: `query-user-${i}`,
     variant,
+    currency: i % 3 === 0 ? 'EUR' : 'USD',
     // Exposures spread over 9 days, so an earlier end date sees fewer users.
     exposedAt: start + DAY + Math.floor((i / USERS) * 9 * DAY),
     pre: loyal >= 2 ? [10 + loyal * 3] : [],
@@ -57,7 +60,7 @@ async function sendPlans() {
   const client = posthogClient(s);
   for (const p of plans) {
     // Pre-exposure activity 3 days before, inside the 7-day CUPED lookback.
-    for (const amount of p.pre) client.capture({ distinctId: p.id, event: 'purchase', properties: { amount }, timestamp: new Date(p.exposedAt - 3 * DAY) });
+    for (const amount of p.pre) client.capture({ distinctId: p.id, event: 'purchase', properties: { amount, currency: p.currency }, timestamp: new Date(p.exposedAt - 3 * DAY) });
     client.capture({
       distinctId: p.id,
       event: '$feature_flag_called',
@@ -65,21 +68,24 @@ async function sendPlans() {
       timestamp: new Date(p.exposedAt),
     });
     for (let v = 0; v < p.pageviews; v++) client.capture({ distinctId: p.id, event: '$pageview', timestamp: new Date(p.exposedAt + (v + 1) * 60_000) });
-    for (const amount of p.purchases) client.capture({ distinctId: p.id, event: 'purchase', properties: { amount }, timestamp: new Date(p.exposedAt + 10 * 60_000) });
+    for (const amount of p.purchases) client.capture({ distinctId: p.id, event: 'purchase', properties: { amount, currency: p.currency }, timestamp: new Date(p.exposedAt + 10 * 60_000) });
   }
   await client.shutdown();
   await settle(s);
 }
 
-/** Sufficient statistics computed here from the plan, independently of the service. */
-function expectedSums(until: number) {
+/**
+ * Sufficient statistics computed here from the plan, independently of the service; `counted`: the
+ * purchases a source's filters keep (by the user's currency).
+ */
+function expectedSums(until: number, counted: (p: Plan) => boolean = () => true) {
   const arms = { control: [] as Plan[], test: [] as Plan[] };
   for (const p of plans) if (p.exposedAt <= until) arms[p.variant].push(p);
   const sum = (list: Plan[], f: (p: Plan) => number) => list.reduce((acc, p) => acc + f(p), 0);
-  const y = (p: Plan) => p.purchases.reduce((a, b) => a + b, 0);
-  const x = (p: Plan) => p.pre.reduce((a, b) => a + b, 0);
-  const converted = (p: Plan) => (p.purchases.length > 0 && p.pageviews > 0 ? 1 : 0);
-  const pre = (p: Plan) => (p.pre.length > 0 ? 1 : 0);
+  const y = (p: Plan) => (counted(p) ? p.purchases.reduce((a, b) => a + b, 0) : 0);
+  const x = (p: Plan) => (counted(p) ? p.pre.reduce((a, b) => a + b, 0) : 0);
+  const converted = (p: Plan) => (counted(p) && p.purchases.length > 0 && p.pageviews > 0 ? 1 : 0);
+  const pre = (p: Plan) => (counted(p) && p.pre.length > 0 ? 1 : 0);
   const out = (list: Plan[]) => ({
     mean: { n: list.length, sum: sum(list, y), ss: sum(list, (p) => y(p) ** 2), cx: sum(list, x), cxx: sum(list, (p) => x(p) ** 2), cxy: sum(list, (p) => x(p) * y(p)) },
     funnel: { n: list.length, sum: sum(list, converted), cx: sum(list, pre), cxx: sum(list, pre), cxy: sum(list, (p) => pre(p) * converted(p)) },
@@ -186,6 +192,45 @@ describe('POST /api/projects/:id/query/ with an ExperimentQuery', () => {
     const module = analyseMetric('ratio', arm('control', e.control.ratio), [arm('test', e.test.ratio)], bayesianCuped).variants[0]!.outcome;
     if (module.method !== 'bayesian') throw new Error('expected a Bayesian outcome');
     expect(r.variant_results[0].chance_to_win).toBeCloseTo(module.chance_to_win!, 9);
+  });
+
+  it('property filters on metric sources: only the events whose properties match count, the covariate too', async () => {
+    const usd = { key: 'currency', value: 'USD', operator: 'exact', type: 'event' };
+    const filteredMean = { ...meanMetric, uuid: 'm-mean-usd', source: { ...meanMetric.source, properties: [usd] } };
+    const r = await query(id, filteredMean);
+    const e = expectedSums(Date.now(), (p) => p.currency === 'USD');
+    for (const [arm, got] of [['control', r.baseline], ['test', r.variant_results[0]]] as const) {
+      const want = e[arm].mean;
+      // Every exposed user is a sample; those whose purchases do not match count as 0.
+      expect(got).toMatchObject({ key: arm, number_of_samples: want.n });
+      expect(got.sum).toBeCloseTo(want.sum, 6);
+      expect(got.sum_squares).toBeCloseTo(want.ss, 4);
+      expect(got.covariate_sum).toBeCloseTo(want.cx, 6);
+      expect(got.covariate_sum_product).toBeCloseTo(want.cxy, 4);
+    }
+    expect(r.baseline.sum).toBeLessThan((await query(id, meanMetric)).baseline.sum);
+
+    // A funnel whose last step is a purchase not in USD (`is_not`), and several filters on one source (all must hold).
+    const notUsd = { ...usd, operator: 'is_not' };
+    const filteredFunnel = { ...funnelMetric, uuid: 'm-funnel-eur', series: [funnelMetric.series[0], { kind: 'EventsNode', event: 'purchase', properties: [notUsd, { key: 'amount', value: 0, operator: 'gt', type: 'event' }] }] };
+    const f = await query(id, filteredFunnel);
+    const eur = expectedSums(Date.now(), (p) => p.currency === 'EUR');
+    for (const [arm, got] of [['control', f.baseline], ['test', f.variant_results[0]]] as const) {
+      const want = eur[arm].funnel;
+      expect(got).toMatchObject({ key: arm, number_of_samples: want.n, sum: want.sum, step_counts: [want.n, want.sum] });
+      expect(got).toMatchObject({ covariate_sum: want.cx, covariate_sum_product: want.cxy });
+    }
+  });
+
+  it('refuses property filters it cannot read on an event (a person property) with a 400 naming them', async () => {
+    const personFiltered = { ...meanMetric, source: { ...meanMetric.source, properties: [{ key: 'plan', value: 'pro', operator: 'exact', type: 'person' }] } };
+    const res = await s.api(`/api/projects/${s.credentials.project_id}/query/`, {
+      method: 'POST',
+      body: JSON.stringify({ query: { kind: 'ExperimentQuery', metric: personFiltered, experiment_id: id } }),
+    });
+    const body = await json(res);
+    expect(res.status).toBe(400);
+    expect(body.detail).toMatch(/type 'person' on metric sources are not supported here/);
   });
 
   it('frequentist with sequential testing: the interval narrows as more days of data arrive', async () => {

@@ -1,0 +1,52 @@
+import type { MetricEventRow } from '../../../projections/experiment-metric-queries';
+import { validationError } from '../../errors';
+import { matchProperty } from '../../flags';
+import type { MetricSource } from '../metrics/schema';
+
+/** Whether a metric event counts for one source (a mean's source, a funnel step, a ratio's side). */
+export type SourceMatch = (row: MetricEventRow) => boolean;
+
+/** Filter types a metric source may carry here: the event's own properties (PostHog's default). */
+const EVENT_FILTER_TYPES = new Set([undefined, null, 'event']);
+
+/** The source's property filters, refused (400) when of a type this service cannot read on an event. */
+export function sourceFilters(source: MetricSource) {
+  const filters = source.kind === 'EventsNode' ? (source.properties ?? []) : [];
+  for (const filter of filters) {
+    if (!EVENT_FILTER_TYPES.has(filter.type)) {
+      throw validationError(`Property filters of type '${String(filter.type)}' on metric sources are not supported here (only event properties).`, 'query');
+    }
+  }
+  return filters;
+}
+
+/** Whether any of the sources filters on properties (their events are then read with them). */
+export const readsProperties = (sources: readonly MetricSource[]) => sources.some((s) => sourceFilters(s).length > 0);
+
+/**
+ * The source's match: its event name (none: every event), and each of its property filters (all
+ * must hold) evaluated with the flags' operators on the event's properties, as PostHog's HogQL does
+ * for event filters (a negative operator holds where the property is missing). Each row's
+ * properties are decoded once, whichever sources look at them.
+ */
+export function sourceMatcher(source: MetricSource, now: Date, decoded: WeakMap<MetricEventRow, Record<string, unknown>> = new WeakMap()): SourceMatch {
+  const event = source.kind === 'EventsNode' ? (source.event ?? null) : null;
+  const filters = sourceFilters(source);
+  return (row) => {
+    if (event !== null && row.n !== event) return false;
+    if (filters.length === 0) return true;
+    let properties = decoded.get(row);
+    if (!properties) {
+      properties = propertiesOf(row);
+      decoded.set(row, properties);
+    }
+    for (const filter of filters) if (!matchProperty(filter, properties, now)) return false;
+    return true;
+  };
+}
+
+function propertiesOf(row: MetricEventRow): Record<string, unknown> {
+  if (typeof row.props !== 'string') return {};
+  const parsed: unknown = JSON.parse(row.props);
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+}
