@@ -1,7 +1,7 @@
-import type { ExperimentMetricReads, ExposureRow, MetricEventRow, Span } from '../src/store/analytics';
-import type { SqlSession } from '../src/store/sql';
+import type { ExperimentMetricReads, ExposureEventRow, ExposureRow, MetricEventRow, Span } from '../src/store/analytics';
+import type { SqlSession, SqlValue } from '../src/store/sql';
 
-export type { ExposureRow, MetricEventRow, Span };
+export type { ExposureEventRow, ExposureRow, MetricEventRow, Span };
 
 const PERSON = 'coalesce(d.person_id, e.person_id)';
 const JOIN_PERSON = 'LEFT JOIN person_distinct_ids d ON d.project_id = e.project_id AND d.distinct_id = e.distinct_id';
@@ -16,40 +16,36 @@ export function experimentMetricQueries(db: SqlSession): ExperimentMetricReads {
   const events = dialect.indexedBy('events e', 'events_by_name_time');
   const property = dialect.jsonString('e.properties');
   const key = dialect.jsonStringKey;
-  return {
-    /**
-     * Per (person, variant) the first exposure. The default exposure is `$feature_flag_called` for
-     * this flag with the variant in `$feature_flag_response`; a custom exposure event carries it in
-     * `$feature/<key>`.
-     */
-    exposures(projectId: number, flagKey: string, exposureEvent: string | null, span: Span): Promise<ExposureRow[]> {
-      if (exposureEvent === null) {
-        return db.all<ExposureRow>(
-          `SELECT p, v, min(t) AS t FROM (
-             SELECT ${PERSON} AS p, ${property} AS v, e.timestamp AS t
-             FROM ${events} ${JOIN_PERSON}
-             WHERE e.project_id = ? AND e.event = '$feature_flag_called' AND e.timestamp >= ? AND e.timestamp <= ? AND ${property} = ?) x
-           GROUP BY p, v`,
-          key('$feature_flag_response'),
-          projectId,
-          span.from,
-          span.to,
-          key('$feature_flag'),
-          flagKey,
-        );
-      }
-      return db.all<ExposureRow>(
-        `SELECT p, v, min(t) AS t FROM (
-           SELECT ${PERSON} AS p, ${property} AS v, e.timestamp AS t
+  /**
+   * Each exposure event with its person and variant (`extra`: more columns). The default exposure
+   * is `$feature_flag_called` for this flag with the variant in `$feature_flag_response`; a custom
+   * exposure event carries it in `$feature/<key>`.
+   */
+  const exposureSightings = (projectId: number, flagKey: string, exposureEvent: string | null, span: Span, extra: string): [string, SqlValue[]] =>
+    exposureEvent === null
+      ? [
+          `SELECT ${PERSON} AS p, ${property} AS v, e.timestamp AS t${extra}
            FROM ${events} ${JOIN_PERSON}
-           WHERE e.project_id = ? AND e.event = ? AND e.timestamp >= ? AND e.timestamp <= ?) x
-         GROUP BY p, v`,
-        key(`$feature/${flagKey}`),
-        projectId,
-        exposureEvent,
-        span.from,
-        span.to,
-      );
+           WHERE e.project_id = ? AND e.event = '$feature_flag_called' AND e.timestamp >= ? AND e.timestamp <= ? AND ${property} = ?`,
+          [key('$feature_flag_response'), projectId, span.from, span.to, key('$feature_flag'), flagKey],
+        ]
+      : [
+          `SELECT ${PERSON} AS p, ${property} AS v, e.timestamp AS t${extra}
+           FROM ${events} ${JOIN_PERSON}
+           WHERE e.project_id = ? AND e.event = ? AND e.timestamp >= ? AND e.timestamp <= ?`,
+          [key(`$feature/${flagKey}`), projectId, exposureEvent, span.from, span.to],
+        ];
+  return {
+    /** Per (person, variant) the first exposure. */
+    exposures(projectId: number, flagKey: string, exposureEvent: string | null, span: Span): Promise<ExposureRow[]> {
+      const [sightings, params] = exposureSightings(projectId, flagKey, exposureEvent, span, '');
+      return db.all<ExposureRow>(`SELECT p, v, min(t) AS t FROM (${sightings}) x GROUP BY p, v`, ...params);
+    },
+
+    /** The same sightings one by one, with each event's properties. */
+    exposureEvents(projectId: number, flagKey: string, exposureEvent: string | null, span: Span): Promise<ExposureEventRow[]> {
+      const [sightings, params] = exposureSightings(projectId, flagKey, exposureEvent, span, ', e.properties AS props');
+      return db.all<ExposureEventRow>(sightings, ...params);
     },
 
     /** Every event of the named ones in the span with its person, one property and (when asked) all of them. */

@@ -131,6 +131,11 @@ export interface ExposureRow {
   t: string;
 }
 
+/** One exposure event: its person, variant, time and properties (JSON text). */
+export interface ExposureEventRow extends ExposureRow {
+  props: string;
+}
+
 /** One metric event: its person, name, time and (when the metric reads one) property value. */
 export interface MetricEventRow {
   p: string;
@@ -163,6 +168,11 @@ export interface ExperimentEventReads {
 export interface ExperimentMetricReads {
   /** Per (person, variant) the first exposure. */
   exposures(projectId: number, flagKey: string, exposureEvent: string | null, span: Span): Promise<ExposureRow[]>;
+  /**
+   * The exposure events behind `exposures`, one row each with its properties (JSON text), not
+   * aggregated: for exposure criteria that filter on the events' properties.
+   */
+  exposureEvents(projectId: number, flagKey: string, exposureEvent: string | null, span: Span): Promise<ExposureEventRow[]>;
   /** The metric's events in the span, with their person, (optionally) one property, and (`withProperties`) all of them. */
   metricEvents(projectId: number, names: readonly string[], mathProperty: string | null, span: Span, withProperties?: boolean): Promise<MetricEventRow[]>;
 }

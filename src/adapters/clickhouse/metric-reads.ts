@@ -7,21 +7,35 @@ import { fromMs, toMs } from './time';
 
 const within = (span: Span) => `timestamp >= ${int(toMs(span.from))} AND timestamp <= ${int(toMs(span.to))}`;
 
+/**
+ * Each exposure event with its person now and variant (`extra`: more columns): `$feature_flag_called`
+ * of this flag with the variant in `$feature_flag_response`, or a custom exposure event carrying it
+ * in `$feature/<key>`.
+ */
+function exposureSightings(projectId: number, flagKey: string, exposureEvent: string | null, span: Span, extra: string): string {
+  const where =
+    exposureEvent === null
+      ? `event = '$feature_flag_called' AND ${within(span)} AND ${stringProperty('properties', '$feature_flag')} = ${str(flagKey)}`
+      : `event = ${str(exposureEvent)} AND ${within(span)}`;
+  const variant = stringProperty('properties', exposureEvent === null ? '$feature_flag_response' : `$feature/${flagKey}`);
+  return eventsWithPersons(projectId, where, `timestamp, ${variant} AS v${extra}`);
+}
+
 /** The reads behind `ExperimentQuery`, persons resolved as they are now (as the embedded store). */
 export function clickhouseMetricReads(client: ClickHouseConnection): ExperimentMetricReads {
   return {
-    /**
-     * Per (person, variant) the first exposure: `$feature_flag_called` of this flag with the variant
-     * in `$feature_flag_response`, or a custom exposure event carrying it in `$feature/<key>`.
-     */
+    /** Per (person, variant) the first exposure. */
     async exposures(projectId, flagKey, exposureEvent, span) {
-      const where =
-        exposureEvent === null
-          ? `event = '$feature_flag_called' AND ${within(span)} AND ${stringProperty('properties', '$feature_flag')} = ${str(flagKey)}`
-          : `event = ${str(exposureEvent)} AND ${within(span)}`;
-      const variant = stringProperty('properties', exposureEvent === null ? '$feature_flag_response' : `$feature/${flagKey}`);
       const rows = await client.rows<{ p: string; v: string | null; t: string }>(
-        `SELECT person AS p, v, min(timestamp) AS t FROM ${eventsWithPersons(projectId, where, `timestamp, ${variant} AS v`)} GROUP BY p, v`,
+        `SELECT person AS p, v, min(timestamp) AS t FROM ${exposureSightings(projectId, flagKey, exposureEvent, span, '')} GROUP BY p, v`,
+      );
+      return rows.map((r) => ({ ...r, t: fromMs(r.t) }));
+    },
+
+    /** The same sightings one by one, with each event's properties. */
+    async exposureEvents(projectId, flagKey, exposureEvent, span) {
+      const rows = await client.rows<{ p: string; v: string | null; t: string; props: string }>(
+        `SELECT person AS p, v, timestamp AS t, properties AS props FROM ${exposureSightings(projectId, flagKey, exposureEvent, span, ', properties')}`,
       );
       return rows.map((r) => ({ ...r, t: fromMs(r.t) }));
     },

@@ -1,10 +1,15 @@
 import type { ExperimentMetricReads, ExposureRow } from '../../store/analytics';
 import type { ExperimentRow } from '../../../projections/experiments-queries';
 import { validationError } from '../../errors';
+import { matchProperty } from '../../flags';
+import { EventsNode } from '../metrics/schema';
+import { sourceFilters } from './source-match';
 
 /**
  * Per (entity, variant) the first exposure in [start, end], by the experiment's exposure criteria:
- * `$feature_flag_called` for its flag, or a custom exposure event carrying `$feature/<key>`.
+ * `$feature_flag_called` for its flag, or a custom exposure event carrying `$feature/<key>`; with
+ * the criteria's property filters (event properties, as a metric source's), only the exposure
+ * events they all hold for.
  */
 export async function exposureSightings(
   metricQueries: ExperimentMetricReads,
@@ -13,11 +18,22 @@ export async function exposureSightings(
   start: number,
   end: number,
 ): Promise<ExposureRow[]> {
-  const config = experiment.exposure_criteria?.exposure_config as { kind?: string; event?: unknown } | undefined;
+  const config = experiment.exposure_criteria?.exposure_config as { kind?: string; event?: unknown; properties?: unknown } | undefined;
   if (config && config.kind === 'ActionsNode') throw validationError('Action exposure criteria are not supported here.', 'query');
   const customEvent = config && typeof config.event === 'string' && config.event !== '$feature_flag_called' ? config.event : null;
-  return metricQueries.exposures(projectId, experiment.feature_flag_key, customEvent, {
-    from: new Date(start).toISOString(),
-    to: new Date(end).toISOString(),
-  });
+  const span = { from: new Date(start).toISOString(), to: new Date(end).toISOString() };
+  const criteria = EventsNode.safeParse({ kind: 'EventsNode', properties: Array.isArray(config?.properties) ? config.properties : [] });
+  if (!criteria.success) throw validationError('The exposure criteria\'s property filters are invalid: each needs a key.', 'query');
+  const filters = sourceFilters(criteria.data);
+  if (filters.length === 0) return metricQueries.exposures(projectId, experiment.feature_flag_key, customEvent, span);
+  const now = new Date(end);
+  const first = new Map<string, ExposureRow>();
+  for (const row of await metricQueries.exposureEvents(projectId, experiment.feature_flag_key, customEvent, span)) {
+    const properties = JSON.parse(row.props) as Record<string, unknown>;
+    if (!filters.every((filter) => matchProperty(filter, properties, now))) continue;
+    const key = JSON.stringify([row.p, row.v]);
+    const seen = first.get(key);
+    if (!seen || row.t < seen.t) first.set(key, { p: row.p, v: row.v, t: row.t });
+  }
+  return [...first.values()];
 }

@@ -271,7 +271,7 @@ export function analyticsContract(name: string, open: () => Promise<{ analytics:
         historical_migration: true,
       });
       const [metric] = await analytics.metrics.metricEvents(PROJECT, ['purchase'], 'amount', { from: RANGE.from, to: RANGE.to });
-      expect(metric).toEqual({ p: 'person-s', n: 'purchase', t: '2024-05-02T00:00:00.004Z', x: '2.5' });
+      expect(metric).toEqual({ p: 'person-s', n: 'purchase', t: '2024-05-02T00:00:00.004Z', x: '2.5', props: null });
       const [ofS] = await analytics.experiments.personEvents(PROJECT, { distinctId: 's' }, ['purchase'], 'f', RANGE);
       expect(ofS.v).toBe('te{s}t "q" \\ é');
       expect(await analytics.experiments.carriesFeatureProperty(PROJECT, ['purchase'], '2024-05-02T00:00:00.004Z', 'f')).toBe(true);
@@ -301,6 +301,13 @@ export function analyticsContract(name: string, open: () => Promise<{ analytics:
       expect(events.map((e) => [e.p, e.n, e.t, e.x === null ? null : Number(e.x)]).sort()).toEqual([
         ['person-a', 'purchase', '2024-05-03T00:00:00.000Z', 5],
         ['person-b', 'purchase', '2024-05-03T00:00:00.000Z', null],
+      ]);
+      // The exposure events one by one, with their properties (what exposure criteria filter on).
+      const sightings = await analytics.metrics.exposureEvents(PROJECT, 'f', null, span);
+      expect(sightings.map((e) => [e.p, e.v, e.t, (JSON.parse(e.props) as Record<string, unknown>).$feature_flag_response]).sort()).toEqual([
+        ['person-a', 'control', '2024-05-02T00:00:00.000Z', 'control'],
+        ['person-a', 'control', '2024-05-02T05:00:00.000Z', 'control'],
+        ['person-b', 'test', '2024-05-02T02:00:00.000Z', 'test'],
       ]);
       // Only when asked: every property of each event, as stored (what source filters read).
       expect(events.every((e) => e.props === null || e.props === undefined)).toBe(true);

@@ -145,3 +145,47 @@ describe('POST /api/projects/:id/query/ with an ExperimentExposureQuery', () => 
     expect(otherBody.detail).toMatch(/ExperimentQuery and ExperimentExposureQuery/);
   });
 });
+
+describe('exposure criteria with a custom exposure event and property filters', () => {
+  const customFlag = 'exposure-custom';
+  // 60 users view the checkout or the cart page (the variant in `$feature/<key>`); every fifth
+  // views the cart first and the checkout two days later. Only checkout views expose.
+  const users = Array.from({ length: 60 }, (_, i) => ({
+    id: `custom-user-${i}`,
+    variant: i % 2 === 0 ? 'control' : 'test',
+    views: i % 5 === 0 ? [{ page: '/cart', at: start + DAY }, { page: '/checkout', at: start + 3 * DAY }] : [{ page: i % 3 === 0 ? '/cart' : '/checkout', at: start + (i % 4) * DAY }],
+  }));
+
+  it('counts only the exposure events the filters hold for, each entity on the day of its first such event', async () => {
+    const e = await createExperiment(s, {
+      name: 'Custom exposure',
+      feature_flag_key: customFlag,
+      start_date: new Date(start).toISOString(),
+      exposure_criteria: { exposure_config: { kind: 'ExperimentEventExposureConfig', event: 'viewed_checkout', properties: [{ key: 'page', value: '/checkout', operator: 'exact', type: 'event' }] } },
+    });
+    await ingestEvents(
+      s,
+      users.flatMap((u) => u.views.map((v) => ({ event: 'viewed_checkout', distinct_id: u.id, properties: { page: v.page, [`$feature/${customFlag}`]: u.variant }, timestamp: new Date(v.at).toISOString() }))),
+    );
+    const { status, body } = await exposureQuery({ experiment_id: e.id });
+    expect(status, JSON.stringify(body)).toBe(200);
+    // Expected here from the plan: per variant, the day of each user's first checkout view.
+    const firstCheckout = (u: (typeof users)[number]) => u.views.filter((v) => v.page === '/checkout').map((v) => v.at).sort((a, b) => a - b)[0];
+    const want: Record<string, Record<string, number>> = {};
+    for (const u of users) {
+      const at = firstCheckout(u);
+      if (at === undefined) continue;
+      want[u.variant] ??= {};
+      want[u.variant][dayOf(at)] = (want[u.variant][dayOf(at)] ?? 0) + 1;
+    }
+    const totals = Object.fromEntries(Object.entries(want).map(([variant, days]) => [variant, Object.values(days).reduce((a, b) => a + b, 0)]));
+    expect(body.total_exposures).toEqual(totals);
+    // Fewer than every user who sent the event: the cart-only users are not exposed.
+    expect(totals.control + totals.test).toBeLessThan(users.length);
+    for (const series of body.timeseries as { variant: string; days: string[]; exposure_counts: number[] }[]) {
+      const daily = series.exposure_counts.map((c, i) => c - (series.exposure_counts[i - 1] ?? 0));
+      const got = Object.fromEntries(series.days.map((d, i) => [d, daily[i]]).filter(([, n]) => n !== 0));
+      expect(got).toEqual(want[series.variant]);
+    }
+  });
+});
