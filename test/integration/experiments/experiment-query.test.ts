@@ -111,6 +111,19 @@ async function query(id: number, metric: unknown, path: 'projects' | 'environmen
   return body;
 }
 
+/** A mean metric's answer against the sums expected here: samples, sums and the CUPED covariate, per arm. */
+function expectMeanSums(r: Json, e: ReturnType<typeof expectedSums>) {
+  for (const [arm, got] of [['control', r.baseline], ['test', r.variant_results[0]]] as const) {
+    const want = e[arm].mean;
+    expect(got).toMatchObject({ key: arm, number_of_samples: want.n });
+    expect(got.sum).toBeCloseTo(want.sum, 6);
+    expect(got.sum_squares).toBeCloseTo(want.ss, 4);
+    expect(got.covariate_sum).toBeCloseTo(want.cx, 6);
+    expect(got.covariate_sum_squares).toBeCloseTo(want.cxx, 6);
+    expect(got.covariate_sum_product).toBeCloseTo(want.cxy, 4);
+  }
+}
+
 describe('POST /api/projects/:id/query/ with an ExperimentQuery', () => {
   let id: number;
 
@@ -129,15 +142,7 @@ describe('POST /api/projects/:id/query/ with an ExperimentQuery', () => {
   it('mean with CUPED: the sufficient statistics and the covariate are those of the events sent, and the outcome is the module’s', async () => {
     const r = await query(id, meanMetric);
     const e = expectedSums(Date.now());
-    for (const [arm, got] of [['control', r.baseline], ['test', r.variant_results[0]]] as const) {
-      const want = e[arm].mean;
-      expect(got).toMatchObject({ key: arm, number_of_samples: want.n });
-      expect(got.sum).toBeCloseTo(want.sum, 6);
-      expect(got.sum_squares).toBeCloseTo(want.ss, 4);
-      expect(got.covariate_sum).toBeCloseTo(want.cx, 6);
-      expect(got.covariate_sum_squares).toBeCloseTo(want.cxx, 6);
-      expect(got.covariate_sum_product).toBeCloseTo(want.cxy, 4);
-    }
+    expectMeanSums(r, e);
     const arm = (key: string, m: ReturnType<typeof expectedSums>['control']['mean']): Arm => ({
       key,
       statistic: { kind: 'mean', n: m.n, sum: m.sum, sumSquares: m.ss },
@@ -199,15 +204,8 @@ describe('POST /api/projects/:id/query/ with an ExperimentQuery', () => {
     const filteredMean = { ...meanMetric, uuid: 'm-mean-usd', source: { ...meanMetric.source, properties: [usd] } };
     const r = await query(id, filteredMean);
     const e = expectedSums(Date.now(), (p) => p.currency === 'USD');
-    for (const [arm, got] of [['control', r.baseline], ['test', r.variant_results[0]]] as const) {
-      const want = e[arm].mean;
-      // Every exposed user is a sample; those whose purchases do not match count as 0.
-      expect(got).toMatchObject({ key: arm, number_of_samples: want.n });
-      expect(got.sum).toBeCloseTo(want.sum, 6);
-      expect(got.sum_squares).toBeCloseTo(want.ss, 4);
-      expect(got.covariate_sum).toBeCloseTo(want.cx, 6);
-      expect(got.covariate_sum_product).toBeCloseTo(want.cxy, 4);
-    }
+    // Every exposed user is a sample; those whose purchases do not match count as 0.
+    expectMeanSums(r, e);
     expect(r.baseline.sum).toBeLessThan((await query(id, meanMetric)).baseline.sum);
 
     // A funnel whose last step is a purchase not in USD (`is_not`), and several filters on one source (all must hold).
