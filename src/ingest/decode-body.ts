@@ -3,7 +3,8 @@ import { decodeBase64Text } from './base64';
 import { type Compression, resolveCompression } from './compression';
 import { malformedRequest, noData, requestTooLarge } from './errors';
 import { hasGzipMagic } from './gzip';
-import { inflateGzip, inflateLz64, sliceLargeBatch } from './inflate';
+import type { FormOutcome } from './form-body';
+import { decodeLargeForm, inflateGzip, inflateLz64, sliceLargeBatch } from './inflate';
 import { LargeBatch } from './large-batch';
 import { KEY_SCAN_WINDOW, keysInJson, keysInJsonInTurns, looksLikeJson } from './key-scan';
 import { parsePayload } from './parse-payload';
@@ -66,9 +67,15 @@ export function decodeBody(input: DecodeBodyInput): MaybePromise<unknown> {
   return gated(body, () => decodePlain(input, gated), false);
 }
 
+/** Form bodies past this are URL- and base64-decoded on a decode thread (form-body.ts), not inline. */
+export const INLINE_FORM_BYTES = 1024 * 1024;
+
 /** A body that is not gzip: raw JSON, or a form, either possibly lz64 or base64 inside. */
 function decodePlain(input: DecodeBodyInput, gated: Gated): MaybePromise<unknown> {
   const { body, query, contentEncoding, maxDecompressedBytes: max } = input;
+  if (body.length > INLINE_FORM_BYTES && mediaType(input.contentType) === FORM_TYPE) {
+    return decodeLargeForm(body, { query: query.compression, contentEncoding }).then((form) => afterForm(form, input, gated));
+  }
 
   const text = utf8(body);
   const form = mediaType(input.contentType) === FORM_TYPE ? new URLSearchParams(text) : undefined;
@@ -77,6 +84,16 @@ function decodePlain(input: DecodeBodyInput, gated: Gated): MaybePromise<unknown
   if (formData !== undefined) return decodeText(formData, compression, max, gated);
   // A form-typed body without a `data` field is most likely raw JSON with a wrong header.
   return decodeText(text, compression, max, gated);
+}
+
+/** Goes on from a form decoded on a decode thread as decodePlain goes on from one decoded inline. */
+function afterForm(form: FormOutcome, input: DecodeBodyInput, gated: Gated): MaybePromise<unknown> {
+  const max = input.maxDecompressedBytes;
+  if (form.kind === 'raw') return decodeText(utf8(input.body), form.compression, max, gated);
+  if (form.kind === 'lz64') return decodeText(form.text, 'lz64', max, gated);
+  const bytes = Buffer.from(form.bytes.buffer, form.bytes.byteOffset, form.bytes.byteLength);
+  if (bytes.length <= KEY_SCAN_BYTES || !looksLikeJson(bytes)) return parsePayload(utf8(bytes));
+  return gated(bytes, () => parsePayload(utf8(bytes)));
 }
 
 /** Parses what `bytes` hold via `then`, or (a large JSON text, with sliceLarge) on a decode thread; `handOver`: the bytes may be transferred. */

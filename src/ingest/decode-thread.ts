@@ -1,13 +1,14 @@
-// Worker-thread entry: the decoding work a large body needs, kept off the event loop. Three jobs:
+// Worker-thread entry: the decoding work a large body needs, kept off the event loop. Four jobs:
 // inflating gzip (zlib here rather than on libuv's pool: the pool hands the output back in chunks
 // that the loop then joins in one long turn), inflating lz64 (lz-string's JS decoder: 0.4–1 s of
 // CPU for a 25 KB bomb reaching 64 MiB), and parsing a large JSON body into slices of events
-// (batch-slices.ts). One job at a time; bytes go
+// (batch-slices.ts), and URL- and base64-decoding a large form body (form-body.ts). One job at a time; bytes go
 // back in transferred buffers (no copy), refusals as reasons.
 import { parentPort } from 'node:worker_threads';
 import { niceThisThread } from '../threads/priority';
 import { sliceBatch } from './batch-slices';
 import { isIngestError } from './errors';
+import { decodeForm } from './form-body';
 import { gunzipBounded } from './gzip';
 import { inflateLz64Text } from './lz64-bounded';
 import type { FromDecodeThread, ToDecodeThread } from './decode-messages';
@@ -26,6 +27,12 @@ port.on('message', (message: ToDecodeThread) => {
       // Transferred whole: a view into a larger buffer is copied first (here, not on the loop).
       const bytes = inflated.byteOffset === 0 && inflated.byteLength === inflated.buffer.byteLength ? inflated : new Uint8Array(inflated);
       port.postMessage({ id, ok: true, bytes } satisfies FromDecodeThread, [bytes.buffer as ArrayBuffer]);
+      return;
+    }
+    if (message.job === 'form') {
+      const form = decodeForm(message.bytes, message.hints);
+      const transfer = form.kind === 'json' && form.bytes.byteOffset === 0 && form.bytes.byteLength === form.bytes.buffer.byteLength ? [form.bytes.buffer as ArrayBuffer] : [];
+      port.postMessage({ id, ok: true, form } satisfies FromDecodeThread, transfer);
       return;
     }
     if (message.job === 'slice') {

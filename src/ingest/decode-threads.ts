@@ -2,6 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import { replyFrom, startTsWorker } from '../threads';
 import { refusalError, type SliceOutcome } from './batch-slices';
 import type { FromDecodeThread, ToDecodeThread } from './decode-messages';
+import type { FormHints, FormOutcome } from './form-body';
 import type { Lz64Outcome } from './lz64-bounded';
 
 export type Lz64BytesOutcome = { ok: true; bytes: Buffer } | Exclude<Lz64Outcome, { ok: true }>;
@@ -26,7 +27,7 @@ export class DecodeThreads {
     // The request's body stays the caller's: the thread gets a copy.
     const sent = new Uint8Array(bytes);
     const reply = await this.run({ job: 'gunzip', bytes: sent, maxBytes }, [sent.buffer]);
-    if ('sliced' in reply) throw new Error('decode thread: unexpected reply');
+    if ('sliced' in reply || 'form' in reply) throw new Error('decode thread: unexpected reply');
     if (reply.ok) return Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.byteLength);
     if ('refusal' in reply) throw refusalError(reply.refusal);
     throw new Error(`decode thread: ${reply.reason === 'failed' ? reply.detail : reply.reason}`);
@@ -35,7 +36,7 @@ export class DecodeThreads {
   /** lz64 text to the JSON text as UTF-8 bytes (as the thread sent them, uncopied), or why there is none. */
   async inflateLz64(text: string, maxBytes: number): Promise<Lz64BytesOutcome> {
     const reply = await this.run({ job: 'lz64', text, maxBytes }, []);
-    if ('sliced' in reply) throw new Error('decode thread: unexpected reply');
+    if ('sliced' in reply || 'form' in reply) throw new Error('decode thread: unexpected reply');
     if (reply.ok) return { ok: true, bytes: Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.byteLength) };
     if ('refusal' in reply) throw refusalError(reply.refusal);
     if (reply.reason === 'failed') throw new Error(`decode thread: ${reply.detail}`);
@@ -52,6 +53,15 @@ export class DecodeThreads {
     const reply = await this.run({ job: 'slice', bytes: sent }, [sent.buffer as ArrayBuffer]);
     if ('sliced' in reply) return reply.sliced;
     throw new Error(`decode thread: ${reply.ok ? 'unexpected reply' : 'refusal' in reply ? reply.refusal.detail : reply.reason === 'failed' ? reply.detail : reply.reason}`);
+  }
+
+  /** A large form body decoded (form-body.ts); rejects with the IngestError the thread refused with. The body is copied, not taken. */
+  async decodeForm(bytes: Uint8Array, hints: FormHints): Promise<FormOutcome> {
+    const sent = new Uint8Array(bytes);
+    const reply = await this.run({ job: 'form', bytes: sent, hints }, [sent.buffer]);
+    if ('form' in reply) return reply.form;
+    if (!reply.ok && 'refusal' in reply) throw refusalError(reply.refusal);
+    throw new Error(`decode thread: ${reply.ok ? 'unexpected reply' : reply.reason === 'failed' ? reply.detail : reply.reason}`);
   }
 
   private async run(job: Job, transfer: ArrayBuffer[]): Promise<FromDecodeThread> {

@@ -5,6 +5,7 @@ import { gunzipBounded } from './gzip';
 import { inflateLz64Text } from './lz64-bounded';
 import { type SlicedBatchData, refusalError } from './batch-slices';
 import { DecodeThreads } from './decode-threads';
+import type { FormHints, FormOutcome } from './form-body';
 
 /**
  * Compressed input up to this size is inflated inline, on the event loop: its worst case is cheap
@@ -74,4 +75,9 @@ export async function sliceLargeBatch(bytes: Uint8Array, handOver: boolean): Pro
   const outcome = await gate.run(() => threads.sliceBatch(bytes, handOver));
   if (!outcome.ok) throw refusalError(outcome.refusal);
   return outcome.batch;
+}
+
+/** A large form body decoded on a decode thread (form-body.ts), under the same gate. */
+export function decodeLargeForm(bytes: Uint8Array, hints: FormHints): Promise<FormOutcome> {
+  return gate.run(() => threads.decodeForm(bytes, hints));
 }

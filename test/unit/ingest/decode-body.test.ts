@@ -4,6 +4,7 @@ import { compressToBase64 } from 'lz-string';
 import { describe, expect, it } from 'vitest';
 
 import { decodeBody, IngestError } from '../../../src/ingest';
+import { INLINE_FORM_BYTES } from '../../../src/ingest/decode-body';
 import {
   base64FormRequest,
   base64Json,
@@ -194,5 +195,50 @@ describe('decodeBody: errors', () => {
   it('answers 413 for a raw body over the limit', () => {
     const input = request({ body: Buffer.from(JSON.stringify(batch)), maxDecompressedBytes: 10 });
     expect(decodeError(() => decodeBody(input)).status).toBe(413);
+  });
+});
+
+describe('decodeBody: a form body past INLINE_FORM_BYTES, decoded on a decode thread', () => {
+  // Past 1 MiB of form body: ~12,000 events of ~100 bytes.
+  const large = { api_key: 'phc_key', batch: Array.from({ length: 12_000 }, (_, i) => event({ properties: { seq: i, pad: 'x'.repeat(40), name: 'Zoë 🦔 + plus' } })) };
+  const form = (fields: Record<string, string>) => Buffer.from(new URLSearchParams(fields).toString());
+  const formRequest = (fields: Record<string, string>, query: Record<string, string> = {}) =>
+    request({ body: form(fields), contentType: 'application/x-www-form-urlencoded', query });
+  const decodeLarge = async (input: ReturnType<typeof request>) => {
+    expect(input.body.length).toBeGreaterThan(INLINE_FORM_BYTES);
+    return decodeBody(input);
+  };
+  const refusal = async (input: ReturnType<typeof request>) => {
+    const error = await Promise.resolve()
+      .then(() => decodeLarge(input))
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect(error).toBeInstanceOf(IngestError);
+    return error as IngestError;
+  };
+
+  it('reads base64 (hint in the form or the query string), plain and lz64 data, and a JSON body under a form header', async () => {
+    const text = JSON.stringify(large);
+    const base64 = formRequest({ compression: 'base64', data: Buffer.from(text).toString('base64') });
+    // Off the loop: the answer comes later, never within the call.
+    expect(decodeBody(base64)).toBeInstanceOf(Promise);
+    expect(await decodeLarge(base64)).toEqual(large);
+    expect(await decodeLarge(formRequest({ data: Buffer.from(text).toString('base64') }, { compression: 'b64' }))).toEqual(large);
+    expect(await decodeLarge(formRequest({ data: `\uFEFF${text}` }))).toEqual(large);
+    // lz64 shrinks the text below the threshold: another field makes the body large.
+    expect(await decodeLarge(formRequest({ compression: 'lz64', data: compressToBase64(text), pad: 'y'.repeat(INLINE_FORM_BYTES) }))).toEqual(large);
+    const json = request({ body: Buffer.from(text), contentType: 'application/x-www-form-urlencoded' });
+    expect(await decodeLarge(json)).toEqual(large);
+  });
+
+  it('refuses as the inline path does: invalid base64 as malformed, an empty data field as no data', async () => {
+    const bad = await refusal(formRequest({ compression: 'base64', data: `${'*'.repeat(INLINE_FORM_BYTES)}` }));
+    expect(bad.status).toBe(400);
+    expect(bad.detail).toMatch(/invalid base64 data/);
+    const empty = await refusal(formRequest({ data: ' ', pad: 'y'.repeat(INLINE_FORM_BYTES) }));
+    expect(empty.status).toBe(400);
+    expect(empty.code).toBe(decodeError(() => decodeBody(formRequest({ data: ' ' }))).code);
   });
 });
