@@ -2,10 +2,11 @@ import type { MetricEventRow } from '../../../projections/experiment-metric-quer
 import type { FunnelMetric, MetricSource } from '../metrics/schema';
 import { sourceMatcher, type SourceMatch } from './source-match';
 
-/** An exposed entity: its variant and first exposure (ms since the epoch). */
+/** An exposed entity: its variant, first exposure (ms since the epoch) and that exposure's breakdown values. */
 export interface Exposed {
   variant: string;
   first: number;
+  breakdown?: readonly string[];
 }
 
 /** The window one entity's events count in: [from, to). */

@@ -10,6 +10,8 @@ export interface ExposureSighting {
   p: string;
   v: string | number | null;
   t: string;
+  /** The breakdown values of that first exposure event (when the metric breaks down). */
+  b?: readonly string[];
 }
 
 /**
@@ -24,15 +26,16 @@ export function assignExposures(rows: readonly ExposureSighting[], handling: Mul
     if (typeof row.v !== 'string') continue;
     const first = Date.parse(row.t);
     const seen = byEntity.get(row.p);
+    const exposed: Exposed = row.b ? { variant: row.v, first, breakdown: row.b } : { variant: row.v, first };
     if (!seen) {
-      byEntity.set(row.p, { variant: row.v, first });
+      byEntity.set(row.p, exposed);
       continue;
     }
     if (seen.variant !== row.v) mixed.add(row.p);
-    if (first < seen.first) byEntity.set(row.p, { variant: row.v, first });
+    if (first < seen.first) byEntity.set(row.p, exposed);
   }
   if (handling === 'exclude') {
-    for (const entity of mixed) byEntity.set(entity, { variant: MULTIPLE_VARIANT_KEY, first: byEntity.get(entity)!.first });
+    for (const entity of mixed) byEntity.set(entity, { ...byEntity.get(entity)!, variant: MULTIPLE_VARIANT_KEY });
   }
   return byEntity;
 }

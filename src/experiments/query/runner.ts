@@ -84,7 +84,8 @@ export class ExperimentQueryRunner {
     const lookback = cuped ? config.cupedLookbackDays * DAY_MS : 0;
     const windowMs = metric.conversion_window ? metric.conversion_window * (UNIT_MS[metric.conversion_window_unit ?? 'day'] ?? DAY_MS) : null;
 
-    const exposed = await this.exposed(projectId, experiment, start, end);
+    const breakdowns = breakdownsOf(metric);
+    const exposed = await this.exposed(projectId, experiment, start, end, breakdowns);
     const names = this.eventNames(metric);
     const sources = sourcesOf(metric);
     // Each source's events: by name, and by its property filters (read with the events when any).
@@ -112,25 +113,24 @@ export class ExperimentQueryRunner {
     const meanMatch = metric.metric_type === 'mean' ? matcher(metric.source) : null;
     const stepMatches = metric.metric_type === 'funnel' ? metric.series.map(matcher) : [];
     const ratioMatches = metric.metric_type === 'ratio' ? { numerator: matcher(metric.numerator), denominator: matcher(metric.denominator) } : null;
-    const sums = new Map(keys.map((k) => [k, emptySums(k, steps)]));
+    const variantKeys = new Set(keys);
 
     // Per entity: the post-exposure value (within the conversion window) and the covariate.
-    const values: { entity: string; arm: ArmSums; y: number; d: number; x: number }[] = [];
+    const values: EntityValue[] = [];
     for (const [entity, e] of exposed) {
-      const arm = sums.get(e.variant);
-      if (!arm) continue;
+      if (!variantKeys.has(e.variant)) continue;
       const post: Window = { from: e.first, to: Math.min(end + 1, e.first + (windowMs ?? (metric.metric_type === 'funnel' ? NO_WINDOW_MS : Number.POSITIVE_INFINITY))) };
       const pre: Window = { from: e.first - lookback, to: e.first };
       const events = byEntity.get(entity);
       let y = 0;
       let d = 0;
       let x = 0;
+      let reached = 0;
       if (metric.metric_type === 'mean') {
         y = sourceValue(metric.source, events, post, meanMatch!);
         if (cuped) x = sourceValue(metric.source, events, pre, meanMatch!);
       } else if (metric.metric_type === 'funnel') {
-        const reached = funnelStepsReached(metric, events, post, stepMatches);
-        for (let i = 0; i < reached; i++) arm.stepCounts[i] = (arm.stepCounts[i] ?? 0) + 1;
+        reached = funnelStepsReached(metric, events, post, stepMatches);
         y = reached === steps ? 1 : 0;
         if (cuped) {
           const last = metric.series[steps - 1];
@@ -140,51 +140,62 @@ export class ExperimentQueryRunner {
         y = sourceValue(metric.numerator, numeratorByEntity.get(entity), post, ratioMatches!.numerator);
         d = sourceValue(metric.denominator, denominatorByEntity.get(entity), post, ratioMatches!.denominator);
       }
-      values.push({ entity, arm, y, d, x });
+      values.push({ variant: e.variant, breakdown: e.breakdown ?? [], y, d, x, reached });
     }
 
-    if (metric.metric_type === 'mean' && (metric.lower_bound_percentile != null || metric.upper_bound_percentile != null)) {
-      const bounds = outlierBounds(values.map((v) => v.y), metric.lower_bound_percentile, metric.upper_bound_percentile, metric.ignore_zeros === true);
-      for (const v of values) v.y = clamp(v.y, bounds);
-    }
-    for (const { arm, y, d, x } of values) {
-      arm.n += 1;
-      arm.sum += y;
-      arm.sumSquares += y * y;
-      arm.denominatorSum += d;
-      arm.denominatorSumSquares += d * d;
-      arm.sumProducts += y * d;
-      arm.covariateSum += x;
-      arm.covariateSumSquares += x * x;
-      arm.covariateSumProduct += x * y;
-    }
-
-    const baseline = sums.get(config.baselineKey) ?? emptySums(config.baselineKey, steps);
-    const others = keys.filter((k) => k !== config.baselineKey).map((k) => sums.get(k) ?? emptySums(k, steps));
-    const kind: MetricKind = metric.metric_type;
-    const armOf = (s: ArmSums): Arm => ({
-      key: s.key,
-      statistic: statisticOf(kind, s),
-      ...(cuped ? { covariate: { sum: s.covariateSum, sumSquares: s.covariateSumSquares, sumProducts: s.covariateSumProduct } } : {}),
-    });
-    const analysis = analyseMetric(kind, armOf(baseline), others.map(armOf), config.stats);
-    const shape = (s: ArmSums) => sufficientShape(kind, s, cuped);
+    // The same statistics over every exposed entity, then (breakdowns) over each breakdown value's.
+    const summarize = (group: readonly EntityValue[]) => {
+      const clamped = group.map((v) => ({ ...v }));
+      if (metric.metric_type === 'mean' && (metric.lower_bound_percentile != null || metric.upper_bound_percentile != null)) {
+        const bounds = outlierBounds(clamped.map((v) => v.y), metric.lower_bound_percentile, metric.upper_bound_percentile, metric.ignore_zeros === true);
+        for (const v of clamped) v.y = clamp(v.y, bounds);
+      }
+      const sums = new Map(keys.map((k) => [k, emptySums(k, steps)]));
+      for (const { variant, y, d, x, reached } of clamped) {
+        const arm = sums.get(variant)!;
+        for (let i = 0; i < reached; i++) arm.stepCounts[i] = (arm.stepCounts[i] ?? 0) + 1;
+        arm.n += 1;
+        arm.sum += y;
+        arm.sumSquares += y * y;
+        arm.denominatorSum += d;
+        arm.denominatorSumSquares += d * d;
+        arm.sumProducts += y * d;
+        arm.covariateSum += x;
+        arm.covariateSumSquares += x * x;
+        arm.covariateSumProduct += x * y;
+      }
+      const baseline = sums.get(config.baselineKey) ?? emptySums(config.baselineKey, steps);
+      const others = keys.filter((k) => k !== config.baselineKey).map((k) => sums.get(k) ?? emptySums(k, steps));
+      const kind: MetricKind = metric.metric_type;
+      const armOf = (a: ArmSums): Arm => ({
+        key: a.key,
+        statistic: statisticOf(kind, a),
+        ...(cuped ? { covariate: { sum: a.covariateSum, sumSquares: a.covariateSumSquares, sumProducts: a.covariateSumProduct } } : {}),
+      });
+      const analysis = analyseMetric(kind, armOf(baseline), others.map(armOf), config.stats);
+      const shape = (a: ArmSums) => sufficientShape(kind, a, cuped);
+      return {
+        baseline: { ...shape(baseline), validation_failures: analysis.baseline.validation_failures },
+        variant_results: analysis.variants.map((v, i) => {
+          const a = others[i] ?? emptySums(v.key, steps);
+          return { ...shape(a), ...v.outcome, validation_failures: v.validation_failures };
+        }),
+      };
+    };
+    const overall = summarize(values);
     return {
       kind: 'ExperimentQuery' as const,
       metric: rawMetric,
-      baseline: { ...shape(baseline), validation_failures: analysis.baseline.validation_failures },
-      variant_results: analysis.variants.map((v, i) => {
-        const s = others[i] ?? emptySums(v.key, steps);
-        return { ...shape(s), ...v.outcome, validation_failures: v.validation_failures };
-      }),
+      ...overall,
+      ...(breakdowns.length ? { breakdown_results: breakdownResults(values, summarize) } : {}),
       is_precomputed: false,
       last_refresh: this.now().toISOString(),
     };
   }
 
   /** Exposed entities by the experiment's exposure criteria (`exclude` drops those seen in two variants). */
-  private async exposed(projectId: number, experiment: ExperimentRow, start: number, end: number): Promise<Map<string, Exposed>> {
-    const rows = await exposureSightings(this.deps.metricQueries, projectId, experiment, start, end);
+  private async exposed(projectId: number, experiment: ExperimentRow, start: number, end: number, breakdowns: readonly string[]): Promise<Map<string, Exposed>> {
+    const rows = await exposureSightings(this.deps.metricQueries, projectId, experiment, start, end, breakdowns);
     const byEntity = assignExposures(rows, handlingOf(experiment.exposure_criteria));
     for (const [entity, e] of byEntity) if (e.variant === MULTIPLE_VARIANT_KEY) byEntity.delete(entity);
     return byEntity;
@@ -202,6 +213,44 @@ export class ExperimentQueryRunner {
         throw validationError('Retention metrics are not supported here yet.', 'query');
     }
   }
+}
+
+/** One exposed entity's values: the metric's, the funnel steps reached, the covariate, its breakdown values. */
+interface EntityValue {
+  variant: string;
+  breakdown: readonly string[];
+  y: number;
+  d: number;
+  x: number;
+  reached: number;
+}
+
+/** At most this many breakdowns per metric (PostHog's limit). */
+const MAX_BREAKDOWNS = 3;
+
+/** The metric's breakdown properties (event properties of the exposure), refused (400) past PostHog's limit or of another type. */
+function breakdownsOf(metric: ExperimentMetric): string[] {
+  const breakdowns = (metric.breakdownFilter?.breakdowns ?? []) as { property: string; type?: unknown }[];
+  if (breakdowns.length > MAX_BREAKDOWNS) throw validationError(`At most ${MAX_BREAKDOWNS} breakdowns are allowed.`, 'query');
+  for (const b of breakdowns) {
+    if (b.type !== undefined && b.type !== null && b.type !== 'event') throw validationError(`Breakdowns of type '${String(b.type)}' are not supported here (only event properties of the exposure).`, 'query');
+  }
+  return breakdowns.map((b) => b.property);
+}
+
+/** PostHog's `breakdown_results`: per combination of breakdown values (in order of first appearance), the statistics of its entities. */
+function breakdownResults<T>(values: readonly EntityValue[], summarize: (group: readonly EntityValue[]) => { baseline: T; variant_results: unknown[] }) {
+  const groups = new Map<string, EntityValue[]>();
+  for (const v of values) {
+    const key = JSON.stringify(v.breakdown);
+    const group = groups.get(key);
+    if (group) group.push(v);
+    else groups.set(key, [v]);
+  }
+  return [...groups.values()].map((group) => {
+    const { baseline, variant_results } = summarize(group);
+    return { breakdown_value: group[0]!.breakdown, baseline, variants: variant_results };
+  });
 }
 
 /** Every source the metric reads events of. */

@@ -35,6 +35,8 @@ interface Plan {
   variant: 'control' | 'test';
   /** The `currency` property of every purchase of the user (metric source filters read it). */
   currency: 'USD' | 'EUR';
+  /** `$browser` on the exposure (breakdowns read it); absent for some. */
+  browser?: string;
   exposedAt: number;
   pre: number[];
   pageviews: number;
@@ -48,6 +50,7 @@ const plans: Plan[] = Array.from({ length: USERS }, (_, i) => {
     id: `query-user-${i}`,
     variant,
     currency: i % 3 === 0 ? 'EUR' : 'USD',
+    browser: i % 7 === 0 ? undefined : i % 3 === 1 ? 'Safari' : 'Chrome',
     // Exposures spread over 9 days, so an earlier end date sees fewer users.
     exposedAt: start + DAY + Math.floor((i / USERS) * 9 * DAY),
     pre: loyal >= 2 ? [10 + loyal * 3] : [],
@@ -64,7 +67,7 @@ async function sendPlans() {
     client.capture({
       distinctId: p.id,
       event: '$feature_flag_called',
-      properties: { $feature_flag: flagKey, $feature_flag_response: p.variant },
+      properties: { $feature_flag: flagKey, $feature_flag_response: p.variant, ...(p.browser ? { $browser: p.browser } : {}) },
       timestamp: new Date(p.exposedAt),
     });
     for (let v = 0; v < p.pageviews; v++) client.capture({ distinctId: p.id, event: '$pageview', timestamp: new Date(p.exposedAt + (v + 1) * 60_000) });
@@ -78,9 +81,9 @@ async function sendPlans() {
  * Sufficient statistics computed here from the plan, independently of the service; `counted`: the
  * purchases a source's filters keep (by the user's currency).
  */
-function expectedSums(until: number, counted: (p: Plan) => boolean = () => true) {
+function expectedSums(until: number, counted: (p: Plan) => boolean = () => true, among: (p: Plan) => boolean = () => true) {
   const arms = { control: [] as Plan[], test: [] as Plan[] };
-  for (const p of plans) if (p.exposedAt <= until) arms[p.variant].push(p);
+  for (const p of plans) if (p.exposedAt <= until && among(p)) arms[p.variant].push(p);
   const sum = (list: Plan[], f: (p: Plan) => number) => list.reduce((acc, p) => acc + f(p), 0);
   const y = (p: Plan) => (counted(p) ? p.purchases.reduce((a, b) => a + b, 0) : 0);
   const x = (p: Plan) => (counted(p) ? p.pre.reduce((a, b) => a + b, 0) : 0);
@@ -217,6 +220,30 @@ describe('POST /api/projects/:id/query/ with an ExperimentQuery', () => {
       const want = eur[arm].funnel;
       expect(got).toMatchObject({ key: arm, number_of_samples: want.n, sum: want.sum, step_counts: [want.n, want.sum] });
       expect(got).toMatchObject({ covariate_sum: want.cx, covariate_sum_product: want.cxy });
+    }
+  });
+
+  it('breakdowns: per value of the exposure event\'s property, the statistics of its entities; the overall ones unchanged', async () => {
+    const broken = { ...meanMetric, uuid: 'm-mean-browser', breakdownFilter: { breakdowns: [{ property: '$browser', type: 'event' }] } };
+    const r = await query(id, broken);
+    const plain = await query(id, meanMetric);
+    expect(r.baseline).toEqual(plain.baseline);
+    expect(r.variant_results).toEqual(plain.variant_results);
+    const results = r.breakdown_results as { breakdown_value: string[]; baseline: Json; variants: Json[] }[];
+    expect(results.map((b) => b.breakdown_value).sort()).toEqual([['$$_posthog_breakdown_null_$$'], ['Chrome'], ['Safari']]);
+    for (const b of results) {
+      const value = b.breakdown_value[0];
+      const e = expectedSums(Date.now(), () => true, (p) => (p.browser ?? '$$_posthog_breakdown_null_$$') === value);
+      expectMeanSums({ baseline: b.baseline, variant_results: b.variants }, e);
+    }
+    // No breakdowns asked: no breakdown_results.
+    expect(plain).not.toHaveProperty('breakdown_results');
+    // More than three, or another type, is a 400.
+    const four = { ...meanMetric, breakdownFilter: { breakdowns: [1, 2, 3, 4].map((n) => ({ property: `p${n}` })) } };
+    const person = { ...meanMetric, breakdownFilter: { breakdowns: [{ property: 'plan', type: 'person' }] } };
+    for (const metric of [four, person]) {
+      const res = await s.api(`/api/projects/${s.credentials.project_id}/query/`, { method: 'POST', body: JSON.stringify({ query: { kind: 'ExperimentQuery', metric, experiment_id: id } }) });
+      expect(res.status).toBe(400);
     }
   });
 
