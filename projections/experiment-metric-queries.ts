@@ -21,7 +21,7 @@ export function experimentMetricQueries(db: SqlSession): ExperimentMetricReads {
    * is `$feature_flag_called` for this flag with the variant in `$feature_flag_response`; a custom
    * exposure event carries it in `$feature/<key>`.
    */
-  const exposureSightings = (projectId: number, flagKey: string, exposureEvent: string | null, span: Span, extra: string): [string, SqlValue[]] =>
+  const exposureEventsSql = (projectId: number, flagKey: string, exposureEvent: string | null, span: Span, extra: string): [string, SqlValue[]] =>
     exposureEvent === null
       ? [
           `SELECT ${PERSON} AS p, ${property} AS v, e.timestamp AS t${extra}
@@ -38,13 +38,13 @@ export function experimentMetricQueries(db: SqlSession): ExperimentMetricReads {
   return {
     /** Per (person, variant) the first exposure. */
     exposures(projectId: number, flagKey: string, exposureEvent: string | null, span: Span): Promise<ExposureRow[]> {
-      const [sightings, params] = exposureSightings(projectId, flagKey, exposureEvent, span, '');
+      const [sightings, params] = exposureEventsSql(projectId, flagKey, exposureEvent, span, '');
       return db.all<ExposureRow>(`SELECT p, v, min(t) AS t FROM (${sightings}) x GROUP BY p, v`, ...params);
     },
 
     /** The same sightings one by one, with each event's properties. */
     exposureEvents(projectId: number, flagKey: string, exposureEvent: string | null, span: Span): Promise<ExposureEventRow[]> {
-      const [sightings, params] = exposureSightings(projectId, flagKey, exposureEvent, span, ', e.properties AS props');
+      const [sightings, params] = exposureEventsSql(projectId, flagKey, exposureEvent, span, ', e.properties AS props');
       return db.all<ExposureEventRow>(sightings, ...params);
     },
 

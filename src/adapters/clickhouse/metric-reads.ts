@@ -12,7 +12,7 @@ const within = (span: Span) => `timestamp >= ${int(toMs(span.from))} AND timesta
  * of this flag with the variant in `$feature_flag_response`, or a custom exposure event carrying it
  * in `$feature/<key>`.
  */
-function exposureSightings(projectId: number, flagKey: string, exposureEvent: string | null, span: Span, extra: string): string {
+function exposureEventsSql(projectId: number, flagKey: string, exposureEvent: string | null, span: Span, extra: string): string {
   const where =
     exposureEvent === null
       ? `event = '$feature_flag_called' AND ${within(span)} AND ${stringProperty('properties', '$feature_flag')} = ${str(flagKey)}`
@@ -27,7 +27,7 @@ export function clickhouseMetricReads(client: ClickHouseConnection): ExperimentM
     /** Per (person, variant) the first exposure. */
     async exposures(projectId, flagKey, exposureEvent, span) {
       const rows = await client.rows<{ p: string; v: string | null; t: string }>(
-        `SELECT person AS p, v, min(timestamp) AS t FROM ${exposureSightings(projectId, flagKey, exposureEvent, span, '')} GROUP BY p, v`,
+        `SELECT person AS p, v, min(timestamp) AS t FROM ${exposureEventsSql(projectId, flagKey, exposureEvent, span, '')} GROUP BY p, v`,
       );
       return rows.map((r) => ({ ...r, t: fromMs(r.t) }));
     },
@@ -35,7 +35,7 @@ export function clickhouseMetricReads(client: ClickHouseConnection): ExperimentM
     /** The same sightings one by one, with each event's properties. */
     async exposureEvents(projectId, flagKey, exposureEvent, span) {
       const rows = await client.rows<{ p: string; v: string | null; t: string; props: string }>(
-        `SELECT person AS p, v, timestamp AS t, properties AS props FROM ${exposureSightings(projectId, flagKey, exposureEvent, span, ', properties')}`,
+        `SELECT person AS p, v, timestamp AS t, properties AS props FROM ${exposureEventsSql(projectId, flagKey, exposureEvent, span, ', properties')}`,
       );
       return rows.map((r) => ({ ...r, t: fromMs(r.t) }));
     },

@@ -30,7 +30,7 @@ const common = {
   goal: z.enum(['increase', 'decrease']).optional(),
   isSharedMetric: z.boolean().optional(),
   sharedMetricId: z.number().int().optional(),
-  breakdownFilter: z.looseObject({ breakdowns: z.array(z.looseObject({ property: z.string() })).max(3).optional() }).optional(),
+  breakdownFilter: z.looseObject({ breakdowns: z.array(z.looseObject({ property: z.string(), type: z.string().nullable().optional() })).max(3).optional() }).optional(),
 };
 
 export const MeanMetric = z.looseObject({

@@ -2,9 +2,8 @@ import type { ExperimentMetricReads } from '../../store/analytics';
 import type { ExposureSighting } from './exposure-assignment';
 import type { ExperimentRow } from '../../../projections/experiments-queries';
 import { validationError } from '../../errors';
-import { matchProperty } from '../../flags';
 import { EventsNode } from '../metrics/schema';
-import { sourceFilters } from './source-match';
+import { decodeProperties, propertiesMatch, sourceFilters } from './source-match';
 
 /**
  * Per (entity, variant) the first exposure in [start, end], by the experiment's exposure criteria:
@@ -32,8 +31,8 @@ export async function exposureSightings(
   const now = new Date(end);
   const first = new Map<string, ExposureSighting & { props: Record<string, unknown> }>();
   for (const row of await metricQueries.exposureEvents(projectId, experiment.feature_flag_key, customEvent, span)) {
-    const properties = JSON.parse(row.props) as Record<string, unknown>;
-    if (!filters.every((filter) => matchProperty(filter, properties, now))) continue;
+    const properties = decodeProperties(row.props);
+    if (!propertiesMatch(filters, properties, now)) continue;
     const key = JSON.stringify([row.p, row.v]);
     const seen = first.get(key);
     if (!seen || row.t < seen.t) first.set(key, { p: row.p, v: row.v, t: row.t, props: properties });

@@ -225,15 +225,11 @@ interface EntityValue {
   reached: number;
 }
 
-/** At most this many breakdowns per metric (PostHog's limit). */
-const MAX_BREAKDOWNS = 3;
-
-/** The metric's breakdown properties (event properties of the exposure), refused (400) past PostHog's limit or of another type. */
+/** The metric's breakdown properties (event properties of the exposure; the schema holds them to PostHog's 3), refused (400) of another type. */
 function breakdownsOf(metric: ExperimentMetric): string[] {
-  const breakdowns = (metric.breakdownFilter?.breakdowns ?? []) as { property: string; type?: unknown }[];
-  if (breakdowns.length > MAX_BREAKDOWNS) throw validationError(`At most ${MAX_BREAKDOWNS} breakdowns are allowed.`, 'query');
+  const breakdowns = metric.breakdownFilter?.breakdowns ?? [];
   for (const b of breakdowns) {
-    if (b.type !== undefined && b.type !== null && b.type !== 'event') throw validationError(`Breakdowns of type '${String(b.type)}' are not supported here (only event properties of the exposure).`, 'query');
+    if (b.type != null && b.type !== 'event') throw validationError(`Breakdowns of type '${b.type}' are not supported here (only event properties of the exposure).`, 'query');
   }
   return breakdowns.map((b) => b.property);
 }

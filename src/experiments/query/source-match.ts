@@ -3,6 +3,8 @@ import { validationError } from '../../errors';
 import { matchProperty } from '../../flags';
 import type { MetricSource } from '../metrics/schema';
 
+type PropertyFilter = ReturnType<typeof sourceFilters>[number];
+
 /** Whether a metric event counts for one source (a mean's source, a funnel step, a ratio's side). */
 export type SourceMatch = (row: MetricEventRow) => boolean;
 
@@ -37,16 +39,22 @@ export function sourceMatcher(source: MetricSource, now: Date, decoded: WeakMap<
     if (filters.length === 0) return true;
     let properties = decoded.get(row);
     if (!properties) {
-      properties = propertiesOf(row);
+      properties = decodeProperties(row.props);
       decoded.set(row, properties);
     }
-    for (const filter of filters) if (!matchProperty(filter, properties, now)) return false;
-    return true;
+    return propertiesMatch(filters, properties, now);
   };
 }
 
-function propertiesOf(row: MetricEventRow): Record<string, unknown> {
-  if (typeof row.props !== 'string') return {};
-  const parsed: unknown = JSON.parse(row.props);
+/** Whether every filter holds on an event's properties (none: always). */
+export function propertiesMatch(filters: readonly PropertyFilter[], properties: Record<string, unknown>, now: Date): boolean {
+  for (const filter of filters) if (!matchProperty(filter, properties, now)) return false;
+  return true;
+}
+
+/** An event's properties from their stored JSON text (absent or not an object: none). */
+export function decodeProperties(text: string | null | undefined): Record<string, unknown> {
+  if (typeof text !== 'string') return {};
+  const parsed: unknown = JSON.parse(text);
   return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
 }
