@@ -233,6 +233,17 @@ describe('decodeBody: a form body past INLINE_FORM_BYTES, decoded on a decode th
     expect(await decodeLarge(json)).toEqual(large);
   });
 
+  it('hands the decoded JSON to the key gate, as an inline body is; a large body that is not a form stays inline', async () => {
+    const seen: string[] = [];
+    const keyed = { ...formRequest({ compression: 'base64', data: Buffer.from(JSON.stringify(large)).toString('base64') }), keyGate: (keys: string[]) => void seen.push(...keys) };
+    expect(await decodeLarge(keyed)).toEqual(large);
+    expect(seen).toContain('phc_key');
+    // Raw JSON past the threshold, without a gate or slicing: parsed at once, no thread.
+    const json = request({ body: Buffer.from(JSON.stringify(large)), contentType: 'application/json' });
+    expect(json.body.length).toBeGreaterThan(INLINE_FORM_BYTES);
+    expect(decodeBody(json)).toEqual(large);
+  });
+
   it('refuses as the inline path does: invalid base64 as malformed, an empty data field as no data', async () => {
     const bad = await refusal(formRequest({ compression: 'base64', data: `${'*'.repeat(INLINE_FORM_BYTES)}` }));
     expect(bad.status).toBe(400);
