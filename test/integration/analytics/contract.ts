@@ -163,11 +163,13 @@ export function analyticsContract(name: string, open: () => Promise<{ analytics:
       ];
       await analytics.sink.append(rows, 1);
       await analytics.persons.map([
-        { projectId: PROJECT, distinctId: 'anon', personId: 'person-anon', version: 2 },
-        // The merge arrives before the older mapping it replaces, and a stale one after both.
+        // In one batch the merge comes before the older mapping it replaces; a stale one comes later still.
         { projectId: PROJECT, distinctId: 'anon', personId: 'person-user', version: 9 },
+        { projectId: PROJECT, distinctId: 'anon', personId: 'person-anon', version: 2 },
         { projectId: PROJECT, distinctId: 'user', personId: 'person-user', version: 4 },
       ]);
+      // An empty batch changes nothing.
+      await analytics.persons.map([]);
       await analytics.persons.map([{ projectId: PROJECT, distinctId: 'anon', personId: 'person-anon', version: 5 }]);
       // The same distinct id in another project is another person.
       await analytics.persons.map([{ projectId: OTHER, distinctId: 'solo', personId: 'person-elsewhere', version: 99 }]);
