@@ -64,7 +64,7 @@ export type SharedContent = Pick<ChainedContent, 'streamId' | 'recordedAt' | 'pr
 export function appendChain(
   prev: string,
   shared: SharedContent,
-): (revision: number, type: string, schemaVersion: number, data: string | Buffer, eventId: string) => string {
+): (revision: number, type: string, schemaVersion: number, data: string | Uint8Array, eventId: string) => string {
   const stream = JSON.stringify(shared.streamId);
   const rest = tailText({ ...shared, eventId: '' }).slice(2);
   // The text is built in one template: per record, JSON.stringify calls and a string of parts to

@@ -30,7 +30,7 @@ port.on('message', (message: ToAppendThread | 'stop') => {
   rows = [];
   let reply: FromAppendThread;
   try {
-    reply = { id, ok: true, result: append.immediate(streamId, events, options, recordedAt) };
+    reply = { id, ok: true, result: append(streamId, events, options, recordedAt) };
   } catch (error) {
     const e = error instanceof Error ? error : new Error(String(error));
     const code = (e as { code?: unknown }).code;

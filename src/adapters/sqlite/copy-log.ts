@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { hasChainHashes } from './chain-hashes';
 
 /**
  * Copies the SQLite log at `source` to `target` (a new file) as it stood at `toPosition`: every
@@ -15,6 +16,10 @@ export function copyLogUntil(source: string, target: string, toPosition: number)
   const copy = new Database(target);
   try {
     copy.prepare('DELETE FROM events WHERE position > ?').run(toPosition);
+    // The hashes of appends wholly after it (an append across it keeps the hashes of its records before).
+    if (hasChainHashes(copy)) {
+      copy.prepare('DELETE FROM chain_hashes WHERE first_position > ?').run(toPosition);
+    }
     copy.pragma('journal_mode = WAL');
   } finally {
     copy.close();

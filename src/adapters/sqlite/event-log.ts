@@ -12,6 +12,8 @@ import {
 } from '../../store/event-log';
 import { AppendThread } from './append-thread-client';
 import { appendTransaction, COLUMNS } from './append-transaction';
+import { CHAIN_HASHES_SCHEMA, HASH_BYTES, hasChainHashes, hexOf, STORED_HASH_SQL } from './chain-hashes';
+import { ChainHasher } from './chain-hasher';
 import { openSqlite, type Durability, type SqliteDatabase } from './open';
 import { LogFileGuard } from './storage-guard';
 import type { StorageMonitor } from '../../store/storage-fault';
@@ -54,9 +56,11 @@ CREATE UNIQUE INDEX IF NOT EXISTS events_stream_revision ON events (stream_id, r
 
 
 // Rows are read as arrays (raw mode): cheaper than one object per row on catch-up reads.
-type RawRow = [number, string, number, string, number, string, string, string, number | null, string, string | null, string | null, string | null];
+type RawRow = [number, string, number, string, number, string, string, string, number | null, string, string | null, string | null, StoredHash];
 /** The same with the data read as the bytes of its text (readChained). */
-type ChainedRow = [number, string, number, string, number, Buffer, string, string, number | null, string, string | null, string | null, string | null];
+type ChainedRow = [number, string, number, string, number, Buffer, string, string, number | null, string, string | null, string | null, StoredHash];
+/** A record's hash as stored (chain-hashes.ts): 32 bytes, 64 hex digits, or none (before the chain). */
+type StoredHash = Buffer | string | null;
 
 /**
  * Upgrades a log made before the hash chain in place: its records keep no hash, and the chain
@@ -100,7 +104,8 @@ function toRecorded(row: RawRow): RecordedEvent {
       correlationId: row[11],
     },
   };
-  if (row[12] !== null) recorded.hash = row[12];
+  const hash = hexOf(row[12]);
+  if (hash !== null) recorded.hash = hash;
   return recorded;
 }
 
@@ -122,7 +127,8 @@ function toChained(row: ChainedRow): ChainedRecord {
       correlationId: row[11],
     },
   };
-  if (row[12] !== null) chained.hash = row[12];
+  const hash = hexOf(row[12]);
+  if (hash !== null) chained.hash = hash;
   return chained;
 }
 
@@ -148,6 +154,8 @@ export class SqliteEventLog implements EventLog {
   private readonly closers = new Set<() => void>();
   private readonly stmt;
   private readonly appendTx;
+  /** Hashes batched appends' chains on a thread of its own (null when read-only). */
+  private readonly hasher: ChainHasher | null;
   private readonly guard: LogFileGuard | null;
   /** Large prepared appends go to this thread (file logs that take writes); null otherwise. */
   private readonly writer: AppendThread | null;
@@ -163,9 +171,16 @@ export class SqliteEventLog implements EventLog {
       pageSize: 4096,
       autoCheckpointPages: options.backstopCheckpointPages,
     });
-    if (!options.readonly) this.db.exec(SCHEMA);
-    // Before the hash column, the column list reads a NULL in its place.
-    const columns = ensureHashColumn(this.db, options.readonly ?? false) ? COLUMNS : COLUMNS.replace(/hash$/, 'NULL AS hash');
+    if (!options.readonly) this.db.exec(SCHEMA + CHAIN_HASHES_SCHEMA);
+    // Before the hash column, the column list reads a NULL in its place; before the chain's own
+    // table (a read-only handle on an older log), only the column.
+    const hasColumn = ensureHashColumn(this.db, options.readonly ?? false);
+    const hasTable = hasChainHashes(this.db);
+    const hashColumn = !hasColumn ? 'NULL AS hash' : hasTable ? `${STORED_HASH_SQL} AS hash` : 'hash';
+    const columns = COLUMNS.replace(/hash$/, hashColumn);
+    // Reads of a range take their hashes from the appends' rows in one query (chainRange), not one
+    // lookup per record.
+    const rangeColumns = COLUMNS.replace(/hash$/, hasColumn ? 'hash' : 'NULL AS hash');
     this.guard = options.readonly || path === ':memory:' ? null : new LogFileGuard(path);
     this.storage = this.guard ?? { fault: () => null };
     this.now = options.now ?? (() => new Date());
@@ -178,14 +193,14 @@ export class SqliteEventLog implements EventLog {
         .raw(true),
       readAll: this.db
         .prepare<[number, number, number], RawRow>(
-          `SELECT ${columns} FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`,
+          `SELECT ${rangeColumns} FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`,
         )
         .raw(true),
       // The data as the bytes of its text: the chain hashes those bytes, which decoding them to a
       // string and encoding it again cost ten times as much as (test/bench/replay.ts's verify).
       readChained: this.db
         .prepare<[number, number, number], ChainedRow>(
-          `SELECT ${columns.replace(', data,', ', CAST(data AS BLOB) AS data,')} FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`,
+          `SELECT ${rangeColumns.replace(', data,', ', CAST(data AS BLOB) AS data,')} FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`,
         )
         .raw(true),
       // octet_length is read from the record header: the data itself is not loaded to size it.
@@ -200,9 +215,17 @@ export class SqliteEventLog implements EventLog {
            WHERE bytes <= ?`,
         ),
       head: this.db.prepare<[], { head: number | null }>('SELECT max(position) AS head FROM events'),
-      chainHead: this.db.prepare<[], { position: number; hash: string | null }>(`SELECT position, ${columns.endsWith('NULL AS hash') ? 'NULL AS hash' : 'hash'} FROM events ORDER BY position DESC LIMIT 1`),
+      chainRange: hasTable
+        ? this.db
+            .prepare<[number, number], [number, number, Buffer]>(
+              'SELECT first_position, last_position, hashes FROM chain_hashes WHERE last_position >= ? AND first_position <= ? ORDER BY last_position',
+            )
+            .raw(true)
+        : null,
+      chainHead: this.db.prepare<[], { position: number; hash: StoredHash }>(`SELECT position, ${hashColumn} FROM events ORDER BY position DESC LIMIT 1`),
     };
-    this.appendTx = options.readonly ? null : appendTransaction(this.db, { chain: options.chain });
+    this.hasher = options.readonly ? null : new ChainHasher();
+    this.appendTx = options.readonly ? null : appendTransaction(this.db, { chain: options.chain, hasher: this.hasher ?? undefined });
     this.writer =
       options.readonly || path === ':memory:'
         ? null
@@ -246,13 +269,21 @@ export class SqliteEventLog implements EventLog {
     let result: AppendResult;
     try {
       if (!this.appendTx) throw new Error('the log is open read-only');
-      result = this.appendTx.immediate(streamId, events, options, this.now().toISOString());
+      result = this.appendTx(streamId, events, options, this.now().toISOString());
     } catch (err) {
       throw guard ? guard.translate(err) : err;
     }
     guard?.afterWrite();
     this.appended$.next(result.lastPosition);
     return result;
+  }
+
+  /**
+   * Starts the thread that hashes batched appends' chains now instead of on the first large batch
+   * (whose chain is hashed in line meanwhile): for a process about to ingest.
+   */
+  async warmChain(): Promise<void> {
+    await this.hasher?.warm();
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}) {
@@ -267,11 +298,27 @@ export class SqliteEventLog implements EventLog {
   }
 
   readAllSync(options: ReadAllOptions = {}): RecordedEvent[] {
-    return this.rowsOf(this.stmt.readAll, options).map(toRecorded);
+    return this.withHashes(this.rowsOf(this.stmt.readAll, options)).map(toRecorded);
   }
 
   async readChained(options: ReadAllOptions = {}): Promise<ChainedRecord[]> {
-    return this.rowsOf(this.stmt.readChained, options).map(toChained);
+    return this.withHashes(this.rowsOf(this.stmt.readChained, options)).map(toChained);
+  }
+
+  /** Rows in position order, with the hashes their appends stored (chain-hashes.ts) where the row has none of its own. */
+  private withHashes<Row extends RawRow | ChainedRow>(rows: Row[]): Row[] {
+    if (rows.length === 0 || !this.stmt.chainRange) return rows;
+    const appends = this.stmt.chainRange.all(rows[0][0], rows[rows.length - 1][0]);
+    let a = 0;
+    for (const row of rows) {
+      if (row[12] !== null) continue;
+      const position = row[0];
+      while (a < appends.length && appends[a][1] < position) a++;
+      if (a === appends.length) break;
+      const [first, , hashes] = appends[a];
+      if (first <= position) row[12] = hashes.subarray((position - first) * HASH_BYTES, (position - first + 1) * HASH_BYTES);
+    }
+    return rows;
   }
 
   private rowsOf<Row>(statement: { all(after: number, to: number, count: number): Row[] }, options: ReadAllOptions): Row[] {
@@ -291,7 +338,7 @@ export class SqliteEventLog implements EventLog {
 
   async chainHead(): Promise<ChainHead> {
     const row = this.stmt.chainHead.get();
-    return { position: row?.position ?? 0, hash: row?.hash ?? null };
+    return { position: row?.position ?? 0, hash: hexOf(row?.hash) };
   }
 
   subscribeBatches(options?: SubscribeOptions): Observable<RecordedEvent[]> {
@@ -328,6 +375,7 @@ export class SqliteEventLog implements EventLog {
   async close() {
     while (this.offThread) await this.offThread;
     await this.writer?.close();
+    await this.hasher?.close();
     for (const close of [...this.closers]) close();
     this.appended$.complete();
     this.db.close();
