@@ -5,17 +5,18 @@ import {
   cohortEvents,
   earlyAccessFeatureEvents,
   experimentEvents,
+  experimentSavedMetricEvents,
   featureFlagEvents,
   surveyEvents,
   type RecordedOf,
 } from '../../streams';
 
 /** PostHog's activity scopes for the resources whose changes are logged (compat §12). */
-export const ACTIVITY_SCOPES = ['FeatureFlag', 'Experiment', 'Cohort', 'Survey', 'EarlyAccessFeature', 'BatchExport'] as const;
+export const ACTIVITY_SCOPES = ['FeatureFlag', 'Experiment', 'ExperimentSavedMetric', 'Cohort', 'Survey', 'EarlyAccessFeature', 'BatchExport'] as const;
 export type ActivityScope = (typeof ACTIVITY_SCOPES)[number];
 
 /** The management events the activity fold reads: every change to a logged resource. */
-export const activityEvents = [...featureFlagEvents, ...experimentEvents, ...cohortEvents, ...surveyEvents, ...earlyAccessFeatureEvents, ...batchExportEvents] as const;
+export const activityEvents = [...featureFlagEvents, ...experimentEvents, ...experimentSavedMetricEvents, ...cohortEvents, ...surveyEvents, ...earlyAccessFeatureEvents, ...batchExportEvents] as const;
 export type ActivityEvent = RecordedOf<(typeof activityEvents)[number]>;
 
 /** An item's fields as the API names them; `_`-prefixed fields are the fold's own bookkeeping, never shown. */
@@ -116,6 +117,19 @@ export function transitionOf(e: ActivityEvent): Transition {
           return { ...target, kind: 'deleted' };
         default:
           return { ...target, kind: 'abandoned' };
+      }
+    }
+    case 'ExperimentSavedMetricCreated':
+    case 'ExperimentSavedMetricUpdated':
+    case 'ExperimentSavedMetricDeleted': {
+      const target = { scope: 'ExperimentSavedMetric' as const, itemKey: String(e.data.savedMetricId), projectId: e.data.projectId };
+      switch (e.type) {
+        case 'ExperimentSavedMetricCreated':
+          return { ...target, kind: 'created', itemId: target.itemKey, state: { ...e.data.fields } };
+        case 'ExperimentSavedMetricUpdated':
+          return { ...target, kind: 'updated', patch: { ...e.data.changes } };
+        default:
+          return { ...target, kind: 'deleted' };
       }
     }
     case 'CohortCreated':
