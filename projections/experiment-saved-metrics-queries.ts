@@ -64,7 +64,7 @@ export function savedMetricQueries(db: SqlSession) {
       (
         await db.all<RawLink>(
           `SELECT l.id, l.experiment_id, l.saved_metric_id, l.metadata, l.created_at, m.fields
-             FROM experiment_saved_metric_links l JOIN experiment_saved_metrics m ON m.id = l.saved_metric_id AND m.deleted = 0
+             FROM experiment_saved_metric_links l JOIN experiment_saved_metrics m ON m.id = l.saved_metric_id
             WHERE l.project_id = ? AND l.experiment_id = ? AND l.gone = 0 ORDER BY l.created_position, l.link_index`,
           projectId,
           experimentId,
