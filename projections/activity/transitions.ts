@@ -9,6 +9,7 @@ import {
   featureFlagEvents,
   surveyEvents,
   type RecordedOf,
+  type SavedMetricLink,
 } from '../../streams';
 
 /** PostHog's activity scopes for the resources whose changes are logged (compat §12). */
@@ -74,6 +75,9 @@ const EXPERIMENT_FIELDS = {
   archived: 'archived',
 } as const;
 
+/** An experiment's links as its PATCH gave them (`saved_metrics_ids`), compared as a whole list. */
+const linksShown = (links: readonly SavedMetricLink[]) => links.map((l) => ({ id: l.savedMetricId, metadata: l.metadata }));
+
 const EXPORT_FIELDS = {
   name: 'name',
   interval: 'interval',
@@ -107,10 +111,14 @@ export function transitionOf(e: ActivityEvent): Transition {
           const d = e.data;
           const state = { name: d.name, description: d.description, start_date: d.startDate, end_date: d.endDate, feature_flag_key: d.featureFlagKey };
           const rest = { parameters: d.parameters ?? null, secondary_metrics: d.secondaryMetrics ?? null, filters: d.filters ?? null };
-          return { ...target, kind: 'created', itemId: target.itemKey, state: { ...state, ...rest, archived: d.archived, exposure_cohort: null } };
+          const links = d.savedMetrics?.length ? { saved_metrics: linksShown(d.savedMetrics) } : {};
+          return { ...target, kind: 'created', itemId: target.itemKey, state: { ...state, ...rest, archived: d.archived, exposure_cohort: null, ...links } };
         }
-        case 'ExperimentUpdated':
-          return { ...target, kind: 'updated', patch: patchOf(e.data, EXPERIMENT_FIELDS) };
+        case 'ExperimentUpdated': {
+          const patch = patchOf(e.data, EXPERIMENT_FIELDS);
+          if (e.data.savedMetrics) patch.saved_metrics = linksShown(e.data.savedMetrics);
+          return { ...target, kind: 'updated', patch };
+        }
         case 'ExperimentExposureCohortSet':
           return { ...target, kind: 'updated', patch: { exposure_cohort: e.data.cohortId } };
         case 'ExperimentDeleted':

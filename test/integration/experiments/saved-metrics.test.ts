@@ -197,6 +197,12 @@ describe('history of saved metrics', () => {
       ['ExperimentSavedMetric', 'deleted', 'tags', ['t'], null],
     ]);
     expect(page.results[2]).toMatchObject({ scope: 'ExperimentSavedMetric', item_id: String(m.id), detail: { name: 'Audited' } });
+    // Linking shows on the experiment's own history, as the list of ids given.
+    const linked = await save({ name: 'Audited link', query: funnel });
+    const e = await createExperiment(s, { name: 'Audited exp', feature_flag_key: 'audited-exp' });
+    await send(s, 'PATCH', experimentsPath(s, `${e.id}/`), { saved_metrics_ids: [{ id: linked.id, metadata: { type: 'secondary' } }] });
+    const expPage = await get(experimentsPath(s, `${e.id}/activity/`));
+    expect(triples(expPage.results[0])).toEqual([['Experiment', 'changed', 'saved_metrics', null, [{ id: linked.id, metadata: { type: 'secondary' } }]]]);
     const log = await get(`/api/projects/${s.credentials.project_id}/activity_log/?scope=ExperimentSavedMetric&item_id=${m.id}`);
     expect(log.results.map((e: Json) => e.activity)).toEqual(['deleted', 'updated', 'created']);
   });
