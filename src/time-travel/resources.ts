@@ -4,7 +4,9 @@ import {
   cohortStream,
   earlyAccessFeatureStream,
   experimentSavedMetricStream,
+  experimentEvents,
   experimentStream,
+  type ExperimentEvent,
   featureFlagStream,
   surveyStream,
   type RecordedEvent,
@@ -24,6 +26,7 @@ import { earlyAccessQueries, type EarlyAccessRow } from '../../projections/early
 import { batchExportQueries, batchExportRunQueries, batchExportsProjection, batchExportRunsProjection, type BatchExportRow, type RunRow } from '../../projections/exports';
 import { PERSON_DISTINCT_IDS } from '../../projections/ingestion/schema';
 import type { EventLog } from '../store/event-log';
+import { isEventOf } from '../runtime/decider';
 import type { ScratchStores } from '../store/read-models';
 import type { SqlSession } from '../store/sql';
 import type { AsOf } from './as-of';
@@ -121,8 +124,8 @@ export class TimeTravel {
     const events = await this.stream(experimentStream(experimentId), asOf);
     const linked = new Set<number>();
     for (const e of events) {
-      const links = (e.data as { savedMetrics?: { savedMetricId: number }[] }).savedMetrics;
-      for (const l of links ?? []) linked.add(l.savedMetricId);
+      if (!isEventOf<ExperimentEvent>(experimentEvents, e) || (e.type !== 'ExperimentCreated' && e.type !== 'ExperimentUpdated')) continue;
+      for (const l of e.data.savedMetrics ?? []) linked.add(l.savedMetricId);
     }
     if (linked.size === 0) return [];
     const metricEvents = (await Promise.all([...linked].map((id) => this.stream(experimentSavedMetricStream(id), asOf)))).flat();

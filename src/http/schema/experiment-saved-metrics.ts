@@ -3,7 +3,7 @@ import type { SavedMetricFields } from '../../../streams';
 import { ExperimentMetric } from '../../experiments/metrics/schema';
 import { checkSavedMetricQuery } from '../../experiments/saved-metrics/query';
 import { JsonObject, jsonObject, UserBasic } from './common';
-import { drf, given, refuse, text } from './drf';
+import { drf, given, refuse, refuseNulCharacters, text } from './drf';
 
 /** PostHog's ExperimentSavedMetricSerializer fields, with its limits and messages. */
 const fields = {
@@ -14,7 +14,7 @@ const fields = {
       if (raw === null) return null;
       if (typeof raw !== 'string') return refuse('Not a valid string.', 'invalid');
       if (raw.length > 400) return refuse('Ensure this field has no more than 400 characters.', 'max_length');
-      return raw;
+      return refuseNulCharacters(raw);
     },
     'What the metric measures.',
   ).optional(),
