@@ -21,14 +21,15 @@ const Instant = z.string().nullable();
  */
 const FreeJson = z.unknown();
 
-/**
- * PostHog's current experiment fields (compat §15.1), added after the first events were written:
- * every one is optional, so events recorded before them read unchanged (absent = the default).
- */
 /** One link to a saved metric: its id and PostHog's metadata (`{type: "primary" | "secondary"}`). */
 export const SavedMetricLink = z.object({ savedMetricId: z.number().int().positive(), metadata: z.record(z.string(), z.unknown()) });
 export type SavedMetricLink = z.infer<typeof SavedMetricLink>;
 const MetricList = z.array(z.record(z.string(), z.unknown()));
+
+/**
+ * PostHog's current experiment fields (compat §15.1), added after the first events were written:
+ * every one is optional, so events recorded before them read unchanged (absent = the default).
+ */
 const currentFields = {
   metrics: MetricList.optional(),
   metricsSecondary: MetricList.optional(),
