@@ -41,10 +41,11 @@ export function retentionReadBeyondEndMs(w: RetentionWindow): number {
  * retention window after the start, 0 when none does. The start is the first or the last start
  * event (`start_handling`). Day and hour windows compare the calendar day or hour (UTC), so
  * [0, 0] days means "later on the same day" and [7, 7] "any time on day 7"; other units compare
- * the times themselves. `range`: the experiment's [start, end] (ms); events are in time order.
+ * the times themselves. `range`: the experiment's [start, end] (ms), the exposure inside it;
+ * events are in time order.
  */
 export function retentionOf(
-  events: readonly MetricEventRow[] | undefined,
+  events: readonly MetricEventRow[],
   exposedAt: number,
   range: { from: number; to: number },
   w: RetentionWindow,
@@ -52,15 +53,13 @@ export function retentionOf(
 ): 0 | 1 | null {
   let start: MetricEventRow | null = null;
   let startAt = 0;
+  // Exposures fall in the experiment's range, so a start after the exposure is after its start too.
   const startsUntil = range.to + (w.conversionMs ?? 0);
-  for (const row of events ?? []) {
+  for (const row of events) {
     const t = Date.parse(row.t);
-    if (t < range.from || t >= startsUntil || t < exposedAt || (w.conversionMs !== null && t > exposedAt + w.conversionMs)) continue;
-    if (!matches.start(row)) continue;
-    if (start === null || w.handling === 'last_seen') {
-      start = row;
-      startAt = t;
-    }
+    if (t < exposedAt || t >= startsUntil || (w.conversionMs !== null && t > exposedAt + w.conversionMs) || !matches.start(row)) continue;
+    start = row;
+    startAt = t;
     if (w.handling === 'first_seen') break;
   }
   if (start === null) return null;
@@ -71,10 +70,10 @@ export function retentionOf(
   // where the comparison is by calendar day or hour.
   const latest = startAt + w.end * UNIT_MS[w.unit] + (w.unit === 'day' ? DAY_MS : w.unit === 'hour' ? HOUR_MS : 0);
   const completionsUntil = range.to + retentionReadBeyondEndMs(w);
-  for (const row of events ?? []) {
+  for (const row of events) {
     if (row === start) continue;
     const t = Date.parse(row.t);
-    if (t < startAt || t > latest || t < range.from || t >= completionsUntil || !matches.completion(row)) continue;
+    if (t < startAt || t > latest || t >= completionsUntil || !matches.completion(row)) continue;
     const at = truncate(t);
     if (at >= from && at <= to) return 1;
   }

@@ -145,7 +145,7 @@ export class ExperimentQueryRunner {
         d = sourceValue(metric.denominator, denominatorByEntity.get(entity), post, ratioMatches!.denominator);
       } else {
         // Only entities that did the start event count (PostHog: "of those who did X, how many came back to do Y").
-        const retained = retentionOf(events, e.first, { from: start, to: end }, retention!, retentionMatches!);
+        const retained = retentionOf(events ?? [], e.first, { from: start, to: end }, retention!, retentionMatches!);
         if (retained === null) continue;
         y = retained;
         d = 1;

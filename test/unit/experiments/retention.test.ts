@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MetricEventRow } from '../../../src/store/analytics';
-import { retentionOf, type RetentionWindow } from '../../../src/experiments/query/retention';
+import { retentionOf, retentionReadBeyondEndMs, retentionWindowOf, type RetentionWindow } from '../../../src/experiments/query/retention';
+import { RetentionMetric } from '../../../src/experiments/metrics/schema';
 
 // The cases of PostHog's retention metric tests (posthog/hogql_queries/experiments/test/
 // experiment_query_runner/test_experiment_retention_metric.py), one user at a time, written from
@@ -81,5 +82,68 @@ describe('retention metric (PostHog test_experiment_retention_metric)', () => {
     const start = Date.parse('2024-01-31T10:00:00Z');
     const at = (iso: string) => retentionOf([row('signup', start), row('renew', Date.parse(iso))], start, range, window({ start: 0, end: 1, unit: 'month' }), { start: named('signup'), completion: named('renew') });
     expect([at('2024-02-29T10:00:00Z'), at('2024-02-29T10:00:01Z'), at('2024-03-01T09:00:00Z')]).toEqual([1, 0, 0]);
+  });
+
+  it('past the experiment\'s end: a start within the conversion window after it counts, a completion within both windows after it too; later ones do not', () => {
+    const end = Date.parse('2024-01-10T00:00:00Z');
+    const exposed = end - H;
+    const w = window({ start: 0, end: 2, conversionMs: 2 * H });
+    const at = (startOffset: number, completionOffset: number) =>
+      retentionOf([row('signup', exposed + startOffset), row('login', exposed + startOffset + completionOffset)], exposed, { from: range.from, to: end }, w, {
+        start: named('signup'),
+        completion: named('login'),
+      });
+    // Reads reach the conversion window (2 h) plus the retention window's end (2 days) past the end.
+    expect(retentionReadBeyondEndMs(w)).toBe(2 * H + 2 * D);
+    expect(retentionReadBeyondEndMs(window({ end: 3, unit: 'week', conversionMs: null }))).toBe(21 * D);
+    expect([at(90 * 60_000, D), at(2 * H, H)]).toEqual([1, 1]);
+    // A start at or past end + conversion window is no start.
+    expect(at(3 * H, H)).toBeNull();
+    const late = retentionOf([row('signup', end + 30 * 60_000), row('login', end + 2 * H + 2 * D)], end - 10 * 60_000, { from: range.from, to: end }, w, {
+      start: named('signup'),
+      completion: named('login'),
+    });
+    // At end + conversion + retention window: past what is read.
+    expect(late).toBe(0);
+  });
+
+  it('whole units beyond the day or hour (weeks, months) join completions on a length of 7 or 30 days, as PostHog\'s coarse join does', () => {
+    const start = Date.parse('2024-01-01T10:00:00Z');
+    const at = (offsetMs: number) =>
+      retentionOf([row('signup', start), row('renew', start + offsetMs)], start, range, window({ start: 0, end: 1, unit: 'month' }), { start: named('signup'), completion: named('renew') });
+    // January has 31 days: one calendar month is Feb 1, but the join stops at 30 days.
+    expect([at(30 * D), at(30 * D + 30 * 60_000), at(31 * D)]).toEqual([1, 0, 0]);
+    const weekly = (offsetMs: number) =>
+      retentionOf([row('signup', start), row('renew', start + offsetMs)], start, range, window({ start: 1, end: 2, unit: 'week' }), { start: named('signup'), completion: named('renew') });
+    expect([weekly(6 * D), weekly(7 * D), weekly(14 * D), weekly(14 * D + 1)]).toEqual([0, 1, 1, 0]);
+  });
+
+  it('reads its settings from the metric, PostHog\'s field names', () => {
+    const metric = RetentionMetric.parse({
+      kind: 'ExperimentMetric',
+      metric_type: 'retention',
+      start_event: { kind: 'EventsNode', event: 'signup' },
+      completion_event: { kind: 'EventsNode', event: 'login' },
+      retention_window_start: 2,
+      retention_window_end: 9,
+      retention_window_unit: 'hour',
+      start_handling: 'last_seen',
+    });
+    expect(retentionWindowOf(metric, 5000)).toEqual({ start: 2, end: 9, unit: 'hour', handling: 'last_seen', conversionMs: 5000 });
+  });
+
+  it('no events at all: not counted; without a conversion window, a start from the experiment\'s end on is no start', () => {
+    const matches = { start: named('signup'), completion: named('login') };
+    expect(retentionOf([], exposedAt, range, window({}), matches)).toBeNull();
+    const end = exposedAt + D;
+    const at = (startAt: number) => retentionOf([row('signup', startAt), row('login', startAt + D)], exposedAt, { from: range.from, to: end }, window({ start: 0, end: 2 }), matches);
+    expect([at(end - 1), at(end), at(end + H)]).toEqual([1, null, null]);
+  });
+
+  it('[1, 2] hours: the next clock hour or the one after, whatever the minutes', () => {
+    const start = Date.parse('2024-01-02T10:30:00Z');
+    const at = (iso: string) =>
+      retentionOf([row('open', start), row('act', Date.parse(iso))], start, range, window({ start: 1, end: 2, unit: 'hour' }), { start: named('open'), completion: named('act') });
+    expect([at('2024-01-02T10:59:00Z'), at('2024-01-02T11:05:00Z'), at('2024-01-02T12:59:00Z'), at('2024-01-02T13:00:00Z')]).toEqual([0, 1, 1, 0]);
   });
 });
