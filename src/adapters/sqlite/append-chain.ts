@@ -25,7 +25,7 @@ export interface PendingChain {
 /** The chain hashed in line, record by record as the rows are inserted: for small appends. */
 export function inlineChain(shared: SharedContent, records: ChainRecords): PendingChain {
   return {
-    stored: (k) => bindable(records.data[k]),
+    stored: (k) => records.data[k],
     start: (prev, firstRevision) => {
       const link = appendChain(prev, shared);
       return { kind: 'rows', hashOf: (k) => link(firstRevision + k, records.types[k], records.schemaVersions[k], records.data[k], records.eventIds[k]) };
@@ -47,5 +47,3 @@ export function inlineHashes(prev: string, shared: SharedContent, records: Chain
   return hashes;
 }
 
-const bindable = (data: string | Uint8Array): string | Buffer =>
-  typeof data === 'string' || Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);

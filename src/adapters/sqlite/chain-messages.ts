@@ -5,7 +5,7 @@ export interface ChainRecords {
   types: string[];
   schemaVersions: number[];
   /** Each record's data as stored: its JSON text, or the UTF-8 bytes of that text. */
-  data: (string | Uint8Array)[];
+  data: (string | Buffer)[];
   eventIds: string[];
 }
 

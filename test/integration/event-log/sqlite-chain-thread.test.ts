@@ -54,12 +54,72 @@ describe('SQLite log: the chain hashed on its own thread', () => {
     }
   });
 
-  it('a job given up before it starts (a duplicate, a wrong revision) leaves the next one whole', async () => {
+  it('a job given up before it starts (a duplicate, a wrong revision) leaves the next one whole, on the thread', async () => {
     expect(await hasher.warm()).toBe(true);
+    const before = { ...hasher.counts };
     hasher.prepare(shared, records(100, 1)).cancel();
     const batch = records(100, 2);
     const prev = 'ab'.repeat(32);
     expect(allOf(hasher.prepare(shared, batch).start(prev, 5)).equals(inlineHashes(prev, shared, batch, 5))).toBe(true);
+    // The job given up was never hashed: one append on the thread.
+    expect(hasher.counts).toEqual({ onThread: before.onThread + 1, lost: before.lost, started: before.started });
+  });
+
+  it('before its thread is up a batch is hashed in line; a small one always is', async () => {
+    const own = new ChainHasher();
+    const first = own.prepare(shared, records(CHAIN_THREAD_MIN_RECORDS, 5));
+    expect(typeof first.stored(0)).toBe('string');
+    expect(first.start(CHAIN_START, 0).kind).toBe('rows');
+    expect(await own.warm()).toBe(true);
+    expect(await own.warm()).toBe(true);
+    expect(own.counts.started).toBe(1);
+    expect(own.prepare(shared, records(CHAIN_THREAD_MIN_RECORDS - 1, 6)).start(CHAIN_START, 0).kind).toBe('rows');
+    const batch = own.prepare(shared, records(CHAIN_THREAD_MIN_RECORDS, 7));
+    expect(Buffer.isBuffer(batch.stored(0))).toBe(true);
+    expect(batch.start(CHAIN_START, 0).kind).toBe('append');
+    await own.close();
+  });
+
+  it('a job stuck on the thread (never started nor given up): the next append hashes itself after the stall, and the thread is replaced', async () => {
+    const own = new ChainHasher({ stallMs: 50 });
+    expect(await own.warm()).toBe(true);
+    own.prepare(shared, records(100, 8));
+    const batch = records(100, 9);
+    expect(allOf(own.prepare(shared, batch).start(CHAIN_START, 0)).equals(inlineHashes(CHAIN_START, shared, batch, 0))).toBe(true);
+    expect(own.counts).toMatchObject({ lost: 1, started: 1 });
+    // The stuck thread is gone: the next batch is hashed in line while a new one starts.
+    expect(own.prepare(shared, records(100, 10)).start(CHAIN_START, 0).kind).toBe('rows');
+    expect(await own.warm()).toBe(true);
+    expect(own.counts.started).toBe(2);
+    await own.close();
+  });
+
+  it('after three threads lost, no fourth is started: the log hashes in line', async () => {
+    const own = new ChainHasher();
+    for (let i = 0; i < 3; i++) {
+      expect(await own.warm()).toBe(true);
+      await own.close();
+    }
+    expect(await own.warm()).toBe(false);
+    expect(own.prepare(shared, records(100, 11)).start(CHAIN_START, 0).kind).toBe('rows');
+    expect(own.counts.started).toBe(3);
+  });
+
+  it('a log chained before the appends\' rows of hashes (no chain_hashes table) opens read-only with its hashes', async () => {
+    const dir = tempDir('log-chain-legacy-');
+    const path = join(dir, 'log.sqlite');
+    const log = new SqliteEventLog(path);
+    await log.append('s', [{ type: 'Noted', data: { i: 1 } }, { type: 'Noted', data: { i: 2 } }], { context: { actor: { type: 'system' } } });
+    const written = await log.readAll();
+    await log.close();
+    const db = new Database(path);
+    db.exec('DROP TABLE chain_hashes');
+    db.close();
+    const old = new SqliteEventLog(path, { readonly: true });
+    expect((await old.readAll()).map((e) => e.hash)).toEqual(written.map((e) => e.hash));
+    expect(await old.readStream('s')).toHaveLength(2);
+    expect((await old.chainHead()).hash).toBe(written[1].hash);
+    await old.close();
   });
 
   it('an append whose thread is gone hashes the rest itself, to the same hashes', async () => {
