@@ -29,16 +29,9 @@ export const clickHouseDialect: Dialect = {
    * as NULL.
    */
   property(source: JsonSource, path: readonly string[], binder: Binder): string {
-    let object: string = source;
-    for (const key of path.slice(0, -1)) {
-      object = `visitParamExtractRaw(${object}, ${binder.string(jsonEscaped(key))})`;
-    }
-    const last = jsonEscaped(path[path.length - 1]);
-    const key = binder.string(last);
-    const needle = binder.string(`"${last}":`);
-    const at = `position(${object}, ${needle})`;
+    const { object, key, at, next } = located(source, path, binder);
     return (
-      `multiIf(${at} = 0, NULL, substring(${object}, ${at} + length(${needle}), 1) = '"', ` +
+      `multiIf(${at} = 0, NULL, ${next} = '"', ` +
       `visitParamExtractString(${object}, ${key}), nullIf(nullIf(visitParamExtractRaw(${object}, ${key}), ''), 'null'))`
     );
   },
@@ -81,6 +74,43 @@ export const clickHouseDialect: Dialect = {
   nullSafeEquals(left: string, right: string, negated: boolean): string {
     const has = `has([${left}], ${right})`;
     return negated ? `(NOT ${has})` : has;
+  },
+};
+
+/**
+ * Where the last key of `path` is in the JSON text of `source`: the object holding it (nested levels
+ * extracted raw), the key as bound, its position (0: absent) the byte after its colon and the text from there.
+ */
+function located(source: JsonSource, path: readonly string[], binder: Binder) {
+  let object: string = source;
+  for (const key of path.slice(0, -1)) {
+    object = `visitParamExtractRaw(${object}, ${binder.string(jsonEscaped(key))})`;
+  }
+  const last = jsonEscaped(path[path.length - 1]);
+  const key = binder.string(last);
+  const needle = binder.string(`"${last}":`);
+  const at = `position(${object}, ${needle})`;
+  return { object, key, at, next: `substring(${object}, ${at} + length(${needle}), 1)`, after: `substring(${object}, ${at} + length(${needle}))` };
+}
+
+/** A JSON string literal at the start of the text, escapes kept (one capturing group: extract() returns it). */
+const JSON_STRING_AT_START = clickHouseString('^("(?:[^"\\\\]|\\\\.)*")');
+
+/**
+ * The dialect as the export source on ClickHouse uses it: a property selected as a column is its
+ * JSON text (CompiledColumn.decode `jsonScalar`), so the reader exports it as SQLite's json_extract
+ * gives it (numbers as numbers, true/false as 1/0). A string's text is cut out of the stored JSON
+ * with its escapes (visitParamExtractRaw gives '' for some strings in 18.16); null or a missing
+ * key gives NULL. Same known limits as `property`.
+ */
+export const clickHouseExportDialect: Dialect = {
+  ...clickHouseDialect,
+  propertyColumn(source: JsonSource, path: readonly string[], binder: Binder): string {
+    const { object, key, at, next, after } = located(source, path, binder);
+    return (
+      `multiIf(${at} = 0, NULL, ${next} = '"', ` +
+      `nullIf(extract(${after}, ${JSON_STRING_AT_START}), ''), nullIf(nullIf(visitParamExtractRaw(${object}, ${key}), ''), 'null'))`
+    );
   },
 };
 
