@@ -93,24 +93,65 @@ function located(source: JsonSource, path: readonly string[], binder: Binder) {
   return { object, key, at, next: `substring(${object}, ${at} + length(${needle}), 1)`, after: `substring(${object}, ${at} + length(${needle}))` };
 }
 
+/**
+ * A condition true when a level of `path` is in the text but 18.16 cannot read it: the key is there,
+ * its value is not a string, and visitParamExtractRaw answered '' (it does for an object or array
+ * holding a string with `{`, `[` or an escaped trailing backslash). Never true on current engines.
+ */
+function unreadable(source: JsonSource, path: readonly string[], literal: (text: string) => string): string {
+  const guards: string[] = [];
+  let object: string = source;
+  for (const key of path) {
+    const escaped = jsonEscaped(key);
+    const needle = literal(`"${escaped}":`);
+    const at = `position(${object}, ${needle})`;
+    const raw = `visitParamExtractRaw(${object}, ${literal(escaped)})`;
+    guards.push(`(${at} > 0 AND substring(${object}, ${at} + length(${needle}), 1) != '"' AND ${raw} = '')`);
+    object = raw;
+  }
+  return guards.join(' OR ');
+}
+
+/**
+ * `value`, or the query fails (throwIf, which the export source reports as UNREADABLE_PROPERTY)
+ * when a row's property cannot be read: an export must not carry NULL where SQLite has a value.
+ */
+const guarded = (value: string, source: JsonSource, path: readonly string[], literal: (text: string) => string) =>
+  `if(throwIf(${unreadable(source, path, literal)}) = 0, ${value}, NULL)`;
+
+/** What the export source says when a guarded property failed the query. */
+export const UNREADABLE_PROPERTY =
+  'a property of this hogql_query is an object or array holding a string with `{`, `[` or a trailing backslash, which ClickHouse 18.16 cannot read (visitParamExtractRaw); the run fails rather than export NULL where the value is';
+
 /** A JSON string literal at the start of the text, escapes kept (one capturing group: extract() returns it). */
 const JSON_STRING_AT_START = clickHouseString('^("(?:[^"\\\\]|\\\\.)*")');
 
 /**
- * The dialect as the export source on ClickHouse uses it: a property selected as a column is its
+ * The dialect as the export source on ClickHouse uses it. A property selected as a column is its
  * JSON text (CompiledColumn.decode `jsonScalar`), so the reader exports it as SQLite's json_extract
- * gives it (numbers as numbers, true/false as 1/0). A string's text is cut out of the stored JSON
- * with its escapes (visitParamExtractRaw gives '' for some strings in 18.16); null or a missing
- * key gives NULL. Same known limits as `property`.
+ * gives it (numbers as numbers, true/false as 1/0); a string's text is cut out of the stored JSON
+ * with its escapes (visitParamExtractRaw gives '' for some strings in 18.16); null or a missing key
+ * gives NULL. Every property read, in columns and conditions, fails the query where 18.16 cannot
+ * read it, instead of reading NULL. The first `"name":` anywhere still wins, as in `property`.
  */
 export const clickHouseExportDialect: Dialect = {
   ...clickHouseDialect,
+  // `set` / `set_once` read $set / $set_once raw: guarded the same way (fixed names, written inline).
+  field(name: EventField): string {
+    const value = clickHouseDialect.field(name);
+    if (name === 'set') return guarded(value, 'properties', ['$set'], clickHouseString);
+    if (name === 'set_once') return guarded(value, 'properties', ['$set_once'], clickHouseString);
+    return value;
+  },
+  property(source: JsonSource, path: readonly string[], binder: Binder): string {
+    return guarded(clickHouseDialect.property(source, path, binder), source, path, (text) => binder.string(text));
+  },
   propertyColumn(source: JsonSource, path: readonly string[], binder: Binder): string {
     const { object, key, at, next, after } = located(source, path, binder);
-    return (
+    const value =
       `multiIf(${at} = 0, NULL, ${next} = '"', ` +
-      `nullIf(extract(${after}, ${JSON_STRING_AT_START}), ''), nullIf(nullIf(visitParamExtractRaw(${object}, ${key}), ''), 'null'))`
-    );
+      `nullIf(extract(${after}, ${JSON_STRING_AT_START}), ''), nullIf(nullIf(visitParamExtractRaw(${object}, ${key}), ''), 'null'))`;
+    return guarded(value, source, path, (text) => binder.string(text));
   },
 };
 

@@ -1,5 +1,5 @@
 import type { BatchExportRow } from '../../../../projections/exports';
-import type { CompiledColumn } from '../../../exports/hogql';
+import { UNREADABLE_PROPERTY, type CompiledColumn } from '../../../exports/hogql';
 import type { RunRows } from '../../../exports/worker/export-source';
 import { hogqlBatches } from '../../../exports/worker/records';
 import type { ClickHouseConnection } from '../connection';
@@ -8,6 +8,19 @@ import type { PersonPropertiesLookup } from './person-properties';
 import { hogqlQuery, type HogQLRunQuery, type Keyset, type RunWindow } from './run-query';
 
 type Row = Record<string, unknown>;
+
+/**
+ * The query's rows, a failed property guard (the dialect's throwIf, ClickHouse's message on every
+ * version: "Value passed to 'throwIf' function is non zero") said as what it means.
+ */
+async function read<T>(client: ClickHouseConnection, sql: string): Promise<T[]> {
+  try {
+    return await client.rows<T>(sql);
+  } catch (err) {
+    if (err instanceof Error && err.message.includes("'throwIf'")) throw new Error(UNREADABLE_PROPERTY, { cause: err });
+    throw err;
+  }
+}
 
 /** 64-bit integer types, which JSONEachRow quotes (18.16 ignores the setting that would not). */
 const QUOTED_INTEGER = /^(?:Nullable\()?U?Int(?:64|128|256)\)?$/;
@@ -34,7 +47,7 @@ export async function hogqlRun(
     const found = await persons(ids);
     await client.insert(personTable, [...found].map(([person_key, person_properties]) => ({ person_key, person_properties })));
     const integers = await integerColumns(client, query);
-    const [count] = await client.rows<{ n: string | number }>(query.countSql);
+    const [count] = await read<{ n: string | number }>(client, query.countSql);
     return {
       total: Number(count.n),
       batches: (batchSize, check) => hogqlBatches(rows(client, query, integers, window.isBackfill, batchSize), query.columns, batchSize, check),
@@ -61,7 +74,7 @@ async function* rows(client: ClickHouseConnection, query: HogQLRunQuery, integer
   };
   let after: Keyset | null = null;
   for (;;) {
-    const page: Row[] = await client.rows<Row>(query.pageSql(after, pageRows));
+    const page: Row[] = await read<Row>(client, query.pageSql(after, pageRows));
     for (const r of page) {
       yield [r.x_uuid, r.x_event, r.x_distinct_id, Number(r.x_team_id), fromMs(r.x_event_ms as string), fromMs(r.x_received_ms as string), ...query.columns.map((c) => value(c, r))];
     }
