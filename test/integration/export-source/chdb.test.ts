@@ -3,6 +3,7 @@ import { ChdbConnection } from '../../../src/adapters/clickhouse/chdb/connection
 import { chdbAvailable } from '../../../src/adapters/clickhouse/chdb/module';
 import { requireChdbInCi } from '../../support/clickhouse';
 import { tempDir } from '../../support/temp-dir';
+import { clickhouseSourceChecks } from './clickhouse-checks';
 import { clickhouseEngine } from './clickhouse-engine';
 import { exportSourceContract } from './contract';
 import { sqliteEngine } from './sqlite-engine';
@@ -18,5 +19,7 @@ if (available) {
   const path = tempDir('chdb-export-');
   const admin = new ChdbConnection(path);
   afterAll(() => admin.close());
-  exportSourceContract('chDB', () => clickhouseEngine({ connect: (database) => new ChdbConnection(path, database), admin }), sqliteEngine);
+  const target = { connect: (database: string) => new ChdbConnection(path, database), admin };
+  exportSourceContract('chDB', () => clickhouseEngine(target), sqliteEngine);
+  clickhouseSourceChecks('chDB', target);
 }

@@ -1,5 +1,6 @@
 import { ClickHouseClient } from '../../../src/adapters/clickhouse/http-client';
 import { CLICKHOUSE_TEST_URL, clickhouseReachable, requireClickhouseInCi } from '../../support/clickhouse';
+import { clickhouseSourceChecks } from './clickhouse-checks';
 import { clickhouseEngine } from './clickhouse-engine';
 import { exportSourceContract } from './contract';
 import { sqliteEngine } from './sqlite-engine';
@@ -13,5 +14,7 @@ const up = await clickhouseReachable();
 requireClickhouseInCi(up, 'export source');
 
 if (up) {
-  exportSourceContract('ClickHouse server', () => clickhouseEngine({ connect: (database) => new ClickHouseClient({ url, database }), admin: new ClickHouseClient({ url }) }), sqliteEngine);
+  const target = { connect: (database: string) => new ClickHouseClient({ url, database }), admin: new ClickHouseClient({ url }) };
+  exportSourceContract('ClickHouse server', () => clickhouseEngine(target), sqliteEngine);
+  clickhouseSourceChecks('ClickHouse server', target);
 }
