@@ -27,7 +27,8 @@ export async function clickhouseEngine(target: ClickHouseTarget): Promise<Engine
   let position = 0;
   return {
     store: readModels.store,
-    source: clickhouseExportSource(client, readModelPersons(readModels.store.session)),
+    // Statements of 3 rows: the contract's runs span several, whatever the batch size.
+    source: clickhouseExportSource(client, readModelPersons(readModels.store.session), { pageRows: 3 }),
     async caughtUp(log: EventLog) {
       for (;;) {
         const records = await log.readAll({ afterPosition: position, maxCount: 500 });

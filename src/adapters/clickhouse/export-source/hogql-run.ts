@@ -36,8 +36,7 @@ export async function hogqlRun(
   client: ClickHouseConnection,
   exp: BatchExportRow & { hogql_query: string },
   window: RunWindow,
-  persons: PersonPropertiesLookup,
-  personTable: string,
+  { persons, personTable, pageRows }: { persons: PersonPropertiesLookup; personTable: string; pageRows: (batchSize: number) => number },
 ): Promise<RunRows> {
   const query = hogqlQuery(exp, window, personTable);
   await client.command(`CREATE TABLE ${personTable} (person_key String, person_properties Nullable(String)) ENGINE = Memory`);
@@ -50,7 +49,7 @@ export async function hogqlRun(
     const [count] = await read<{ n: string | number }>(client, query.countSql);
     return {
       total: Number(count.n),
-      batches: (batchSize, check) => hogqlBatches(rows(client, query, integers, window.isBackfill, batchSize), query.columns, batchSize, check),
+      batches: (batchSize, check) => hogqlBatches(rows(client, query, integers, window.isBackfill, pageRows(batchSize)), query.columns, batchSize, check),
       encoded: () => null,
       close: drop,
     };

@@ -7,6 +7,7 @@ import type { ClickHouseConnection } from '../connection';
 import { storedPosition } from '../position';
 import { fromMs } from '../time';
 import { hogqlRun } from './hogql-run';
+import { PAGE_ROWS } from './page-rows';
 import { RunPersons, type PersonPropertiesLookup } from './person-properties';
 import { standardQuery, type Keyset, type RunWindow } from './run-query';
 
@@ -39,7 +40,9 @@ interface StoredRow {
  * folded while the run reads are never seen, and background merges change nothing read under FINAL.
  * Person properties are read as they are when a page is read, as the SQLite source does.
  */
-export function clickhouseExportSource(client: ClickHouseConnection, persons: PersonPropertiesLookup): ExportSource {
+export function clickhouseExportSource(client: ClickHouseConnection, persons: PersonPropertiesLookup, options: { pageRows?: number } = {}): ExportSource {
+  // A whole number of batches per statement: every batch but the last is full, as on the other sources.
+  const pageRows = (batchSize: number) => batchSize * Math.max(1, Math.floor((options.pageRows ?? PAGE_ROWS) / batchSize));
   return async (exp: BatchExportRow, run: RunRow): Promise<RunRows> => {
     const window: RunWindow = {
       projectId: exp.project_id,
@@ -48,12 +51,13 @@ export function clickhouseExportSource(client: ClickHouseConnection, persons: Pe
       isBackfill: run.backfill_id !== null,
       position: await storedPosition(client),
     };
-    if (exp.hogql_query !== null) return hogqlRun(client, { ...exp, hogql_query: exp.hogql_query }, window, persons, `export_persons_${randomBytes(8).toString('hex')}`);
+    const personTable = `export_persons_${randomBytes(8).toString('hex')}`;
+    if (exp.hogql_query !== null) return hogqlRun(client, { ...exp, hogql_query: exp.hogql_query }, window, { persons, personTable, pageRows });
     const query = standardQuery(exp, window);
     const [count] = await client.rows<{ n: string | number }>(query.countSql);
     return {
       total: Number(count.n),
-      batches: (batchSize, check) => standardBatches(client, query.pageSql, new RunPersons(persons), window.isBackfill, batchSize, check),
+      batches: (batchSize, check) => standardBatches(client, query.pageSql, new RunPersons(persons), window.isBackfill, { batchSize, pageRows: pageRows(batchSize) }, check),
       encoded: () => null,
       close: async () => {},
     };
@@ -65,21 +69,25 @@ async function* standardBatches(
   pageSql: (after: Keyset | null, limit: number) => string,
   persons: RunPersons,
   isBackfill: boolean,
-  batchSize: number,
+  { batchSize, pageRows }: { batchSize: number; pageRows: number },
   check: () => void,
 ): AsyncGenerator<ExportRecord[]> {
+  const lookup = (id: string | null) => persons.get(id);
   let after: Keyset | null = null;
   for (;;) {
-    const rows: StoredRow[] = await client.rows<StoredRow>(pageSql(after, batchSize));
+    const rows: StoredRow[] = await client.rows<StoredRow>(pageSql(after, pageRows));
     check();
     if (rows.length === 0) return;
     const last: StoredRow = rows[rows.length - 1];
     after = [Number(isBackfill ? last.timestamp : last.received_at), last.uuid];
-    await persons.prefetch(rows.map((r) => r.person_id));
-    const lookup = (id: string | null) => persons.get(id);
-    yield rows.map((r) =>
-      recordFromRow([r.uuid, r.event, r.properties, r.distinct_id, Number(r.project_id), fromMs(r.timestamp), fromMs(r.received_at), r.person_id, r.elements_chain], lookup),
-    );
-    if (rows.length < batchSize) return;
+    for (let i = 0; i < rows.length; i += batchSize) {
+      const batch = rows.slice(i, i + batchSize);
+      await persons.prefetch(batch.map((r) => r.person_id));
+      if (i > 0) check();
+      yield batch.map((r) =>
+        recordFromRow([r.uuid, r.event, r.properties, r.distinct_id, Number(r.project_id), fromMs(r.timestamp), fromMs(r.received_at), r.person_id, r.elements_chain], lookup),
+      );
+    }
+    if (rows.length < pageRows) return;
   }
 }
