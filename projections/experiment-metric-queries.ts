@@ -36,8 +36,27 @@ export function experimentMetricQueries(db: SqlSession): ExperimentMetricReads {
           [key(`$feature/${flagKey}`), projectId, exposureEvent, span.from, span.to],
         ];
   return {
-    /** Per (person, variant) the first exposure. */
+    /**
+     * Per (person, variant) the first exposure. `$feature_flag_called` exposures come from
+     * flag_exposures (the same events' flag and string variant, kept apart by the fold), each
+     * distinct id's first per variant before its person is looked up.
+     */
     exposures(projectId: number, flagKey: string, exposureEvent: string | null, span: Span): Promise<ExposureRow[]> {
+      if (exposureEvent === null) {
+        return db.all<ExposureRow>(
+          `SELECT coalesce(d.person_id, x.person_id) AS p, x.variant AS v, min(x.t) AS t
+           FROM (SELECT distinct_id, variant, min(person_id) AS person_id, min(timestamp) AS t
+                 FROM flag_exposures WHERE project_id = ? AND flag_key = ? AND timestamp >= ? AND timestamp <= ?
+                 GROUP BY distinct_id, variant) x
+           LEFT JOIN person_distinct_ids d ON d.project_id = ? AND d.distinct_id = x.distinct_id
+           GROUP BY 1, 2`,
+          projectId,
+          flagKey,
+          span.from,
+          span.to,
+          projectId,
+        );
+      }
       const [sightings, params] = exposureEventsSql(projectId, flagKey, exposureEvent, span, '');
       return db.all<ExposureRow>(`SELECT p, v, min(t) AS t FROM (${sightings}) x GROUP BY p, v`, ...params);
     },

@@ -21,11 +21,15 @@ const Instant = z.string().nullable();
  */
 const FreeJson = z.unknown();
 
+/** One link to a saved metric: its id and PostHog's metadata (`{type: "primary" | "secondary"}`). */
+export const SavedMetricLink = z.object({ savedMetricId: z.number().int().positive(), metadata: z.record(z.string(), z.unknown()) });
+export type SavedMetricLink = z.infer<typeof SavedMetricLink>;
+const MetricList = z.array(z.record(z.string(), z.unknown()));
+
 /**
  * PostHog's current experiment fields (compat §15.1), added after the first events were written:
  * every one is optional, so events recorded before them read unchanged (absent = the default).
  */
-const MetricList = z.array(z.record(z.string(), z.unknown()));
 const currentFields = {
   metrics: MetricList.optional(),
   metricsSecondary: MetricList.optional(),
@@ -35,6 +39,8 @@ const currentFields = {
   exposureCriteria: z.record(z.string(), z.unknown()).nullable().optional(),
   conclusion: z.string().nullable().optional(),
   conclusionComment: z.string().nullable().optional(),
+  /** The saved metrics linked (PostHog's `saved_metrics_ids`); a present list replaces the links. */
+  savedMetrics: z.array(SavedMetricLink).optional(),
 };
 
 export const ExperimentCreated = defineEvent(

@@ -11,6 +11,7 @@ import { allBatchExportEvents } from './batch-export';
 import { recordingEvents } from './recording';
 import { surveyEvents } from './survey';
 import { earlyAccessFeatureEvents } from './early-access-feature';
+import { experimentSavedMetricEvents } from './experiment-saved-metric';
 
 export * from './contract';
 export * from './registry';
@@ -26,8 +27,9 @@ export * from './batch-export';
 export * from './recording';
 export * from './survey';
 export * from './early-access-feature';
+export * from './experiment-saved-metric';
 
 /** Every event contract of the product; the log validates appends against this. */
-export const allContracts = [...organizationEvents, ...projectEvents, ...userEvents, ...personalApiKeyEvents, ...ingestEvents, ...featureFlagEvents, ...experimentEvents, ...cohortEvents, ...allBatchExportEvents, ...recordingEvents, ...surveyEvents, ...earlyAccessFeatureEvents];
+export const allContracts = [...organizationEvents, ...projectEvents, ...userEvents, ...personalApiKeyEvents, ...ingestEvents, ...featureFlagEvents, ...experimentEvents, ...cohortEvents, ...allBatchExportEvents, ...recordingEvents, ...surveyEvents, ...earlyAccessFeatureEvents, ...experimentSavedMetricEvents];
 
 export const contracts = new ContractRegistry(allContracts);

@@ -5,17 +5,19 @@ import {
   cohortEvents,
   earlyAccessFeatureEvents,
   experimentEvents,
+  experimentSavedMetricEvents,
   featureFlagEvents,
   surveyEvents,
   type RecordedOf,
+  type SavedMetricLink,
 } from '../../streams';
 
 /** PostHog's activity scopes for the resources whose changes are logged (compat §12). */
-export const ACTIVITY_SCOPES = ['FeatureFlag', 'Experiment', 'Cohort', 'Survey', 'EarlyAccessFeature', 'BatchExport'] as const;
+export const ACTIVITY_SCOPES = ['FeatureFlag', 'Experiment', 'ExperimentSavedMetric', 'Cohort', 'Survey', 'EarlyAccessFeature', 'BatchExport'] as const;
 export type ActivityScope = (typeof ACTIVITY_SCOPES)[number];
 
 /** The management events the activity fold reads: every change to a logged resource. */
-export const activityEvents = [...featureFlagEvents, ...experimentEvents, ...cohortEvents, ...surveyEvents, ...earlyAccessFeatureEvents, ...batchExportEvents] as const;
+export const activityEvents = [...featureFlagEvents, ...experimentEvents, ...experimentSavedMetricEvents, ...cohortEvents, ...surveyEvents, ...earlyAccessFeatureEvents, ...batchExportEvents] as const;
 export type ActivityEvent = RecordedOf<(typeof activityEvents)[number]>;
 
 /** An item's fields as the API names them; `_`-prefixed fields are the fold's own bookkeeping, never shown. */
@@ -73,6 +75,9 @@ const EXPERIMENT_FIELDS = {
   archived: 'archived',
 } as const;
 
+/** An experiment's links as its PATCH gave them (`saved_metrics_ids`), compared as a whole list. */
+const linksShown = (links: readonly SavedMetricLink[]) => links.map((l) => ({ id: l.savedMetricId, metadata: l.metadata }));
+
 const EXPORT_FIELDS = {
   name: 'name',
   interval: 'interval',
@@ -106,16 +111,33 @@ export function transitionOf(e: ActivityEvent): Transition {
           const d = e.data;
           const state = { name: d.name, description: d.description, start_date: d.startDate, end_date: d.endDate, feature_flag_key: d.featureFlagKey };
           const rest = { parameters: d.parameters ?? null, secondary_metrics: d.secondaryMetrics ?? null, filters: d.filters ?? null };
-          return { ...target, kind: 'created', itemId: target.itemKey, state: { ...state, ...rest, archived: d.archived, exposure_cohort: null } };
+          const links = d.savedMetrics?.length ? { saved_metrics: linksShown(d.savedMetrics) } : {};
+          return { ...target, kind: 'created', itemId: target.itemKey, state: { ...state, ...rest, archived: d.archived, exposure_cohort: null, ...links } };
         }
-        case 'ExperimentUpdated':
-          return { ...target, kind: 'updated', patch: patchOf(e.data, EXPERIMENT_FIELDS) };
+        case 'ExperimentUpdated': {
+          const patch = patchOf(e.data, EXPERIMENT_FIELDS);
+          if (e.data.savedMetrics) patch.saved_metrics = linksShown(e.data.savedMetrics);
+          return { ...target, kind: 'updated', patch };
+        }
         case 'ExperimentExposureCohortSet':
           return { ...target, kind: 'updated', patch: { exposure_cohort: e.data.cohortId } };
         case 'ExperimentDeleted':
           return { ...target, kind: 'deleted' };
         default:
           return { ...target, kind: 'abandoned' };
+      }
+    }
+    case 'ExperimentSavedMetricCreated':
+    case 'ExperimentSavedMetricUpdated':
+    case 'ExperimentSavedMetricDeleted': {
+      const target = { scope: 'ExperimentSavedMetric' as const, itemKey: String(e.data.savedMetricId), projectId: e.data.projectId };
+      switch (e.type) {
+        case 'ExperimentSavedMetricCreated':
+          return { ...target, kind: 'created', itemId: target.itemKey, state: { ...e.data.fields } };
+        case 'ExperimentSavedMetricUpdated':
+          return { ...target, kind: 'updated', patch: { ...e.data.changes } };
+        default:
+          return { ...target, kind: 'deleted' };
       }
     }
     case 'CohortCreated':

@@ -1,7 +1,7 @@
 import type { AnalyticsEventRow } from '../../src/store/analytics';
 import type { SqlValue } from '../../src/store/read-model-projection';
 import type { SqlSession } from '../../src/store/sql';
-import { EVENTS } from './schema';
+import { EVENTS, FLAG_EXPOSURES } from './schema';
 import type { GroupColumns } from './groups';
 
 /** The analytics sink's row (src/store/analytics.ts), with the fold's mutable group columns. */
@@ -45,9 +45,25 @@ export function lookupBeforeFold(db: SqlSession, projectId: number, uuid: string
   return db.get<BeforeFold>(LOOKUP_BEFORE_FOLD, projectId, uuid, projectId, distinctId);
 }
 
-/** Rows in the order given, in one call: one statement where the engine gains by it (see insertRows). */
-export function insertEvents(db: SqlSession, rows: readonly EventRow[]): Promise<void> {
-  return db.insertRows(EVENTS, rows.map(eventValues));
+/** Rows in the order given, in one call: one statement where the engine gains by it (see insertRows); their exposures beside them. */
+export async function insertEvents(db: SqlSession, rows: readonly EventRow[]): Promise<void> {
+  await db.insertRows(EVENTS, rows.map(eventValues));
+  const exposures = exposuresOf(rows);
+  if (exposures.length > 0) await db.insertRows(FLAG_EXPOSURES, exposures);
+}
+
+/** The flag_exposures rows of the exposure events among `rows` (FLAG_EXPOSURES). */
+function exposuresOf(rows: readonly AnalyticsEventRow[]): SqlValue[][] {
+  const out: SqlValue[][] = [];
+  for (const row of rows) {
+    if (row.event !== '$feature_flag_called') continue;
+    const properties: unknown = JSON.parse(row.propertiesJson);
+    if (typeof properties !== 'object' || properties === null) continue;
+    const { $feature_flag: flag, $feature_flag_response: variant } = properties as Record<string, unknown>;
+    if (typeof flag !== 'string' || typeof variant !== 'string') continue;
+    out.push([row.projectId, flag, row.timestamp, row.uuid, row.distinctId, row.personId, variant]);
+  }
+  return out;
 }
 
 const COLUMNS = Object.keys(EVENTS.columns);
@@ -62,10 +78,16 @@ export async function appendEventsOnce(db: SqlSession, rows: readonly AnalyticsE
   for (let i = 0; i < rows.length; i += APPEND_CHUNK) {
     const chunk = rows.slice(i, i + APPEND_CHUNK);
     const tuple = `(${COLUMNS.map(() => '?').join(', ')})`;
-    await db.run(
-      `INSERT INTO events (${COLUMNS.join(', ')}) VALUES ${chunk.map(() => tuple).join(', ')} ON CONFLICT (project_id, uuid) DO NOTHING`,
+    // The rows actually inserted: a row sent again keeps its first copy, and its exposure with it.
+    const inserted = await db.all<{ uuid: string }>(
+      `INSERT INTO events (${COLUMNS.join(', ')}) VALUES ${chunk.map(() => tuple).join(', ')} ON CONFLICT (project_id, uuid) DO NOTHING RETURNING uuid`,
       ...chunk.flatMap(eventValues),
     );
+    // A uuid twice in one chunk: the first copy is the one stored.
+    const fresh = new Set(inserted.map((r) => r.uuid));
+    const exposures = exposuresOf(chunk.filter((row) => fresh.delete(row.uuid)));
+    if (exposures.length === 0) continue;
+    await db.insertRows(FLAG_EXPOSURES, exposures);
   }
 }
 

@@ -55,7 +55,8 @@ export function createIngestionProjection(): ReadModelProjection {
     // 9: the records naming each distinct id and group, and the merges (time travel).
     // 10: the events naming each distinct id and group, copied (distinct-id-events.ts): a person's past
     //     is folded from its own events, not from whole 10,000-event records.
-    version: 10,
+    // 11: flag_exposures, each `$feature_flag_called` event's flag and variant (experiments' exposures).
+    version: 11,
     store: 'readmodels',
     handles: ['EventCaptured', 'EventsCaptured', 'IngestionWarningRaised'],
     invalidates: ['person-properties', 'hash-key-overrides', 'group-properties', 'group-type-mappings'],

@@ -1,4 +1,4 @@
-import { experimentEvents, type ExperimentEvent, type ExperimentUpdatedData } from '../../streams';
+import { experimentEvents, type ExperimentEvent, type ExperimentUpdatedData, type SavedMetricLink } from '../../streams';
 import { stableJson } from '../../projections/json';
 import { conflict, notFound, validationError } from '../errors';
 import type { Decider } from '../runtime/decider';
@@ -15,6 +15,8 @@ export interface ExperimentState extends ExperimentFields {
   exposureCohort: number | null;
   /** The variant keys the linked flag was given (frozen once the experiment has started). */
   variantKeys: string[];
+  /** The linked saved metrics as last set (a deleted saved metric's link is dropped by the read model). */
+  savedMetrics: SavedMetricLink[];
   /** Events in the stream, as the read model's `version` counts them. */
   version: number;
 }
@@ -48,6 +50,7 @@ const initial = (): ExperimentState => ({
   secondaryMetricsOrderedUuids: [],
   exposureCohort: null,
   variantKeys: [],
+  savedMetrics: [],
   version: 0,
 });
 
@@ -77,6 +80,7 @@ const FIELDS: (keyof UpdateExperimentInput)[] = [
   'exposureCriteria',
   'conclusion',
   'conclusionComment',
+  'savedMetrics',
 ];
 const same = (a: unknown, b: unknown) => stableJson(a ?? null) === stableJson(b ?? null);
 const visible = (s: ExperimentState) => s.exists && !s.deleted && !s.abandoned;
@@ -100,6 +104,7 @@ function apply(s: ExperimentState, e: ExperimentEvent): ExperimentState {
         exposureCriteria: d.exposureCriteria ?? null,
         conclusion: d.conclusion ?? null,
         conclusionComment: d.conclusionComment ?? null,
+        savedMetrics: d.savedMetrics ?? [],
         exists: true,
         variantKeys: keysOr(d.parameters, ['control', 'test']),
       };

@@ -1,6 +1,8 @@
 import type { Observable } from 'rxjs';
 import type { CohortQueries } from '../../projections/cohorts-queries';
 import { experimentQueries } from '../../projections/experiments-queries';
+import { savedMetricQueries } from '../../projections/experiment-saved-metrics-queries';
+import { SavedMetricService } from './saved-metrics/service';
 import { ExperimentExposureRunner } from './query/exposures-over-time';
 import { ExperimentQueryRunner } from './query/runner';
 import type { FeatureFlagQueries } from '../../projections/feature-flags-queries';
@@ -16,6 +18,8 @@ import type { AnalyticsStore } from '../store/analytics';
 
 export { ExperimentService, type ExperimentServiceDeps } from './service';
 export { ExperimentResults, type ResultsBody } from './results/service';
+export { SavedMetricService } from './saved-metrics/service';
+export { savedMetricDecider, type SavedMetricCommand, type SavedMetricState } from './saved-metrics/decider';
 export { experimentDecider, type ExperimentCommand, type ExperimentState } from './decider';
 export { checkDateOrder, checkPatch, type CreateExperimentInput, type ExperimentPatch, type UpdateExperimentInput } from './input';
 export { parseMetric, type Metric } from './results/metric';
@@ -45,6 +49,7 @@ export function openExperiments(deps: ExperimentsDeps) {
   const queries = {
     experiments: experimentQueries(deps.session),
     cohorts: deps.cohortQueries,
+    savedMetrics: savedMetricQueries(deps.session),
   };
   const cohorts = new CohortService({ log: deps.log, cohorts: queries.cohorts });
   const service = new ExperimentService({
@@ -53,8 +58,10 @@ export function openExperiments(deps: ExperimentsDeps) {
     flagQueries: deps.flagQueries,
     flags: deps.flags,
     cohorts,
+    savedMetrics: queries.savedMetrics,
     waitFor: (position, names) => deps.runner.waitFor(position, names),
   });
+  const savedMetrics = new SavedMetricService({ log: deps.log, savedMetrics: queries.savedMetrics, waitFor: (position, names) => deps.runner.waitFor(position, names) });
   const counter = new ProjectEventCounter(deps.runner.applied$);
   const results = new ExperimentResults({
     experiments: queries.experiments,
@@ -66,6 +73,7 @@ export function openExperiments(deps: ExperimentsDeps) {
   const exposures = new ExperimentExposureRunner({ experiments: queries.experiments, metricQueries: deps.analytics.metrics, now: deps.now });
   return {
     service,
+    savedMetrics,
     results,
     query,
     exposures,

@@ -1,3 +1,4 @@
+import type { SavedMetricLink } from '../../streams';
 import { validationError } from '../errors';
 
 /** The writable fields of an experiment, parsed (dates normalised to toISOString()). */
@@ -41,9 +42,11 @@ export const CURRENT_FIELD_DEFAULTS = {
 /** The current fields are optional on create: absent ones take their defaults. */
 export interface CreateExperimentInput extends BaseFields, Partial<CurrentFields> {
   featureFlagKey: string;
+  savedMetrics?: SavedMetricLink[];
 }
 
-export type UpdateExperimentInput = Partial<ExperimentFields>;
+/** `savedMetrics` (PostHog's write-only `saved_metrics_ids`): a given list replaces the links. */
+export type UpdateExperimentInput = Partial<ExperimentFields> & { savedMetrics?: SavedMetricLink[] };
 
 /**
  * A PATCH as its schema read it: the changes, and the keys it may not change with their values

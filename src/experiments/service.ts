@@ -1,6 +1,7 @@
 import { experimentStream, featureFlagStream, type Actor } from '../../streams';
 import type { ExperimentQueries, ExperimentRow } from '../../projections/experiments-queries';
 import type { FeatureFlagQueries, FeatureFlagRow } from '../../projections/feature-flags-queries';
+import type { SavedMetricQueries } from '../../projections/experiment-saved-metrics-queries';
 import type { CohortService } from '../cohorts';
 import { DomainError, notFound, validationError } from '../errors';
 import type { FlagService } from '../flags/management';
@@ -11,7 +12,7 @@ import { recordedAtOf } from '../runtime/recorded-at';
 import { withNextId } from '../runtime/sequential-id';
 import type { EventLog } from '../store/event-log';
 import { experimentDecider, type ExperimentCommand, type ExperimentState } from './decider';
-import { checkPatch, type CreateExperimentInput, type CurrentFields, type ExperimentPatch } from './input';
+import { checkPatch, type CreateExperimentInput, type CurrentFields, type ExperimentPatch, type UpdateExperimentInput } from './input';
 import { createDefaults, settleCurrentFields } from './metrics/settle';
 import { checkVariantsFrozen, experimentFlagFilters, experimentVariants, variantKeysOf } from './variants';
 
@@ -21,6 +22,8 @@ export interface ExperimentServiceDeps {
   flagQueries: FeatureFlagQueries;
   flags: FlagService;
   cohorts: CohortService;
+  /** The saved metrics `saved_metrics_ids` may link. */
+  savedMetrics: SavedMetricQueries;
   /** Read-your-writes over the named projections. */
   waitFor: (position: number, names: readonly string[]) => Promise<void>;
 }
@@ -35,6 +38,9 @@ const currentFieldsOf = (row: ExperimentRow): CurrentFields => ({
   conclusion: row.conclusion,
   conclusionComment: row.conclusion_comment,
 });
+
+/** The read models an experiment's answer comes from: its row, and its links to saved metrics. */
+const EXPERIMENT_READS = ['experiments', 'experiment_saved_metrics'];
 
 const KEY_TAKEN = 'There is already a feature flag with this key.';
 const keyTaken = () => validationError(KEY_TAKEN, 'feature_flag_key', 'unique');
@@ -59,6 +65,7 @@ export class ExperimentService {
     const filters = await flags.checkedFilters(projectId, experimentFlagFilters(given.parameters));
     const input: CreateExperimentInput = { ...given, ...createDefaults(settleCurrentFields(given, null, experimentVariants(given.parameters).map((v) => v.key))) };
     if (await flagQueries.byKey(projectId, input.featureFlagKey)) throw keyTaken();
+    await this.checkSavedMetrics(projectId, input);
 
     const createdBy = actor.type === 'user' ? actor.id : null;
     const { id, position, state } = await withNextId(await experiments.nextId(), async (id) => {
@@ -80,7 +87,7 @@ export class ExperimentService {
       }
       throw err;
     }
-    await this.deps.waitFor(position, ['experiments']);
+    await this.deps.waitFor(position, EXPERIMENT_READS);
     return this.own(projectId, id, state, flag);
   }
 
@@ -97,6 +104,7 @@ export class ExperimentService {
     const changes = { ...checked, ...settleCurrentFields(checked, currentFieldsOf(current), variantKeys) };
     const launched = current.start_date !== null;
     checkVariantsFrozen(launched, variantKeysOf(flag.filters), changes.parameters);
+    await this.checkSavedMetrics(projectId, changes);
 
     const flagUpdate: { filters?: FlagFilters; active?: boolean } = {};
     if (!launched && changes.parameters !== undefined) {
@@ -138,6 +146,13 @@ export class ExperimentService {
     return this.own(projectId, id, state);
   }
 
+  /** Each linked saved metric must be one of this project's (PostHog's check, naming the id). */
+  private async checkSavedMetrics(projectId: number, input: Pick<UpdateExperimentInput, 'savedMetrics'>): Promise<void> {
+    for (const { savedMetricId } of input.savedMetrics ?? [])
+      if (!(await this.deps.savedMetrics.byId(projectId, savedMetricId)))
+        throw validationError(`Saved metric ${savedMetricId} does not exist or does not belong to this project`, 'saved_metrics_ids', 'invalid_input');
+  }
+
   private async visible(projectId: number, id: number): Promise<ExperimentRow> {
     const row = await this.deps.experiments.byId(projectId, id);
     if (!row) throw notFound();
@@ -151,7 +166,7 @@ export class ExperimentService {
 
   /** The state the command left the experiment in (the current one when it changed nothing). */
   private async run(projectId: number, id: number, command: ExperimentCommand, actor: Actor): Promise<ExperimentState> {
-    const waitFor = (position: number) => this.deps.waitFor(position, ['experiments']);
+    const waitFor = (position: number) => this.deps.waitFor(position, EXPERIMENT_READS);
     const { state } = await handleCommandAndWait(this.deps.log, experimentStream(id), experimentDecider, command, { actor, projectId }, { waitFor });
     return state;
   }

@@ -3,7 +3,10 @@ import {
   batchExportStream,
   cohortStream,
   earlyAccessFeatureStream,
+  experimentSavedMetricStream,
+  experimentEvents,
   experimentStream,
+  type ExperimentEvent,
   featureFlagStream,
   surveyStream,
   type RecordedEvent,
@@ -12,6 +15,8 @@ import { featureFlagsProjection } from '../../projections/feature-flags';
 import { featureFlagQueries, type FeatureFlagQueries, type FeatureFlagRow } from '../../projections/feature-flags-queries';
 import { experimentsProjection } from '../../projections/experiments';
 import { experimentQueries, type ExperimentRow } from '../../projections/experiments-queries';
+import { experimentSavedMetricsProjection } from '../../projections/experiment-saved-metrics';
+import { savedMetricQueries, type SavedMetricLinkRow, type SavedMetricRow } from '../../projections/experiment-saved-metrics-queries';
 import { cohortsProjection } from '../../projections/cohorts';
 import { cohortQueries, type CohortRow } from '../../projections/cohorts-queries';
 import { surveysProjection } from '../../projections/surveys';
@@ -21,6 +26,7 @@ import { earlyAccessQueries, type EarlyAccessRow } from '../../projections/early
 import { batchExportQueries, batchExportRunQueries, batchExportsProjection, batchExportRunsProjection, type BatchExportRow, type RunRow } from '../../projections/exports';
 import { PERSON_DISTINCT_IDS } from '../../projections/ingestion/schema';
 import type { EventLog } from '../store/event-log';
+import { isEventOf } from '../runtime/decider';
 import type { ScratchStores } from '../store/read-models';
 import type { SqlSession } from '../store/sql';
 import type { AsOf } from './as-of';
@@ -100,6 +106,42 @@ export class TimeTravel {
       events: [...events, ...flagEvents],
       fixup: (db) => this.liveFlagIds(db, projectId, key ? [key] : []),
       read: (db) => experimentQueries(db).byId(projectId, id),
+    });
+  }
+
+  async savedMetric(projectId: number, id: number, asOf: AsOf): Promise<SavedMetricRow | undefined> {
+    const events = await this.stream(experimentSavedMetricStream(id), asOf);
+    if (events.length === 0) return undefined;
+    return foldInScratch(this.deps.scratch, { projections: [experimentSavedMetricsProjection], events, read: (db) => savedMetricQueries(db).byId(projectId, id) });
+  }
+
+  /**
+   * An experiment's links to saved metrics as they stood, with each metric's query and name then:
+   * the experiment's stream and those of every metric it ever linked, folded together. Link ids
+   * are numbered in log order across all experiments, so the live ones are put back.
+   */
+  async experimentSavedMetricLinks(projectId: number, experimentId: number, asOf: AsOf): Promise<SavedMetricLinkRow[]> {
+    const events = await this.stream(experimentStream(experimentId), asOf);
+    const linked = new Set<number>();
+    for (const e of events) {
+      if (!isEventOf<ExperimentEvent>(experimentEvents, e) || (e.type !== 'ExperimentCreated' && e.type !== 'ExperimentUpdated')) continue;
+      for (const l of e.data.savedMetrics ?? []) linked.add(l.savedMetricId);
+    }
+    if (linked.size === 0) return [];
+    const metricEvents = (await Promise.all([...linked].map((id) => this.stream(experimentSavedMetricStream(id), asOf)))).flat();
+    return foldInScratch(this.deps.scratch, {
+      projections: [experimentSavedMetricsProjection],
+      events: [...events, ...metricEvents],
+      fixup: async (db) => {
+        const live = await this.deps.live.all<{ id: number; created_position: number; link_index: number }>(
+          'SELECT id, created_position, link_index FROM experiment_saved_metric_links WHERE experiment_id = ?',
+          experimentId,
+        );
+        // Moved out of the way first, so no two rows share an id while they are renumbered.
+        await db.run('UPDATE experiment_saved_metric_links SET id = -id');
+        for (const l of live) await db.run('UPDATE experiment_saved_metric_links SET id = ? WHERE created_position = ? AND link_index = ?', l.id, l.created_position, l.link_index);
+      },
+      read: (db) => savedMetricQueries(db).linksOf(projectId, experimentId),
     });
   }
 

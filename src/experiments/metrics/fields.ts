@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { stableJson } from '../../../projections/json';
+import type { SavedMetricLink } from '../../../streams';
 import { validationError } from '../../errors';
 import { ExperimentMetric, FunnelMetric, LEGACY_METRIC_KINDS } from './schema';
 
@@ -23,25 +24,35 @@ export function metricFingerprint(metric: Record<string, unknown>): string {
 export function checkMetrics(raw: unknown, attr: string, newUuid: () => string): Record<string, unknown>[] {
   if (raw === null) return [];
   if (!Array.isArray(raw)) return fail('Metrics must be a list', attr);
-  return raw.map((metric: unknown, i) => {
-    if (!isObject(metric)) return fail(`Invalid metric at index ${i}: must be a dict`, attr);
-    const kind = metric.kind;
-    if (typeof kind === 'string' && (LEGACY_METRIC_KINDS as readonly string[]).includes(kind)) {
-      fail(`Invalid metric at index ${i}: legacy metric kind '${kind}' is no longer supported for new experiments. Use 'ExperimentMetric' instead.`, attr);
-    }
-    if (kind !== 'ExperimentMetric') fail(`Invalid metric at index ${i}: metric kind must be 'ExperimentMetric'`, attr);
-    const parsed = ExperimentMetric.safeParse(metric);
-    if (!parsed.success) {
-      const errors = parsed.error.issues.slice(0, 15).map((issue) => ({ loc: issue.path.map(String), msg: issue.message }));
-      fail(`Invalid metric at index ${i}: ${JSON.stringify(errors)}.`, attr);
-    }
-    if (metric.metric_type === 'funnel' && FunnelMetric.parse(metric).series.length === 0) {
-      fail(`Invalid metric at index ${i}: funnel metrics require at least one step. The experiment exposure event is added as the initial step automatically.`, attr);
-    }
+  return raw.map((given: unknown, i) => {
+    const metric = checkMetric(given, `Invalid metric at index ${i}: `, attr, ' for new experiments');
     const uuid = typeof metric.uuid === 'string' && metric.uuid !== '' ? metric.uuid : newUuid();
     const withUuid = { ...metric, uuid };
     return { ...withUuid, fingerprint: metricFingerprint(withUuid) };
   });
+}
+
+/**
+ * One current `ExperimentMetric` (PostHog's parse_and_validate_metric): `prefix` places it in the
+ * request ("Invalid metric at index 2: " in a list, "Invalid metric: " for a saved metric), and
+ * the legacy refusal names what the old kinds are refused for.
+ */
+export function checkMetric(metric: unknown, prefix: string, attr: string, legacyFor = ''): Record<string, unknown> {
+  if (!isObject(metric)) return fail(`${prefix}must be a dict`, attr);
+  const kind = metric.kind;
+  if (typeof kind === 'string' && (LEGACY_METRIC_KINDS as readonly string[]).includes(kind)) {
+    fail(`${prefix}legacy metric kind '${kind}' is no longer supported${legacyFor}. Use 'ExperimentMetric' instead.`, attr);
+  }
+  if (kind !== 'ExperimentMetric') fail(`${prefix}metric kind must be 'ExperimentMetric'`, attr);
+  const parsed = ExperimentMetric.safeParse(metric);
+  if (!parsed.success) {
+    const errors = parsed.error.issues.slice(0, 15).map((issue) => ({ loc: issue.path.map(String), msg: issue.message }));
+    fail(`${prefix}${JSON.stringify(errors)}.`, attr);
+  }
+  if (metric.metric_type === 'funnel' && FunnelMetric.parse(metric).series.length === 0) {
+    fail(`${prefix}funnel metrics require at least one step. The experiment exposure event is added as the initial step automatically.`, attr);
+  }
+  return metric;
 }
 
 export function checkNoDuplicateUuids(...lists: readonly (readonly Record<string, unknown>[])[]): void {
@@ -124,16 +135,25 @@ export function checkConclusion(raw: unknown): string | null {
   return raw;
 }
 
-/** PostHog checks saved metric ids against its saved-metric table; none can be stored here yet. */
-export function checkSavedMetricsIds(raw: unknown): void {
-  if (raw === null || raw === undefined) return;
-  if (!Array.isArray(raw)) fail('Saved metrics must be a list', 'saved_metrics_ids');
-  for (const saved of raw as unknown[]) {
-    if (!isObject(saved)) fail('Saved metric must be an object', 'saved_metrics_ids');
-    const s = saved as Record<string, unknown>;
-    if (!('id' in s)) fail('Saved metric must have an id', 'saved_metrics_ids');
-    if ('metadata' in s && !isObject(s.metadata)) fail('Metadata must be an object', 'saved_metrics_ids');
-    if ('metadata' in s && !('type' in (s.metadata as object))) fail('Metadata must have a type key', 'saved_metrics_ids');
-  }
-  if ((raw as unknown[]).length) fail('Saved metric does not exist or does not belong to this project', 'saved_metrics_ids');
+/**
+ * The shape of `saved_metrics_ids` with PostHog's messages; null means "leave the links". Whether
+ * each id names a saved metric of the project is the service's check (it reads the read model).
+ */
+export function checkSavedMetricsIds(raw: unknown): SavedMetricLink[] | undefined {
+  const attr = 'saved_metrics_ids';
+  if (raw === null || raw === undefined) return undefined;
+  if (!Array.isArray(raw)) return fail('Saved metrics must be a list', attr);
+  const seen = new Set<number>();
+  return raw.map((saved: unknown) => {
+    if (!isObject(saved)) return fail('Saved metric must be an object', attr);
+    if (!('id' in saved)) fail('Saved metric must have an id', attr);
+    if ('metadata' in saved && !isObject(saved.metadata)) fail('Metadata must be an object', attr);
+    if ('metadata' in saved && !('type' in (saved.metadata as object))) fail('Metadata must have a type key', attr);
+    const id = saved.id;
+    // Not an id any saved metric can have: refused as PostHog refuses an unknown one.
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) return fail(`Saved metric ${JSON.stringify(id)} does not exist or does not belong to this project`, attr);
+    if (seen.has(id)) fail(`Saved metric ${id} is given more than once`, attr);
+    seen.add(id);
+    return { savedMetricId: id, metadata: isObject(saved.metadata) ? saved.metadata : {} };
+  });
 }

@@ -51,18 +51,28 @@ export const FunnelMetric = z.looseObject({
 
 export const RatioMetric = z.looseObject({ ...common, metric_type: z.literal('ratio'), numerator: MetricSource, denominator: MetricSource });
 
-export const RetentionMetric = z.looseObject({
-  ...common,
-  metric_type: z.literal('retention'),
-  start_event: MetricSource,
-  completion_event: MetricSource,
-});
+export const RetentionMetric = z
+  .looseObject({
+    ...common,
+    metric_type: z.literal('retention'),
+    start_event: MetricSource,
+    completion_event: MetricSource,
+    retention_window_start: z.number().int().min(0),
+    retention_window_end: z.number().int().min(0),
+    retention_window_unit: TimeUnit,
+    start_handling: z.enum(['first_seen', 'last_seen']),
+  })
+  .refine((m) => m.retention_window_end >= m.retention_window_start, {
+    message: 'retention_window_end must not be before retention_window_start',
+    path: ['retention_window_end'],
+  });
 
 export const ExperimentMetric = z.discriminatedUnion('metric_type', [MeanMetric, FunnelMetric, RatioMetric, RetentionMetric]);
 export type ExperimentMetric = z.infer<typeof ExperimentMetric>;
 export type MeanMetric = z.infer<typeof MeanMetric>;
 export type FunnelMetric = z.infer<typeof FunnelMetric>;
 export type RatioMetric = z.infer<typeof RatioMetric>;
+export type RetentionMetric = z.infer<typeof RetentionMetric>;
 export type MetricSource = z.infer<typeof MetricSource>;
 
 export const METRIC_TYPES = ['mean', 'funnel', 'ratio', 'retention'] as const;

@@ -8,6 +8,7 @@ import { resolveConfig } from './config';
 import { assignExposures, handlingOf, MULTIPLE_VARIANT_KEY } from './exposure-assignment';
 import { exposureSightings } from './exposure-sightings';
 import { eventsByEntity, funnelStepsReached, sourceValue, type Exposed, type Window } from './entity-values';
+import { retentionOf, retentionReadBeyondEndMs, retentionWindowOf } from './retention';
 import { readsProperties, sourceFilters, sourceMatcher, type SourceMatch } from './source-match';
 
 const DAY_MS = 86_400_000;
@@ -93,7 +94,9 @@ export class ExperimentQueryRunner {
     const now = this.now();
     const matcher = (source: MetricSource): SourceMatch => sourceMatcher(source, now, decoded);
     const mathProperty = metric.metric_type === 'mean' && metric.source.math_property ? metric.source.math_property : null;
-    const span = { from: new Date(start - lookback).toISOString(), to: new Date(end).toISOString() };
+    const retention = metric.metric_type === 'retention' ? retentionWindowOf(metric, windowMs) : null;
+    // A retention metric reads on past the end: a late start's conversion and retention windows.
+    const span = { from: new Date(start - lookback).toISOString(), to: new Date(end + (retention ? retentionReadBeyondEndMs(retention) : 0)).toISOString() };
     const read = (eventNames: string[], property: string | null, sourcesRead: MetricSource[]) =>
       this.deps.metricQueries.metricEvents(projectId, eventNames, property, span, readsProperties(sourcesRead));
     const rows: MetricEventRow[] = await read(names, mathProperty, sources);
@@ -113,6 +116,7 @@ export class ExperimentQueryRunner {
     const meanMatch = metric.metric_type === 'mean' ? matcher(metric.source) : null;
     const stepMatches = metric.metric_type === 'funnel' ? metric.series.map(matcher) : [];
     const ratioMatches = metric.metric_type === 'ratio' ? { numerator: matcher(metric.numerator), denominator: matcher(metric.denominator) } : null;
+    const retentionMatches = metric.metric_type === 'retention' ? { start: matcher(metric.start_event), completion: matcher(metric.completion_event) } : null;
     const variantKeys = new Set(keys);
 
     // Per entity: the post-exposure value (within the conversion window) and the covariate.
@@ -139,6 +143,12 @@ export class ExperimentQueryRunner {
       } else if (metric.metric_type === 'ratio') {
         y = sourceValue(metric.numerator, numeratorByEntity.get(entity), post, ratioMatches!.numerator);
         d = sourceValue(metric.denominator, denominatorByEntity.get(entity), post, ratioMatches!.denominator);
+      } else {
+        // Only entities that did the start event count (PostHog: "of those who did X, how many came back to do Y").
+        const retained = retentionOf(events, e.first, { from: start, to: end }, retention!, retentionMatches!);
+        if (retained === null) continue;
+        y = retained;
+        d = 1;
       }
       values.push({ variant: e.variant, breakdown: e.breakdown ?? [], y, d, x, reached });
     }
@@ -210,7 +220,7 @@ export class ExperimentQueryRunner {
       case 'ratio':
         return [refuseSource(metric.numerator), refuseSource(metric.denominator)];
       case 'retention':
-        throw validationError('Retention metrics are not supported here yet.', 'query');
+        return [refuseSource(metric.start_event), refuseSource(metric.completion_event)];
     }
   }
 }
@@ -265,7 +275,8 @@ function sourcesOf(metric: ExperimentMetric): MetricSource[] {
 
 function statisticOf(kind: MetricKind, s: ArmSums): VariantStatistic {
   if (kind === 'funnel') return { kind: 'proportion', n: s.n, sum: s.sum };
-  if (kind === 'ratio') {
+  // Retention is a ratio of retained to started entities (PostHog analyses it with its ratio statistic).
+  if (kind === 'ratio' || kind === 'retention') {
     return {
       kind: 'ratio',
       n: s.n,
@@ -284,7 +295,7 @@ function sufficientShape(kind: MetricKind, s: ArmSums, cuped: boolean) {
     number_of_samples: s.n,
     sum: s.sum,
     sum_squares: s.sumSquares,
-    ...(kind === 'ratio'
+    ...(kind === 'ratio' || kind === 'retention'
       ? { denominator_sum: s.denominatorSum, denominator_sum_squares: s.denominatorSumSquares, numerator_denominator_sum_product: s.sumProducts }
       : {}),
     ...(kind === 'funnel' ? { step_counts: s.stepCounts } : {}),

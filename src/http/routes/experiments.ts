@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ExperimentRow } from '../../../projections/experiments-queries';
+import type { SavedMetricLinkRow } from '../../../projections/experiment-saved-metrics-queries';
 import { actorOf } from '../actor';
 import { notFoundError } from '../errors';
 import { pageEnvelope } from '../pagination';
@@ -12,6 +13,10 @@ import type { Parts } from '../runtime-parts';
 import { AsOfQuery, asOfOf } from '../schema/as-of';
 
 /** Draft until started, running until ended, then complete (compat §4); read-only, beside the spec's fields. */
+const notFound = (): never => {
+  throw notFoundError();
+};
+
 const statusOf = (e: ExperimentRow) => (e.start_date === null ? 'draft' : e.end_date === null ? 'running' : 'complete');
 
 const Experiment = z
@@ -57,7 +62,8 @@ const Results = z
  */
 export const experimentRoutes: FastifyPluginAsyncZod<Parts<'experiments' | 'timeTravel', 'access'>> = async (app, { experiments, queries, timeTravel }) => {
   const { service, results } = experiments;
-  const body = async (e: ExperimentRow): Promise<z.output<typeof Experiment>> => ({
+  /** `links`: as they stood, for `as_of`; else the experiment's links now. */
+  const body = async (e: ExperimentRow, links?: SavedMetricLinkRow[]): Promise<z.output<typeof Experiment>> => ({
     id: e.id,
     name: e.name,
     description: e.description,
@@ -83,7 +89,7 @@ export const experimentRoutes: FastifyPluginAsyncZod<Parts<'experiments' | 'time
     created_at: e.created_at,
     updated_at: e.updated_at,
     status: statusOf(e),
-    ...currentFieldsBody(e),
+    ...currentFieldsBody(e, links ?? (await experiments.queries.savedMetrics.linksOf(e.project_id, e.id))),
   });
   // The auth plugin has already resolved project_id; a non-numeric experiment id matches nothing.
   const ids = (params: { project_id: string; id?: string }) => ({ projectId: Number(params.project_id), id: numericId(params.id) });
@@ -106,7 +112,7 @@ export const experimentRoutes: FastifyPluginAsyncZod<Parts<'experiments' | 'time
     async (request) => {
       const { archived, ...page } = request.query;
       const { count, rows } = await experiments.queries.experiments.list(ids(request.params).projectId, page.limit, page.offset, archived === 'true');
-      return pageEnvelope(request, page, count, await Promise.all(rows.map(body)));
+      return pageEnvelope(request, page, count, await Promise.all(rows.map((r) => body(r))));
     },
   );
 
@@ -141,9 +147,9 @@ export const experimentRoutes: FastifyPluginAsyncZod<Parts<'experiments' | 'time
   app.get(`${base}/:id/`, { config: read, schema: { summary: 'One experiment (`as_of`: as it stood then).', ...one, querystring: AsOfQuery, response: { 200: Experiment } } }, async (request) => {
     const { projectId, id } = ids(request.params);
     const asOf = asOfOf(request.query);
-    const experiment = asOf ? await timeTravel.experiment(projectId, id, asOf) : await experiments.queries.experiments.byId(projectId, id);
-    if (!experiment) throw notFoundError();
-    return body(experiment);
+    if (!asOf) return body((await experiments.queries.experiments.byId(projectId, id)) ?? notFound());
+    const experiment = (await timeTravel.experiment(projectId, id, asOf)) ?? notFound();
+    return body(experiment, await timeTravel.experimentSavedMetricLinks(projectId, id, asOf));
   });
 
   app.patch(

@@ -7,6 +7,7 @@ import { bool, drf, given, instant, isObject, refuse, refusalIssue, text } from 
 import { randomUUID } from 'node:crypto';
 import { checkConclusion, checkExposureCriteria, checkMetrics, checkSavedMetricsIds, checkStatsConfig, CONCLUSIONS } from '../../experiments/metrics/fields';
 import { ExperimentMetric } from '../../experiments/metrics/schema';
+import type { SavedMetricLink } from '../../../streams';
 
 const Parameters = z
   .looseObject({
@@ -81,8 +82,8 @@ function currentFields() {
     secondary_metrics_ordered_uuids: ordering('Display order of the secondary metrics.'),
     saved_metrics_ids: drf(
       z.array(z.object({ id: z.number().int(), metadata: z.object({ type: z.enum(['primary', 'secondary']) }).optional() })).nullable(),
-      (raw) => checkSavedMetricsIds(raw),
-      'Shared (saved) metrics to attach; write-only.',
+      checkSavedMetricsIds,
+      'Saved (shared) metrics to link, each `{id, metadata: {type: "primary" | "secondary"}}`; replaces the links; write-only (read back as `saved_metrics`).',
     ).optional(),
     stats_config: drf(
       z
@@ -128,6 +129,7 @@ function currentChanges(b: {
   exposure_criteria?: Record<string, unknown> | null;
   conclusion?: string | null;
   conclusion_comment?: string | null;
+  saved_metrics_ids?: SavedMetricLink[] | undefined;
 }) {
   return given({
     metrics: b.metrics,
@@ -138,6 +140,7 @@ function currentChanges(b: {
     exposureCriteria: b.exposure_criteria,
     conclusion: b.conclusion,
     conclusionComment: b.conclusion_comment,
+    savedMetrics: b.saved_metrics_ids,
   });
 }
 
@@ -193,14 +196,14 @@ export const UpdateExperimentBody = jsonObject({ ...fields, name: fields.name.op
       metrics_secondary,
       primary_metrics_ordered_uuids,
       secondary_metrics_ordered_uuids,
-      saved_metrics_ids: _saved,
+      saved_metrics_ids,
       stats_config,
       exposure_criteria,
       conclusion,
       conclusion_comment,
       ...rest
     } = b;
-    const current = { metrics, metrics_secondary, primary_metrics_ordered_uuids, secondary_metrics_ordered_uuids, stats_config, exposure_criteria, conclusion, conclusion_comment };
+    const current = { metrics, metrics_secondary, primary_metrics_ordered_uuids, secondary_metrics_ordered_uuids, stats_config, exposure_criteria, conclusion, conclusion_comment, saved_metrics_ids };
     const changes = { ...given({ name, description, startDate: start_date, endDate: end_date, parameters, secondaryMetrics: secondary_metrics, filters, archived }), ...currentChanges(current) };
     return { changes, fixed: Object.fromEntries(Object.entries(rest).filter(([k]) => !READ_ONLY.includes(k))) };
   })

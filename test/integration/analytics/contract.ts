@@ -52,6 +52,31 @@ export function analyticsContract(name: string, open: () => Promise<{ analytics:
       await close();
     });
 
+    it('exposures: each person\'s first per variant of this flag in the span; an exposure sent again with another time keeps its first', async () => {
+      const { analytics, close } = await open();
+      const first = exposure('2024-05-02T00:00:00.000Z', 'a', 'control');
+      await analytics.sink.append(
+        [
+          first,
+          exposure('2024-05-03T00:00:00.000Z', 'a', 'control'),
+          exposure('2024-05-04T00:00:00.000Z', 'a', 'test'),
+          exposure('2024-04-30T00:00:00.000Z', 'b', 'control'),
+          exposure('2024-05-05T00:00:00.000Z', 'b', 'test'),
+          row('2024-05-01T12:00:00.000Z', '$feature_flag_called', 'c', { $feature_flag: 'other', $feature_flag_response: 'test' }),
+        ],
+        20,
+      );
+      await analytics.sink.append([{ ...first, timestamp: '2024-05-01T06:00:00.000Z' }], 21);
+      const span = { from: '2024-05-01T00:00:00.000Z', to: '2024-05-31T23:59:59.999Z' };
+      expect((await analytics.metrics.exposures(PROJECT, 'f', null, span)).map((e) => [e.p, e.v, e.t]).sort()).toEqual([
+        ['person-a', 'control', '2024-05-02T00:00:00.000Z'],
+        ['person-a', 'test', '2024-05-04T00:00:00.000Z'],
+        ['person-b', 'test', '2024-05-05T00:00:00.000Z'],
+      ]);
+      expect(await analytics.metrics.exposures(OTHER, 'f', null, span)).toEqual([]);
+      await close();
+    });
+
     it('a batch sent again (as after a crash before its checkpoint) counts once in every read', async () => {
       const { analytics, close } = await open();
       const batch = [

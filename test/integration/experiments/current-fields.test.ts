@@ -106,7 +106,7 @@ describe("PostHog's refusals (400, nothing recorded)", () => {
     await refused({ exposure_criteria: { filterTestAccounts: 'yes' } }, 'exposure_criteria.filterTestAccounts must be a boolean, got str: "yes".', 'exposure_criteria');
     await refused({ exposure_criteria: { exposure_config: { kind: 'Other' } } }, /^exposure_criteria.exposure_config.kind must be one of/, 'exposure_criteria');
     await refused({ conclusion: 'meh' }, '"meh" is not a valid choice.', 'conclusion');
-    await refused({ saved_metrics_ids: [{ id: 7, metadata: { type: 'primary' } }] }, 'Saved metric does not exist or does not belong to this project', 'saved_metrics_ids');
+    await refused({ saved_metrics_ids: [{ id: 7, metadata: { type: 'primary' } }] }, 'Saved metric 7 does not exist or does not belong to this project', 'saved_metrics_ids');
     const list = await json(await send(s, 'GET', experimentsPath(s)));
     expect((list.results as { name: string }[]).filter((r) => r.name === 'Refused')).toHaveLength(0);
   });

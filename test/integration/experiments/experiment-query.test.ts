@@ -258,6 +258,72 @@ describe('POST /api/projects/:id/query/ with an ExperimentQuery', () => {
     expect(body.detail).toMatch(/type 'person' on metric sources are not supported here/);
   });
 
+  // Before the frequentist test below, which switches the experiment's method and sets an end date.
+  it('retention: of the entities that did the start event after exposure, those with a completion in the window; analysed as a ratio', async () => {
+    // Start: each user's last pageview after exposure; completion: a purchase later that same UTC day ([0, 0] days).
+    const metric = {
+      kind: 'ExperimentMetric',
+      metric_type: 'retention',
+      uuid: 'm-retention',
+      start_event: { kind: 'EventsNode', event: '$pageview' },
+      completion_event: { kind: 'EventsNode', event: 'purchase' },
+      retention_window_start: 0,
+      retention_window_end: 0,
+      retention_window_unit: 'day',
+      start_handling: 'last_seen',
+    };
+    const r = await query(id, metric);
+    const utcDay = (ms: number) => Math.floor(ms / DAY);
+    for (const [arm, got] of [['control', r.baseline], ['test', r.variant_results[0]]] as const) {
+      const started = plans.filter((p) => p.variant === arm && p.pageviews > 0);
+      const retained = started.filter((p) => p.purchases.length > 0 && utcDay(p.exposedAt + 10 * 60_000) === utcDay(p.exposedAt + p.pageviews * 60_000)).length;
+      expect(got).toMatchObject({
+        key: arm,
+        number_of_samples: started.length,
+        sum: retained,
+        sum_squares: retained,
+        denominator_sum: started.length,
+        denominator_sum_squares: started.length,
+        numerator_denominator_sum_product: retained,
+      });
+    }
+    const ratioArm = (key: string, n: number, m: number): Arm => ({ key, statistic: { kind: 'ratio', n, numerator: { sum: m, sumSquares: m }, denominator: { sum: n, sumSquares: n }, sumProducts: m } });
+    const module = analyseMetric(
+      'retention',
+      ratioArm('control', r.baseline.number_of_samples, r.baseline.sum),
+      [ratioArm('test', r.variant_results[0].number_of_samples, r.variant_results[0].sum)],
+      bayesianCuped,
+    ).variants[0]!.outcome;
+    if (module.method !== 'bayesian') throw new Error('expected a Bayesian outcome');
+    expect(r.variant_results[0].chance_to_win, JSON.stringify(r.variant_results[0])).toBeCloseTo(module.chance_to_win!, 9);
+
+    // Purchases as the start: only purchasers count, and a pageview before the purchase never completes it.
+    const reversed = await query(id, { ...metric, uuid: 'm-retention-2', start_event: metric.completion_event, completion_event: metric.start_event });
+    for (const [arm, got] of [['control', reversed.baseline], ['test', reversed.variant_results[0]]] as const) {
+      expect(got).toMatchObject({ number_of_samples: plans.filter((p) => p.variant === arm && p.purchases.length > 0).length, sum: 0 });
+    }
+  });
+
+  it('refuses a retention metric without its window, or whose window ends before it starts (400)', async () => {
+    for (const bad of [{ retention_window_unit: undefined }, { retention_window_start: 3, retention_window_end: 1 }]) {
+      const metric = {
+        kind: 'ExperimentMetric',
+        metric_type: 'retention',
+        start_event: { kind: 'EventsNode', event: '$pageview' },
+        completion_event: { kind: 'EventsNode', event: 'purchase' },
+        retention_window_start: 0,
+        retention_window_end: 7,
+        retention_window_unit: 'day',
+        start_handling: 'first_seen',
+        ...bad,
+      };
+      const res = await s.api(`/api/projects/${s.credentials.project_id}/query/`, { method: 'POST', body: JSON.stringify({ query: { kind: 'ExperimentQuery', metric, experiment_id: id } }) });
+      const body = await json(res);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(JSON.stringify(body)).toMatch(/retention_window/);
+    }
+  });
+
   it('frequentist with sequential testing: the interval narrows as more days of data arrive', async () => {
     const patch = await send(s, 'PATCH', experimentsPath(s, `${id}/`), {
       stats_config: { method: 'frequentist', frequentist: { sequential_testing_enabled: true }, cuped: { enabled: false } },

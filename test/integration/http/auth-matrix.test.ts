@@ -266,6 +266,14 @@ describe('authorization matrix over every registered route', () => {
         body: { key: 'matrix-cohort', filters: { groups: [{ properties: [{ key: 'id', type: 'cohort', value: B.ids.cohort }], rollout_percentage: 100 }] } },
         check: (a) => (a.status === 400 ? null : `status ${a.status}: ${a.text.slice(0, 200)}`),
       },
+      {
+        name: "experiment in A linking B's saved metric",
+        method: 'PATCH',
+        path: `/api/projects/${A.projectId}/experiments/${A.ids.experiment}/`,
+        key: key.limitedToA,
+        body: { saved_metrics_ids: [{ id: B.ids.savedMetric, metadata: { type: 'primary' } }] },
+        check: (a) => (a.status === 400 && a.text.includes(`Saved metric ${B.ids.savedMetric} does not exist`) ? null : `status ${a.status}: ${a.text.slice(0, 200)}`),
+      },
     ];
     const head = await s.runtime.log.head();
     expect(await failuresOf(cases)).toEqual([]);

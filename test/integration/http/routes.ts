@@ -72,6 +72,7 @@ const ID_KINDS: Record<string, IdKind> = {
   'session_recordings/:session_id': 'recording',
   'surveys/:id': 'survey',
   'early_access_feature/:id': 'earlyAccessFeature',
+  'experiment_saved_metrics/:id': 'savedMetric',
   'personal_api_keys/:id': 'personalKey',
 };
 
@@ -131,6 +132,8 @@ export function bodyFor(method: string, url: string, exportPath: string): unknow
     'PATCH surveys/:id/': { name: 'matrix-renamed' },
     'POST early_access_feature/': { name: 'matrix eaf', stage: 'concept' },
     'PATCH early_access_feature/:id/': { name: 'matrix-renamed' },
+    'POST experiment_saved_metrics/': { name: 'matrix saved', query: { kind: 'ExperimentMetric', metric_type: 'funnel', series: [{ kind: 'EventsNode', event: 'matrix' }] } },
+    'PATCH experiment_saved_metrics/:id/': { name: 'matrix-renamed' },
   };
   return bodies[`${method} ${tail}`] ?? {};
 }

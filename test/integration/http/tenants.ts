@@ -16,6 +16,8 @@ export interface TenantIds {
   recording: string;
   survey: string;
   earlyAccessFeature: string;
+  /** A saved experiment metric, linked to the experiment. */
+  savedMetric: number;
   /** A personal key of the (shared) user: user-level, so its label carries no marker. */
   personalKey: string;
 }
@@ -85,6 +87,10 @@ export async function populate(s: TestServer, projectId: number, token: string, 
   const survey = await call(s, 'POST', `${base}/surveys/`, { name: marker, description: marker, type: 'popover' });
   const feature = await call(s, 'POST', `${base}/early_access_feature/`, { name: `${marker} feature`, description: marker, stage: 'beta' });
 
+  const query = { kind: 'ExperimentMetric', metric_type: 'funnel', series: [{ kind: 'EventsNode', event: marker }] };
+  const savedMetric = await call(s, 'POST', `${base}/experiment_saved_metrics/`, { name: `${marker} saved`, description: marker, query });
+  await call(s, 'PATCH', `${base}/experiments/${experiment.id}/`, { saved_metrics_ids: [{ id: savedMetric.id, metadata: { type: 'primary' } }] });
+
   const personalKey = await call(s, 'POST', '/api/personal_api_keys/', { label: 'matrix tenant key', scopes: ['project:read'] });
 
   const project = (await s.runtime.queries.access.project(projectId))!;
@@ -103,6 +109,7 @@ export async function populate(s: TestServer, projectId: number, token: string, 
       recording: `${marker}-rec`,
       survey: survey.id,
       earlyAccessFeature: feature.id,
+      savedMetric: savedMetric.id,
       personalKey: personalKey.id,
     },
   };
