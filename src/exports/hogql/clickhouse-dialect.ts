@@ -116,8 +116,10 @@ function unreadable(source: JsonSource, path: readonly string[], literal: (text:
  * `value`, or the query fails (throwIf, which the export source reports as UNREADABLE_PROPERTY)
  * when a row's property cannot be read: an export must not carry NULL where SQLite has a value.
  */
+// ifNull: on a NULL source (person_properties of an event without a person) the condition is NULL,
+// and current ClickHouse's throwIf looks at the value under a NULL (seen failing on chDB 26).
 const guarded = (value: string, source: JsonSource, path: readonly string[], literal: (text: string) => string) =>
-  `if(throwIf(${unreadable(source, path, literal)}) = 0, ${value}, NULL)`;
+  `if(throwIf(ifNull(${unreadable(source, path, literal)}, 0)) = 0, ${value}, NULL)`;
 
 /** What the export source says when a guarded property failed the query. */
 export const UNREADABLE_PROPERTY =

@@ -34,7 +34,7 @@ interface Sent extends TimedEvent {
 
 /**
  * The history, in three /batch requests (each shares one received_at): runs of equal timestamps,
- * an event at each interval bound, persons with properties, $set / $set_once, an elements chain.
+ * an event at each interval bound, persons with properties, personless events, $set / $set_once.
  */
 function history(): Sent[] {
   const out: Sent[] = [];
@@ -42,9 +42,12 @@ function history(): Sent[] {
     const properties: Record<string, unknown> = { n: i, $browser: i % 3 ? 'Chrome' : 'Firefox', obj: { a: [i, 'ü "q"'] }, flag: i % 2 === 0 };
     if (i % 5 === 0) properties.$set = { email: `u${i % 7}@example.com`, plan: 'pro' };
     if (i % 10 === 0) properties.$set_once = { first: i };
+    // Personless events of ids no person holds: no person properties (a NULL the hogql join carries).
+    if (i % 11 === 3) properties.$process_person_profile = false;
     const timestamp = i === 0 ? '2024-01-15T09:59:59.999Z' : i === 1 ? HOUR_END : at(Math.floor(i / 4) * 60_000);
     const event = i % 9 === 0 ? 'signup' : i % 4 === 0 ? 'skip' : '$pageview';
-    out.push({ uuid: uuid(i), batch: Math.floor(i / 15), event, distinct_id: `user-${i % 7}`, timestamp, properties });
+    const distinct_id = i % 11 === 3 ? `personless-${i}` : `user-${i % 7}`;
+    out.push({ uuid: uuid(i), batch: Math.floor(i / 15), event, distinct_id, timestamp, properties });
   }
   return out;
 }
@@ -192,6 +195,8 @@ export function exportSourceContract(name: string, open: () => Promise<EngineUnd
       const expected = sent.filter((e) => e.timestamp! >= HOUR && e.timestamp! < HOUR_END && (e.properties!.n as number) > 3 && e.event !== 'skip' && e.properties!.$browser === 'Chrome');
       expect(got.total).toBe(expected.length);
       expect(got.records.map((r) => r.uuid)).toEqual(expected.map((e) => [e.timestamp, e.uuid].join(' ')).sort().map((k) => k.split(' ')[1]));
+      // A personless event (i = 14) reads its person properties as NULL.
+      expect(got.records.find((r) => r.uuid === uuid(14))?.properties).toMatchObject({ email: null });
       const five = got.records.find((r) => r.uuid === uuid(5))!;
       expect(five.properties).toEqual({
         event: '$pageview', browser: 'Chrome', n: 5, i: 5, f: 5, obj: '{"a":[5,"ü \\"q\\""]}', flag: 0, email: 'u5@example.com',
