@@ -22,11 +22,9 @@ export interface RunQuery {
   countSql: string;
   /** The page after `after` (null: the first page), `limit` rows, ordered by (time, uuid). */
   pageSql(after: Keyset | null, limit: number): string;
-  /** The run's rows' person ids, for a hogql run's person table (null for standard runs). */
-  personIdsSql: string;
 }
 
-/** recordFromRow's columns as stored (times in ms, the project as team_id), then the keyset time. */
+/** recordFromRow's columns as stored (times in ms, the project as project_id): the reader converts them. */
 const STANDARD_COLUMNS = 'uuid, event, properties, distinct_id, project_id, timestamp, received_at, person_id, elements_chain';
 
 const eventList = (config: Record<string, unknown>, key: string): string[] => {
@@ -57,7 +55,6 @@ export function standardQuery(exp: BatchExportRow, w: RunWindow): RunQuery {
     pageSql: (after, limit) =>
       `SELECT ${STANDARD_COLUMNS} FROM ${dedupedEvents(w.projectId, `${where} AND ${afterKeyset(time, after)}`)}
        ORDER BY ${time}, uuid LIMIT ${int(limit)}`,
-    personIdsSql: '',
   };
 }
 
@@ -71,6 +68,8 @@ const isoText = (ms: string) =>
 
 /** A hogql_query export: its statements, the compiled columns, and the run's person table. */
 export interface HogQLRunQuery extends RunQuery {
+  /** The run's rows' person ids, for the run's person table. */
+  personIdsSql: string;
   columns: readonly CompiledColumn[];
   /** The compiled columns with no row: DESCRIBE gives their types. */
   typesSql: string;
