@@ -3,6 +3,7 @@ import { cohortQueries } from '../../projections/cohorts-queries';
 import { INGESTION } from '../../projections/ingestion/names';
 import type { AnalyticsChoice } from '../config';
 import { AnalyticsFold } from './analytics-fold';
+import { afterAnalyticsFold } from './analytics-export-source';
 import { openAnalytics } from './open-analytics';
 import { accessQueries, activityQueries, allProjections, featureFlagQueries, ingestionQueries } from '../../projections';
 import { type ReadModelProjection, type CachedReadModel, type StoreName } from '../store/read-model-projection';
@@ -279,7 +280,12 @@ export function openRuntime(options: RuntimeOptions) {
     readmodels: readModels.readmodels.session,
     runner,
     now: options.now,
-    exportSource: shared ? shared.exportSource : sqliteExportSource(modelFiles.readmodels),
+    // On ClickHouse the exports read the analytics store, once its fold has reached the log's head.
+    exportSource: shared
+      ? shared.exportSource
+      : analyticsFold && chosenAnalytics.exportSource
+        ? afterAnalyticsFold(log, analyticsFold, chosenAnalytics.exportSource)
+        : sqliteExportSource(modelFiles.readmodels),
     secrets: new SecretBox(options.secretKey ?? loadSecretKey(options.dataDir)),
     policy: options.exportPolicy ?? exportPolicy({ dataDir: options.dataDir }),
   });

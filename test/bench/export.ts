@@ -1,14 +1,19 @@
 // Batch-export throughput: N events in one hourly interval exported by the real worker (the same
-// code path as `npm start`: run claimed, rows read from the analytics table, destination written,
+// code path as `npm start`: run claimed, rows read from the analytics store, destination written,
 // run finished) to File as JSONLines and as Parquet (zstd), and to the local PostgreSQL.
-//   npm run bench -- export [rows=1000000] [cases=file-jsonl,file-parquet,postgres]
+//   npm run bench -- export [rows=1000000] [cases=file-jsonl,file-parquet,postgres] [engines=sqlite]
+// engines: the analytics stores the exports read, in turn (issue 25): the embedded one (sqlite), a
+// ClickHouse server (clickhouse: CLICKHOUSE_BENCH_URL, else HOGQL_CLICKHOUSE_URL, else
+// http://127.0.0.1:8123) and chDB in-process (chdb: `bash infra/chdb.sh`). Each file's sha256 is
+// printed: the same history must give the same files on every engine.
 // The events are inserted straight into the analytics table (through the log they would take
-// minutes to ingest); the export itself is what is timed. Target: File JSONLines >= 200,000 rows/s.
+// minutes to ingest; a ClickHouse engine gets the embedded table's rows through its sink); the
+// export itself is what is timed. Target: File JSONLines >= 200,000 rows/s (sqlite).
 // JSONLines to File runs twice: first as a freshly started service does (its reader threads start),
 // then as a running one does (the threads are kept between runs); the target is the running one's.
 import { execSync } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -21,18 +26,27 @@ import { openSqlite } from '../../src/adapters/sqlite/open';
 import { report, timedAsync } from './_report';
 import { reachablePgUser } from '../support/postgres';
 import { CreateExportBody } from '../../src/http/schema/batch-exports';
+import { chdbAvailable } from '../../src/adapters/clickhouse/chdb/module';
+import { dropAnalyticsDatabase } from '../../src/app/open-analytics';
+import type { FoldedAnalyticsChoice } from '../../src/config';
+import type { AnalyticsEventRow, StoredEventColumns } from '../../src/store/analytics';
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);
 const CASES = (process.argv[3] ?? 'file-jsonl,file-parquet,postgres').split(',');
+const ENGINES = (process.argv[4] ?? 'sqlite').split(',');
+const CLICKHOUSE_URL = process.env.CLICKHOUSE_BENCH_URL ?? process.env.HOGQL_CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
 const HOUR_START = Date.parse('2024-01-15T10:00:00Z');
 const dir = mkdtempSync(join(tmpdir(), 'bench-export-'));
 let now = HOUR_START - 60_000;
 // Files go to `<dir>/<case>` and PostgreSQL is local: the export policy allows both.
-const runtime = openRuntime({
-  dataDir: join(dir, 'data'),
-  now: () => new Date(now),
-  exportPolicy: exportPolicy({ dataDir: join(dir, 'data'), fileRoot: dir, allowedHosts: '127.0.0.1' }),
-});
+const open = (analytics?: FoldedAnalyticsChoice) =>
+  openRuntime({
+    dataDir: join(dir, 'data'),
+    now: () => new Date(now),
+    exportPolicy: exportPolicy({ dataDir: join(dir, 'data'), fileRoot: dir, allowedHosts: '127.0.0.1' }),
+    analytics,
+  });
+let runtime = open();
 await runtime.runner.catchUp();
 runtime.runner.start();
 const { credentials } = await bootstrap(runtime.access, runtime.queries.access, { type: 'system' });
@@ -83,57 +97,133 @@ const collectGarbage = runInNewContext('gc') as () => void;
 const rows: Record<string, string | number>[] = [];
 const actor = { type: 'system' as const };
 const runs = CASES.flatMap((name) => (name === 'file-jsonl' ? [name, name] : [name]));
-for (const [i, name] of runs.entries()) {
-  const warm = name === 'file-jsonl' && runs.indexOf(name) !== i;
-  now = HOUR_START;
-  const out = join(dir, name);
-  let destination: { type: string; config: Record<string, unknown> };
-  let cleanup = async () => {};
-  if (name === 'postgres') {
-    const user = await reachablePgUser();
-    if (!user) {
-      console.log('postgres: no PostgreSQL at 127.0.0.1:5432/test, skipped');
-      continue;
+
+/** sha256 of a directory's files, in name order (the first 16 hex digits). */
+const filesSha = (out: string) => {
+  const hash = createHash('sha256');
+  for (const f of readdirSync(out).sort()) hash.update(readFileSync(join(out, f)));
+  return hash.digest('hex').slice(0, 16);
+};
+
+/** Every case, exported from the analytics store the runtime has now. */
+async function exportCases(engine: string): Promise<void> {
+  for (const [i, name] of runs.entries()) {
+    const warm = name === 'file-jsonl' && runs.indexOf(name) !== i;
+    now = HOUR_START;
+    const out = join(dir, name);
+    let destination: { type: string; config: Record<string, unknown> };
+    let cleanup = async () => {};
+    if (name === 'postgres') {
+      const user = await reachablePgUser();
+      if (!user) {
+        console.log('postgres: no PostgreSQL at 127.0.0.1:5432/test, skipped');
+        continue;
+      }
+      const schema = `bench_export_${randomBytes(4).toString('hex')}`;
+      const admin = new pg.Client({ host: '127.0.0.1', port: 5432, user, database: 'test' });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      destination = { type: 'Postgres', config: { user, password: '', host: '127.0.0.1', port: 5432, database: 'test', schema } };
+      cleanup = async () => {
+        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+        await admin.end();
+      };
+    } else {
+      const parquet = name === 'file-parquet';
+      destination = { type: 'File', config: { path: out, file_format: parquet ? 'Parquet' : 'JSONLines', compression: parquet ? 'zstd' : null } };
     }
-    const schema = `bench_export_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ host: '127.0.0.1', port: 5432, user, database: 'test' });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    destination = { type: 'Postgres', config: { user, password: '', host: '127.0.0.1', port: 5432, database: 'test', schema } };
-    cleanup = async () => {
-      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-      await admin.end();
-    };
-  } else {
-    const parquet = name === 'file-parquet';
-    destination = { type: 'File', config: { path: out, file_format: parquet ? 'Parquet' : 'JSONLines', compression: parquet ? 'zstd' : null } };
+    const exp = await runtime.exports.service.create(projectId, CreateExportBody.parse({ name, destination, interval: 'hour' }), actor);
+    now = HOUR_START + 3_600_000 + 1000;
+    await runtime.exports.scheduler().tick();
+    const worker = runtime.exports.worker({ settings: { maxAttempts: 1 } });
+    collectGarbage();
+    const { seconds } = await timedAsync(() => worker.drain());
+    await runtime.runner.waitFor(await runtime.log.head());
+    const run = (await runtime.exports.queries.runs.latest(exp.id, 1))[0];
+    if (run.status !== 'Completed') throw new Error(`${name}: run ${run.status}: ${run.latest_error}`);
+    const bytes = name === 'postgres' ? 0 : readdirSync(out).reduce((n, f) => n + statSync(join(out, f)).size, 0);
+    rows.push({
+      engine,
+      destination: destination.type,
+      format: name === 'postgres' ? '-' : String(destination.config.file_format),
+      // Reader threads are the SQLite source's; the ClickHouse source reads on the main thread.
+      run: name !== 'file-jsonl' ? '' : engine !== 'sqlite' ? (warm ? 'second' : 'first') : warm ? 'threads warm' : 'first (threads start)',
+      records: run.records_completed ?? 0,
+      seconds,
+      'rows/s': Math.round((run.records_completed ?? 0) / seconds),
+      MB: Math.round(bytes / 1e6),
+      sha256: name === 'postgres' ? '-' : filesSha(out),
+    });
+    await runtime.exports.service.delete([projectId], exp.id, actor);
+    await cleanup();
+    rmSync(out, { recursive: true, force: true });
   }
-  const exp = await runtime.exports.service.create(projectId, CreateExportBody.parse({ name, destination, interval: 'hour' }), actor);
-  now = HOUR_START + 3_600_000 + 1000;
-  await runtime.exports.scheduler().tick();
-  const worker = runtime.exports.worker({ settings: { maxAttempts: 1 } });
-  collectGarbage();
-  const { seconds } = await timedAsync(() => worker.drain());
-  await runtime.runner.waitFor(await runtime.log.head());
-  const run = (await runtime.exports.queries.runs.latest(exp.id, 1))[0];
-  if (run.status !== 'Completed') throw new Error(`${name}: run ${run.status}: ${run.latest_error}`);
-  const bytes = name === 'postgres' ? 0 : readdirSync(out).reduce((n, f) => n + statSync(join(out, f)).size, 0);
-  rows.push({
-    destination: destination.type,
-    format: name === 'postgres' ? '-' : String(destination.config.file_format),
-    run: name === 'file-jsonl' ? (warm ? 'threads warm' : 'first (threads start)') : '',
-    records: run.records_completed ?? 0,
-    seconds,
-    'rows/s': Math.round((run.records_completed ?? 0) / seconds),
-    MB: Math.round(bytes / 1e6),
-  });
-  await runtime.exports.service.delete([projectId], exp.id, actor);
-  await cleanup();
-  rmSync(out, { recursive: true, force: true });
+}
+
+/** Whether the engine can run here (a missing server or package is said, not fatal). */
+async function available(engine: string): Promise<boolean> {
+  if (engine === 'sqlite') return true;
+  if (engine === 'chdb') return chdbAvailable();
+  if (engine === 'clickhouse') return fetch(`${CLICKHOUSE_URL}/?query=SELECT%201`).then((r) => r.ok, () => false);
+  throw new Error(`unknown engine ${engine}: sqlite, clickhouse or chdb`);
+}
+
+/** The embedded table's events, as the analytics fold hands them on, in chunks. */
+function* embeddedEvents(chunk: number): Generator<AnalyticsEventRow[]> {
+  const db = openSqlite(runtime.stores!.readmodels.name, { readonly: true });
+  try {
+    let batch: AnalyticsEventRow[] = [];
+    for (const row of db.prepare('SELECT * FROM events ORDER BY rowid').iterate() as IterableIterator<StoredEventColumns>) {
+      batch.push({
+        uuid: row.uuid, projectId: row.project_id, event: row.event, distinctId: row.distinct_id, personId: row.person_id,
+        timestamp: row.timestamp, receivedAt: row.received_at, propertiesJson: row.properties, elementsChain: row.elements_chain,
+        groups: [row.group_0, row.group_1, row.group_2, row.group_3, row.group_4], historicalMigration: Number(row.historical_migration) === 1,
+      });
+      if (batch.length === chunk) yield batch.splice(0);
+    }
+    if (batch.length > 0) yield batch;
+  } finally {
+    db.close();
+  }
+}
+
+for (const engine of ENGINES) {
+  if (!(await available(engine))) {
+    console.log(`${engine}: not available here, skipped`);
+    continue;
+  }
+  if (engine === 'sqlite') {
+    await exportCases(engine);
+    continue;
+  }
+  // The same events through the ClickHouse engine's sink, then the same exports, read from there.
+  await runtime.close();
+  const database = `bench_export_${Date.now()}`;
+  const choice: FoldedAnalyticsChoice = engine === 'chdb' ? { kind: 'chdb', path: join(dir, 'analytics-chdb'), database } : { kind: 'clickhouse', url: CLICKHOUSE_URL, database };
+  runtime = open(choice);
+  try {
+    await runtime.ready;
+    await runtime.runner.catchUp();
+    runtime.runner.start();
+    const sink = runtime.analyticsFold!.store.sink;
+    const filled = await timedAsync(async () => {
+      for (const batch of embeddedEvents(50_000)) await sink.append(batch, 1);
+    });
+    console.log(`${engine}: ${ROWS.toLocaleString()} events stored in ${filled.seconds.toFixed(1)} s`);
+    await exportCases(engine);
+  } finally {
+    await runtime.close();
+    await dropAnalyticsDatabase(choice);
+    runtime = open();
+  }
 }
 
 report(`batch export (${ROWS.toLocaleString()} events, ${new Date().toISOString()})`, rows);
-const jsonl = rows.find((r) => r.destination === 'File' && r.run === 'threads warm');
+const jsonl = rows.find((r) => r.engine === 'sqlite' && r.destination === 'File' && r.run === 'threads warm');
 if (jsonl) console.log(`\nJSONLines to File: ${jsonl['rows/s'].toLocaleString()} rows/s (target >= 200,000): ${Number(jsonl['rows/s']) >= 200_000 ? 'MET' : 'NOT MET'}`);
+for (const format of ['JSONLines', 'Parquet']) {
+  const shas = new Set(rows.filter((r) => r.format === format).map((r) => r.sha256));
+  if (shas.size > 0) console.log(`${format} files across engines: ${shas.size === 1 ? 'identical' : `DIFFERENT (${[...shas].join(', ')})`}`);
+}
 await runtime.close();
 rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,8 @@
 import type { FoldedAnalyticsStore } from '../../store/analytics';
 import { clickhouseDigest } from './digest';
 import type { ClickHouseConnection } from './connection';
-import { createAnalyticsTables, EVENTS_TABLE } from './schema';
+import { storedPosition } from './position';
+import { createAnalyticsTables } from './schema';
 import { clickhouseAnalytics } from './store';
 
 /**
@@ -16,10 +17,7 @@ export function clickhouseFoldedAnalytics(client: ClickHouseConnection): FoldedA
       if (client.database !== 'default') await client.serverCommand(`CREATE DATABASE IF NOT EXISTS ${client.database}`);
       await createAnalyticsTables(client);
     },
-    async foldedPosition() {
-      const [row] = await client.rows<{ p: string | number }>(`SELECT max(_position) AS p FROM ${EVENTS_TABLE}`);
-      return Number(row?.p ?? 0);
-    },
+    foldedPosition: () => storedPosition(client),
     digest: () => clickhouseDigest(client),
     close: async () => client.close?.(),
   };

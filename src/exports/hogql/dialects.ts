@@ -1,6 +1,6 @@
 import type { BatchExportQuery } from './ast';
 import { ClickHouseLiteralBinder, ClickHouseParamBinder, PostgresBinder, SqliteBinder } from './binder';
-import { clickHouseDialect } from './clickhouse-dialect';
+import { clickHouseDialect, clickHouseExportDialect } from './clickhouse-dialect';
 import { compileWith } from './compile';
 import type { CompiledQuery } from './compile';
 import { postgresDialect } from './postgres-dialect';
@@ -34,6 +34,11 @@ export interface ClickHouseOptions {
    * `param_hogql_p0`; for ClickHouse 19.x and later.
    */
   readonly parameters?: 'inline' | 'query';
+  /**
+   * `value` (default): a property column is its value as text. `json`: its JSON text, decoded by the
+   * reader (CompiledColumn.decode), so exported values have SQLite's types; the export source's choice.
+   */
+  readonly propertyColumns?: 'value' | 'json';
 }
 
 export function compileToClickHouse(
@@ -41,7 +46,7 @@ export function compileToClickHouse(
   options: ClickHouseOptions = {},
 ): CompiledQuery<Record<string, string>> {
   const binder = options.parameters === 'query' ? new ClickHouseParamBinder() : new ClickHouseLiteralBinder();
-  return compileWith(resolved(query), clickHouseDialect, binder);
+  return compileWith(resolved(query), options.propertyColumns === 'json' ? clickHouseExportDialect : clickHouseDialect, binder);
 }
 
 function resolved(query: string | BatchExportQuery): BatchExportQuery {

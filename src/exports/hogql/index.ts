@@ -7,6 +7,7 @@ export { parseHogQL } from './query';
 export { deriveSchema } from './schema';
 export type { BatchExportSchema, BatchExportSchemaField } from './schema';
 export { compileToClickHouse, compileToPostgres, compileToSqlite } from './dialects';
+export { UNREADABLE_PROPERTY } from './clickhouse-dialect';
 export type { ClickHouseOptions, SqliteParams } from './dialects';
 export type { CompiledColumn, CompiledQuery } from './compile';
 export { printQuery } from './hogql-print';

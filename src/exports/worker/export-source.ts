@@ -18,7 +18,8 @@ export interface RunRows {
 /**
  * The analytics port as the export worker sees it: open a run's rows (by ingestion time for
  * scheduled runs, by event time for backfills), ordered by that time then uuid. Adapters:
- * `src/adapters/sqlite/export-source/` and `src/adapters/postgres/export-source/`; the composition
- * root builds the one its analytics store needs.
+ * `src/adapters/sqlite/export-source/`, `src/adapters/postgres/export-source/` and
+ * `src/adapters/clickhouse/export-source/` (a server or chDB); the composition root builds the one
+ * its analytics store needs.
  */
 export type ExportSource = (exp: BatchExportRow, run: RunRow) => Promise<RunRows>;

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { clickhouseFoldedAnalytics } from '../../../src/adapters/clickhouse/folded';
 import { AnalyticsFold } from '../../../src/app/analytics-fold';
@@ -45,6 +47,61 @@ async function answers(s: TestServer, experimentId: number) {
   return { all, purchases, merged, result };
 }
 
+const HOUR = 3_600_000;
+
+/**
+ * The hours holding every event listed: a backfill window. From the events' own times, so its end is
+ * at most an hour past the last (a backfill may end at most one interval into the future).
+ */
+function hoursOf(events: readonly Json[]): { start_at: string; end_at: string } {
+  const times = events.map((e) => Date.parse((e as { timestamp: string }).timestamp));
+  return { start_at: new Date(Math.floor(Math.min(...times) / HOUR) * HOUR).toISOString(), end_at: new Date(Math.floor(Math.max(...times) / HOUR) * HOUR + HOUR).toISOString() };
+}
+
+/**
+ * A File export (JSONLines) of the window, backfilled by an export worker of the server's runtime:
+ * the files it wrote, by name. The bytes, since the same history must give the same files on every
+ * analytics store. Written under the data directory's default export root.
+ */
+async function exportedFiles(s: TestServer, name: string, window: { start_at: string; end_at: string }, hogql_query?: string): Promise<Record<string, string>> {
+  const dir = join(s.dataDir, 'exports', name);
+  const base = `/api/projects/${s.credentials.project_id}/batch_exports`;
+  const post = (body: unknown) => ({ method: 'POST', body: JSON.stringify(body) });
+  const created = await s.api(`${base}/`, post({ name, destination: { type: 'File', config: { path: dir } }, interval: 'hour', ...(hogql_query ? { hogql_query } : {}) }));
+  const exp = await json(created);
+  expect(created.status, JSON.stringify(exp)).toBe(201);
+  // Paused: no scheduled run (by ingestion time) writes beside the backfill's.
+  const paused = await s.api(`${base}/${exp.id as string}/pause/`, post({}));
+  expect(paused.status, await paused.text()).toBe(200);
+  const backfill = await s.api(`${base}/${exp.id as string}/backfill/`, post(window));
+  expect(backfill.status, await backfill.text()).toBe(200);
+  await settle(s);
+  // The window's last hour ends after now: the scheduler is told a time past it.
+  const scheduler = s.runtime.exports.scheduler({ now: () => new Date(Date.parse(window.end_at) + 1000) });
+  try {
+    await scheduler.tick();
+  } finally {
+    await scheduler.stop();
+  }
+  await settle(s);
+  const worker = s.runtime.exports.worker({});
+  try {
+    await worker.drain();
+  } finally {
+    await worker.stop();
+  }
+  await settle(s);
+  const runs = (await json(await s.api(`${base}/${exp.id as string}/runs/`))).results as { status: string; latest_error: string | null }[];
+  expect(runs.length).toBeGreaterThan(0);
+  expect(runs.map((r) => [r.status, r.latest_error])).toEqual(runs.map(() => ['Completed', null]));
+  const files: Record<string, string> = {};
+  for (const file of (await readdir(dir)).sort()) files[file] = await readFile(join(dir, file), 'utf8');
+  return files;
+}
+
+/** The workload's exports: the standard model, and a hogql_query reading properties and person properties. */
+const EXPORT_QUERY = "SELECT event, properties.amount AS amount, toInt(properties.amount) AS n, person_properties.plan AS plan, distinct_id FROM events WHERE event != '$identify'";
+
 /*
  * The service on a ClickHouse analytics store: the events API and experiment results read
  * ClickHouse, which the analytics projection feeds from the log. The same data directory is then
@@ -65,6 +122,8 @@ export function analyticsServiceSuite(engine: AnalyticsEngine): void {
       let s = await startTestServer({ dataDir, env });
       let experimentId: number;
       let onClickHouse: Awaited<ReturnType<typeof answers>>;
+      let exportWindow: { start_at: string; end_at: string };
+      let filesOnClickHouse: Record<string, string>[];
       const waitForClickHouse = async (server: TestServer) => {
         await settle(server);
         await server.runtime.analyticsFold!.waitFor(await server.runtime.log.head());
@@ -86,6 +145,11 @@ export function analyticsServiceSuite(engine: AnalyticsEngine): void {
         await waitForClickHouse(s);
 
         onClickHouse = await answers(s, experimentId);
+        // Batch exports read the ClickHouse store: compared with the default store's files below.
+        exportWindow = hoursOf(onClickHouse.all.flat());
+        filesOnClickHouse = [await exportedFiles(s, 'on-clickhouse', exportWindow), await exportedFiles(s, 'hogql-on-clickhouse', exportWindow, EXPORT_QUERY)];
+        expect(Object.values(filesOnClickHouse[0]).join('').split('\n').length - 1).toBe(onClickHouse.all.flat().length);
+        expect(Object.values(filesOnClickHouse[1]).join('')).toContain('"plan":"pro"');
         const listed = onClickHouse.all.flat().length;
         // Per user a flag call and an identify; an alias per third; the purchases.
         const buyers = ids.filter((i) => i % 2 === 0 || i % 3 === 0).length;
@@ -144,6 +208,9 @@ export function analyticsServiceSuite(engine: AnalyticsEngine): void {
         expect(s.runtime.analyticsFold).toBeNull();
         await settle(s);
         expect(await answers(s, experimentId)).toEqual(onClickHouse);
+        // The same export files, byte for byte, read from the read models' events table.
+        const onSqlite = [await exportedFiles(s, 'on-sqlite', exportWindow), await exportedFiles(s, 'hogql-on-sqlite', exportWindow, EXPORT_QUERY)];
+        expect(onSqlite).toEqual(filesOnClickHouse);
       } finally {
         await s.close();
       }
