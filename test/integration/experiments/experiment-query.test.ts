@@ -29,6 +29,19 @@ const ratioMetric = {
   denominator: { kind: 'EventsNode', event: '$pageview' },
 };
 
+/** A retention metric from pageviews to purchases, [0, 7] days from the first start, with `overrides`. */
+const retentionMetric = (overrides: Record<string, unknown>) => ({
+  kind: 'ExperimentMetric',
+  metric_type: 'retention',
+  start_event: { kind: 'EventsNode', event: '$pageview' },
+  completion_event: { kind: 'EventsNode', event: 'purchase' },
+  retention_window_start: 0,
+  retention_window_end: 7,
+  retention_window_unit: 'day',
+  start_handling: 'first_seen',
+  ...overrides,
+});
+
 /** What each user does, chosen without randomness so the test knows every sum. */
 interface Plan {
   id: string;
@@ -261,17 +274,7 @@ describe('POST /api/projects/:id/query/ with an ExperimentQuery', () => {
   // Before the frequentist test below, which switches the experiment's method and sets an end date.
   it('retention: of the entities that did the start event after exposure, those with a completion in the window; analysed as a ratio', async () => {
     // Start: each user's last pageview after exposure; completion: a purchase later that same UTC day ([0, 0] days).
-    const metric = {
-      kind: 'ExperimentMetric',
-      metric_type: 'retention',
-      uuid: 'm-retention',
-      start_event: { kind: 'EventsNode', event: '$pageview' },
-      completion_event: { kind: 'EventsNode', event: 'purchase' },
-      retention_window_start: 0,
-      retention_window_end: 0,
-      retention_window_unit: 'day',
-      start_handling: 'last_seen',
-    };
+    const metric = retentionMetric({ uuid: 'm-retention', retention_window_end: 0, start_handling: 'last_seen' });
     const r = await query(id, metric);
     const utcDay = (ms: number) => Math.floor(ms / DAY);
     for (const [arm, got] of [['control', r.baseline], ['test', r.variant_results[0]]] as const) {
@@ -306,17 +309,7 @@ describe('POST /api/projects/:id/query/ with an ExperimentQuery', () => {
 
   it('refuses a retention metric without its window, or whose window ends before it starts (400)', async () => {
     for (const bad of [{ retention_window_unit: undefined }, { retention_window_start: 3, retention_window_end: 1 }]) {
-      const metric = {
-        kind: 'ExperimentMetric',
-        metric_type: 'retention',
-        start_event: { kind: 'EventsNode', event: '$pageview' },
-        completion_event: { kind: 'EventsNode', event: 'purchase' },
-        retention_window_start: 0,
-        retention_window_end: 7,
-        retention_window_unit: 'day',
-        start_handling: 'first_seen',
-        ...bad,
-      };
+      const metric = retentionMetric(bad);
       const res = await s.api(`/api/projects/${s.credentials.project_id}/query/`, { method: 'POST', body: JSON.stringify({ query: { kind: 'ExperimentQuery', metric, experiment_id: id } }) });
       const body = await json(res);
       expect(res.status, JSON.stringify(body)).toBe(400);
