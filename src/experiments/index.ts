@@ -75,7 +75,7 @@ export function openExperiments(deps: ExperimentsDeps) {
     now: deps.now,
   });
   const query = new ExperimentQueryRunner({ experiments: queries.experiments, actions: queries.actions, metricQueries: deps.analytics.metrics, now: deps.now });
-  const exposures = new ExperimentExposureRunner({ experiments: queries.experiments, metricQueries: deps.analytics.metrics, now: deps.now });
+  const exposures = new ExperimentExposureRunner({ experiments: queries.experiments, actions: queries.actions, metricQueries: deps.analytics.metrics, now: deps.now });
   return {
     service,
     savedMetrics,

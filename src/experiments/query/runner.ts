@@ -216,7 +216,7 @@ export class ExperimentQueryRunner {
 
   /** Exposed entities by the experiment's exposure criteria (`exclude` drops those seen in two variants). */
   private async exposed(projectId: number, experiment: ExperimentRow, start: number, end: number, breakdowns: readonly string[]): Promise<Map<string, Exposed>> {
-    const rows = await exposureSightings(this.deps.metricQueries, projectId, experiment, start, end, breakdowns);
+    const rows = await exposureSightings(this.deps.metricQueries, projectId, experiment, start, end, breakdowns, this.deps.actions);
     const byEntity = assignExposures(rows, handlingOf(experiment.exposure_criteria));
     for (const [entity, e] of byEntity) if (e.variant === MULTIPLE_VARIANT_KEY) byEntity.delete(entity);
     return byEntity;

@@ -175,3 +175,62 @@ describe('ExperimentQuery with ActionsNode sources', () => {
     await expectError(await queryRes(experimentId, { kind: 'ExperimentMetric', metric_type: 'funnel', series: [{ kind: 'EventsNode', event: 'purchase' }, { kind: 'ActionsNode', id: empty }] }), 400, `Action ${empty} has no steps (it would match every event), which is not supported here.`, 'query');
   });
 });
+
+describe('exposure criteria with an ActionsNode', () => {
+  const exposureFlag = 'actions-exposure';
+  const base = Date.now() - 3 * DAY;
+  const CHECKOUT = 'https://shop.example/checkout';
+  const HOME = 'https://shop.example/';
+  /** Users with a checkout pageview are exposed by it; a home pageview (also carrying the flag) earlier is not an exposure. */
+  const users = Array.from({ length: 60 }, (_, i) => ({
+    id: `exposure-user-${i}`,
+    variant: i % 2 === 0 ? 'control' : 'test',
+    at: base + i * 60 * 60_000,
+    checkout: i % 3 !== 0,
+    home: i % 3 === 0 || i % 2 === 0,
+    purchaseAfter: i % 4 !== 1,
+  }));
+  let experimentId: number;
+  let checkoutId: number;
+
+  beforeAll(async () => {
+    checkoutId = await action({ name: 'Checkout view', steps: [{ event: '$pageview', url: '/checkout' }] });
+    const e = await createExperiment(s, {
+      name: 'Exposed by an action',
+      feature_flag_key: exposureFlag,
+      start_date: new Date(base - DAY).toISOString(),
+      exposure_criteria: { exposure_config: { kind: 'ActionsNode', id: checkoutId } },
+    });
+    experimentId = e.id as number;
+    const client = posthogClient(s);
+    for (const u of users) {
+      const flag = { [`$feature/${exposureFlag}`]: u.variant };
+      if (u.home) client.capture({ distinctId: u.id, event: '$pageview', properties: { $current_url: HOME, ...flag }, timestamp: new Date(u.at - 60 * 60_000) });
+      // A purchase between the home pageview and the checkout: after the exposure only if home were one.
+      client.capture({ distinctId: u.id, event: 'purchase', properties: { amount: 5 }, timestamp: new Date(u.at - 30 * 60_000) });
+      if (u.checkout) client.capture({ distinctId: u.id, event: '$pageview', properties: { $current_url: CHECKOUT, ...flag }, timestamp: new Date(u.at) });
+      if (u.purchaseAfter) client.capture({ distinctId: u.id, event: 'purchase', properties: { amount: 5 }, timestamp: new Date(u.at + 10 * 60_000) });
+    }
+    await client.shutdown();
+    await settle(s);
+  }, 120_000);
+
+  it('exposes each entity at its first event the action matches, carrying the variant in $feature/<key>', async () => {
+    const r = await query(experimentId, { kind: 'ExperimentMetric', metric_type: 'mean', source: { kind: 'EventsNode', event: 'purchase' } });
+    for (const [arm, got] of arms(r)) {
+      const exposed = users.filter((u) => u.variant === arm && u.checkout);
+      const sum = exposed.filter((u) => u.purchaseAfter).length;
+      expect(got).toMatchObject({ key: arm, number_of_samples: exposed.length, sum, sum_squares: sum });
+    }
+  });
+
+  it('an unknown action as the exposure is a 400 naming it', async () => {
+    const e = await createExperiment(s, {
+      name: 'Exposed by nothing',
+      feature_flag_key: 'actions-exposure-none',
+      start_date: new Date(base - DAY).toISOString(),
+      exposure_criteria: { exposure_config: { kind: 'ActionsNode', id: 987655 } },
+    });
+    await expectError(await queryRes(e.id as number, { kind: 'ExperimentMetric', metric_type: 'mean', source: { kind: 'EventsNode', event: 'purchase' } }), 400, 'Exposure criteria: action 987655 does not exist.', 'query');
+  });
+});
