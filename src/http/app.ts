@@ -107,7 +107,7 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
   await app.register(localEvaluationRoutes, parts(['projectIdForToken', 'flagCache', 'flagSource'], ['access', 'ingestion']));
   await app.register(experimentRoutes, parts(['experiments', 'timeTravel'], ['access']));
   await app.register(experimentSavedMetricRoutes, parts(['experiments', 'timeTravel'], ['access']));
-  await app.register(actionRoutes, parts(['experiments'], ['access']));
+  await app.register(actionRoutes, parts(['experiments', 'timeTravel'], ['access']));
   await app.register(experimentQueryRoutes, parts(['experiments'], []));
   await app.register(cohortRoutes, parts(['timeTravel'], ['access', 'cohorts', 'ingestion']));
   await app.register(batchExportRoutes, parts(['exports', 'timeTravel'], ['access']));

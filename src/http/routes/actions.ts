@@ -8,13 +8,14 @@ import { Action, CreateActionBody, UpdateActionBody } from '../schema/actions';
 import { userBody } from '../users';
 import type { Parts } from '../runtime-parts';
 import { numericId } from '../schema/common';
+import { AsOfQuery, asOfOf, orNotFound } from '../schema/as-of';
 
 /**
  * PostHog's actions at `actions/`, with its scopes (action:read / action:write). The list is
  * PostHog's: `{results}` of every live action, unpaginated. Deleting is a PATCH `deleted: true`;
  * DELETE is refused with 405, as PostHog's ForbidDestroyModel does.
  */
-export const actionRoutes: FastifyPluginAsyncZod<Parts<'experiments', 'access'>> = async (app, { experiments, queries }) => {
+export const actionRoutes: FastifyPluginAsyncZod<Parts<'experiments' | 'timeTravel', 'access'>> = async (app, { experiments, queries, timeTravel }) => {
   const service = experiments.actions;
   const body = async (a: ActionRow): Promise<z.output<typeof Action>> => ({
     id: a.id,
@@ -59,10 +60,14 @@ export const actionRoutes: FastifyPluginAsyncZod<Parts<'experiments', 'access'>>
 
   app.get(
     `${base}/:id/`,
-    { config: read, schema: { summary: 'One action (a soft-deleted one too, with `deleted: true`, as PostHog).', params: ProjectObjectParams, response: { 200: Action } } },
+    {
+      config: read,
+      schema: { summary: 'One action (a soft-deleted one too, with `deleted: true`, as PostHog; `as_of`: as it stood then).', params: ProjectObjectParams, querystring: AsOfQuery, response: { 200: Action } },
+    },
     async (request) => {
       const { projectId, id } = ids(request.params);
-      return body(await service.get(projectId, id));
+      const asOf = asOfOf(request.query);
+      return body(asOf ? orNotFound(await timeTravel.action(projectId, id, asOf)) : await service.get(projectId, id));
     },
   );
 

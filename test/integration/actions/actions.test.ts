@@ -125,6 +125,20 @@ describe('actions CRUD', () => {
     expect(await get(actionsPath(`${mine.id}/`))).toEqual(mine);
   });
 
+  it('answers as_of before and after a change, and 404 before it existed', async () => {
+    const before = await s.runtime.log.head();
+    const a = await create({ name: 'Travelling action', steps: [{ event: 'a' }] });
+    const createdAt = await s.runtime.log.head();
+    const changed = await json(await send(s, 'PATCH', actionsPath(`${a.id}/`), { name: 'Travelled action', steps: [{ event: 'b', url: '/x' }] }));
+    const changedAt = await s.runtime.log.head();
+    await send(s, 'PATCH', actionsPath(`${a.id}/`), { deleted: true });
+    const asOf = (position: number) => get(`${actionsPath(`${a.id}/`)}?as_of=position:${position}`);
+    expect(await asOf(createdAt)).toEqual(a);
+    expect(await asOf(changedAt)).toEqual(changed);
+    expect((await get(actionsPath(`${a.id}/`))).deleted).toBe(true);
+    await expectError(await s.api(`${actionsPath(`${a.id}/`)}?as_of=position:${before}`), 404);
+  });
+
   it('logs created, updated and deleted (scope Action) with exact before and after', async () => {
     const a = await create({ name: 'Audited action', description: 'first' });
     await send(s, 'PATCH', actionsPath(`${a.id}/`), { description: 'second', steps: [{ event: 'x' }] });
