@@ -1,5 +1,4 @@
-import type { ActionFields, Actor } from '../../streams';
-import { actionStream } from '../../streams';
+import { actionStream, type ActionFields, type Actor } from '../../streams';
 import type { ActionQueries, ActionRow } from '../../projections/actions-queries';
 import { notFound, validationError } from '../errors';
 import { handleCommandAndWait } from '../runtime/read-your-writes';

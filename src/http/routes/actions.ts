@@ -3,11 +3,10 @@ import { z } from 'zod';
 import type { ActionRow } from '../../../projections/actions-queries';
 import { actorOf } from '../actor';
 import { ApiError } from '../errors';
-import { ProjectObjectParams, ProjectParams } from '../schema/common';
+import { numericId, ProjectObjectParams, ProjectParams } from '../schema/common';
 import { Action, CreateActionBody, UpdateActionBody } from '../schema/actions';
 import { userBody } from '../users';
 import type { Parts } from '../runtime-parts';
-import { numericId } from '../schema/common';
 import { AsOfQuery, asOfOf, orNotFound } from '../schema/as-of';
 
 /**

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { ActionStep, type ActionFields } from '../../../streams';
 import { readSteps } from '../../actions/steps';
-import { UserBasic } from './common';
-import { jsonObject } from './common';
+import { jsonObject, UserBasic } from './common';
 import { bool, drf, given, instant, refuse, refuseNulCharacters } from './drf';
 
 /** A CharField that may be blank (PostHog's model fields with blank=True); `nullable`: null too. */
