@@ -1,6 +1,7 @@
 import { actionEvents } from '../streams';
 import { defineProjection } from './define-projection';
 import { stableJson } from './json';
+import { changedFields } from './changed-fields';
 
 /** PostHog's actions, one row each (soft-deleted ones kept, marked). */
 export const actionsProjection = defineProjection({
@@ -45,9 +46,8 @@ export const actionsProjection = defineProjection({
         return;
       }
       case 'ActionUpdated': {
-        const current = await db.get<{ fields: string }>('SELECT fields FROM actions WHERE id = ?', e.data.actionId);
-        if (!current) return;
-        const fields = { ...(JSON.parse(current.fields) as Record<string, unknown>), ...e.data.changes };
+        const fields = await changedFields(db, 'actions', e.data.actionId, e.data.changes);
+        if (!fields) return;
         const name = typeof fields.name === 'string' ? fields.name : null;
         await db.run('UPDATE actions SET name = ?, fields = ?, updated_at = ?, version = version + 1 WHERE id = ?', name, stableJson(fields), at, e.data.actionId);
         return;

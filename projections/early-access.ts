@@ -1,6 +1,7 @@
 import { earlyAccessFeatureEvents, FeatureFlagCreated } from '../streams';
 import { defineProjection } from './define-projection';
 import { stableJson } from './json';
+import { changedFields } from './changed-fields';
 
 /**
  * Early access features. A feature created with `flagCreated: false` waits for its flag: the
@@ -80,9 +81,8 @@ export const earlyAccessProjection = defineProjection({
         return;
       }
       case 'EarlyAccessFeatureUpdated': {
-        const current = await db.get<{ fields: string }>('SELECT fields FROM early_access_features WHERE id = ?', recorded.data.featureId);
-        if (!current) return;
-        const fields = { ...(JSON.parse(current.fields) as Record<string, unknown>), ...recorded.data.changes };
+        const fields = await changedFields(db, 'early_access_features', recorded.data.featureId, recorded.data.changes);
+        if (!fields) return;
         await db.run(
           'UPDATE early_access_features SET name = ?, stage = ?, fields = ?, updated_at = ?, version = version + 1 WHERE id = ?',
           String(fields.name),

@@ -2,6 +2,7 @@ import { ExperimentCreated, ExperimentUpdated, experimentSavedMetricEvents, type
 import type { SqlSession } from '../src/store/sql';
 import { defineProjection } from './define-projection';
 import { stableJson } from './json';
+import { changedFields } from './changed-fields';
 
 /**
  * Replaces an experiment's links with `links`, as PostHog's PATCH does (it deletes the links and
@@ -102,9 +103,8 @@ export const experimentSavedMetricsProjection = defineProjection({
         return;
       }
       case 'ExperimentSavedMetricUpdated': {
-        const current = await db.get<{ fields: string }>('SELECT fields FROM experiment_saved_metrics WHERE id = ?', e.data.savedMetricId);
-        if (!current) return;
-        const fields = { ...(JSON.parse(current.fields) as Record<string, unknown>), ...e.data.changes };
+        const fields = await changedFields(db, 'experiment_saved_metrics', e.data.savedMetricId, e.data.changes);
+        if (!fields) return;
         await db.run(
           'UPDATE experiment_saved_metrics SET name = ?, fields = ?, updated_at = ?, version = version + 1 WHERE id = ?',
           String(fields.name),

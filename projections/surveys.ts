@@ -3,6 +3,7 @@ import { defineProjection } from './define-projection';
 import { projectIdOf } from './ingestion/fold-captured';
 import { stableJson } from './json';
 import type { SqlSession } from '../src/store/sql';
+import { changedFields } from './changed-fields';
 
 /**
  * One row per `survey sent` submission: partial submits of one response share `$survey_submission_id`
@@ -86,9 +87,8 @@ export const surveysProjection = defineProjection({
         return;
       }
       case 'SurveyUpdated': {
-        const current = await db.get<{ fields: string }>('SELECT fields FROM surveys WHERE id = ?', recorded.data.surveyId);
-        if (!current) return;
-        const fields = { ...(JSON.parse(current.fields) as Record<string, unknown>), ...recorded.data.changes };
+        const fields = await changedFields(db, 'surveys', recorded.data.surveyId, recorded.data.changes);
+        if (!fields) return;
         await db.run(
           'UPDATE surveys SET name = ?, archived = ?, fields = ?, updated_at = ?, version = version + 1 WHERE id = ?',
           String(fields.name),
