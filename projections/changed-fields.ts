@@ -2,7 +2,7 @@ import type { SqlSession } from '../src/store/sql';
 
 /**
  * A resource row's `fields` (its JSON column of the fields the API returns) with an update's
- * `changes` laid over them: how each resource projection applies its `…Updated` event (surveys, early access features, saved metrics). Null when the
+ * `changes` laid over them: how each resource projection applies its `…Updated` event. Null when the
  * row is not there (an update of a resource the projection never saw created changes nothing).
  * `table` is the projection's own table name, never input.
  */

@@ -4,6 +4,7 @@ import { featureFlagsProjection } from './feature-flags';
 import { ingestionProjection } from './ingestion';
 import { experimentsProjection } from './experiments';
 import { experimentSavedMetricsProjection } from './experiment-saved-metrics';
+import { actionsProjection } from './actions';
 import { cohortsProjection } from './cohorts';
 import { surveysProjection } from './surveys';
 import { earlyAccessProjection } from './early-access';
@@ -18,7 +19,7 @@ export { featureFlagsProjection } from './feature-flags';
 export { featureFlagQueries, type FeatureFlagQueries, type FeatureFlagRow } from './feature-flags-queries';
 
 /** Every read model of the product, in the order the runner applies them. */
-export const allProjections: readonly ReadModelProjection[] = [accessProjection, ingestionProjection, featureFlagsProjection, experimentsProjection, experimentSavedMetricsProjection, cohortsProjection, batchExportsProjection, batchExportRunsProjection, batchExportLogsProjection, recordingsProjection, surveysProjection, earlyAccessProjection, activityProjection];
+export const allProjections: readonly ReadModelProjection[] = [accessProjection, ingestionProjection, featureFlagsProjection, experimentsProjection, experimentSavedMetricsProjection, actionsProjection, cohortsProjection, batchExportsProjection, batchExportRunsProjection, batchExportLogsProjection, recordingsProjection, surveysProjection, earlyAccessProjection, activityProjection];
 export { ingestionProjection, ingestionQueries, type IngestionQueries } from './ingestion';
 export { recordingsProjection } from './recordings';
 export { recordingQueries, type RecordingQueries, type RecordingRow, type RecordingChunkRow } from './recordings-queries';

@@ -12,6 +12,7 @@ import { recordingEvents } from './recording';
 import { surveyEvents } from './survey';
 import { earlyAccessFeatureEvents } from './early-access-feature';
 import { experimentSavedMetricEvents } from './experiment-saved-metric';
+import { actionEvents } from './action';
 
 export * from './contract';
 export * from './registry';
@@ -28,8 +29,9 @@ export * from './recording';
 export * from './survey';
 export * from './early-access-feature';
 export * from './experiment-saved-metric';
+export * from './action';
 
 /** Every event contract of the product; the log validates appends against this. */
-export const allContracts = [...organizationEvents, ...projectEvents, ...userEvents, ...personalApiKeyEvents, ...ingestEvents, ...featureFlagEvents, ...experimentEvents, ...cohortEvents, ...allBatchExportEvents, ...recordingEvents, ...surveyEvents, ...earlyAccessFeatureEvents, ...experimentSavedMetricEvents];
+export const allContracts = [...organizationEvents, ...projectEvents, ...userEvents, ...personalApiKeyEvents, ...ingestEvents, ...featureFlagEvents, ...experimentEvents, ...cohortEvents, ...allBatchExportEvents, ...recordingEvents, ...surveyEvents, ...earlyAccessFeatureEvents, ...experimentSavedMetricEvents, ...actionEvents];
 
 export const contracts = new ContractRegistry(allContracts);

@@ -24,6 +24,8 @@ export const SCOPES = [
   'survey:write',
   'early_access_feature:read',
   'early_access_feature:write',
+  'action:read',
+  'action:write',
   /** The project-wide activity log; each entry also needs the read scope of the resource it describes. */
   'activity_log:read',
   'personal_api_key:read',

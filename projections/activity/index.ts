@@ -47,7 +47,7 @@ async function record(
 }
 
 /**
- * Activity history (issue 23 item 2): one entry per change to a flag, experiment, saved experiment metric, cohort, survey,
+ * Activity history (issue 23 item 2): one entry per change to a flag, experiment, saved experiment metric, action, cohort, survey,
  * early access feature or batch export, with who made it (the event's actor), when (its
  * recordedAt), and each changed field's before and after. Derived from the log alone, so a replay
  * writes the same rows; credentials never reach its tables (see maskedDestination).

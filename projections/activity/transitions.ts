@@ -6,6 +6,7 @@ import {
   earlyAccessFeatureEvents,
   experimentEvents,
   experimentSavedMetricEvents,
+  actionEvents,
   featureFlagEvents,
   surveyEvents,
   type RecordedOf,
@@ -13,11 +14,11 @@ import {
 } from '../../streams';
 
 /** PostHog's activity scopes for the resources whose changes are logged (compat §12). */
-export const ACTIVITY_SCOPES = ['FeatureFlag', 'Experiment', 'ExperimentSavedMetric', 'Cohort', 'Survey', 'EarlyAccessFeature', 'BatchExport'] as const;
+export const ACTIVITY_SCOPES = ['FeatureFlag', 'Experiment', 'ExperimentSavedMetric', 'Action', 'Cohort', 'Survey', 'EarlyAccessFeature', 'BatchExport'] as const;
 export type ActivityScope = (typeof ACTIVITY_SCOPES)[number];
 
 /** The management events the activity fold reads: every change to a logged resource. */
-export const activityEvents = [...featureFlagEvents, ...experimentEvents, ...experimentSavedMetricEvents, ...cohortEvents, ...surveyEvents, ...earlyAccessFeatureEvents, ...batchExportEvents] as const;
+export const activityEvents = [...featureFlagEvents, ...experimentEvents, ...experimentSavedMetricEvents, ...actionEvents, ...cohortEvents, ...surveyEvents, ...earlyAccessFeatureEvents, ...batchExportEvents] as const;
 export type ActivityEvent = RecordedOf<(typeof activityEvents)[number]>;
 
 /** An item's fields as the API names them; `_`-prefixed fields are the fold's own bookkeeping, never shown. */
@@ -138,6 +139,23 @@ export function transitionOf(e: ActivityEvent): Transition {
           return { ...target, kind: 'updated', patch: { ...e.data.changes } };
         default:
           return { ...target, kind: 'deleted' };
+      }
+    }
+    case 'ActionCreated':
+    case 'ActionUpdated':
+    case 'ActionDeleted':
+    case 'ActionRestored': {
+      const target = { scope: 'Action' as const, itemKey: String(e.data.actionId), projectId: e.data.projectId };
+      switch (e.type) {
+        case 'ActionCreated':
+          return { ...target, kind: 'created', itemId: target.itemKey, state: { ...e.data.fields } };
+        case 'ActionUpdated':
+          return { ...target, kind: 'updated', patch: { ...e.data.changes } };
+        // PostHog logs a soft delete as "deleted" and a restore as "updated" (its handle_action_change).
+        case 'ActionDeleted':
+          return { ...target, kind: 'deleted' };
+        default:
+          return { ...target, kind: 'updated', patch: { deleted: false, _deleted: false } };
       }
     }
     case 'CohortCreated':

@@ -3,6 +3,8 @@ import type { CohortQueries } from '../../projections/cohorts-queries';
 import { experimentQueries } from '../../projections/experiments-queries';
 import { savedMetricQueries } from '../../projections/experiment-saved-metrics-queries';
 import { SavedMetricService } from './saved-metrics/service';
+import { actionQueries } from '../../projections/actions-queries';
+import { ActionService } from '../actions/service';
 import { ExperimentExposureRunner } from './query/exposures-over-time';
 import { ExperimentQueryRunner } from './query/runner';
 import type { FeatureFlagQueries } from '../../projections/feature-flags-queries';
@@ -50,6 +52,7 @@ export function openExperiments(deps: ExperimentsDeps) {
     experiments: experimentQueries(deps.session),
     cohorts: deps.cohortQueries,
     savedMetrics: savedMetricQueries(deps.session),
+    actions: actionQueries(deps.session),
   };
   const cohorts = new CohortService({ log: deps.log, cohorts: queries.cohorts });
   const service = new ExperimentService({
@@ -62,6 +65,8 @@ export function openExperiments(deps: ExperimentsDeps) {
     waitFor: (position, names) => deps.runner.waitFor(position, names),
   });
   const savedMetrics = new SavedMetricService({ log: deps.log, savedMetrics: queries.savedMetrics, waitFor: (position, names) => deps.runner.waitFor(position, names) });
+  // Actions live beside experiments: their first reader is ExperimentQuery's ActionsNode sources.
+  const actions = new ActionService({ log: deps.log, actions: queries.actions, waitFor: (position, names) => deps.runner.waitFor(position, names), now: deps.now });
   const counter = new ProjectEventCounter(deps.runner.applied$);
   const results = new ExperimentResults({
     experiments: queries.experiments,
@@ -69,11 +74,12 @@ export function openExperiments(deps: ExperimentsDeps) {
     counter,
     now: deps.now,
   });
-  const query = new ExperimentQueryRunner({ experiments: queries.experiments, metricQueries: deps.analytics.metrics, now: deps.now });
-  const exposures = new ExperimentExposureRunner({ experiments: queries.experiments, metricQueries: deps.analytics.metrics, now: deps.now });
+  const query = new ExperimentQueryRunner({ experiments: queries.experiments, actions: queries.actions, metricQueries: deps.analytics.metrics, now: deps.now });
+  const exposures = new ExperimentExposureRunner({ experiments: queries.experiments, actions: queries.actions, metricQueries: deps.analytics.metrics, now: deps.now });
   return {
     service,
     savedMetrics,
+    actions,
     results,
     query,
     exposures,

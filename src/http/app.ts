@@ -20,6 +20,7 @@ import { decideRoutes } from './routes/decide';
 import { localEvaluationRoutes } from './routes/local-evaluation';
 import { experimentRoutes } from './routes/experiments';
 import { experimentSavedMetricRoutes } from './routes/experiment-saved-metrics';
+import { actionRoutes } from './routes/actions';
 import { experimentQueryRoutes } from './routes/experiment-query';
 import { cohortRoutes } from './routes/cohorts';
 import { batchExportRoutes } from './routes/batch-exports';
@@ -106,6 +107,7 @@ export async function buildApp(runtime: Runtime, config: Config, options: Fastif
   await app.register(localEvaluationRoutes, parts(['projectIdForToken', 'flagCache', 'flagSource'], ['access', 'ingestion']));
   await app.register(experimentRoutes, parts(['experiments', 'timeTravel'], ['access']));
   await app.register(experimentSavedMetricRoutes, parts(['experiments', 'timeTravel'], ['access']));
+  await app.register(actionRoutes, parts(['experiments', 'timeTravel'], ['access']));
   await app.register(experimentQueryRoutes, parts(['experiments'], []));
   await app.register(cohortRoutes, parts(['timeTravel'], ['access', 'cohorts', 'ingestion']));
   await app.register(batchExportRoutes, parts(['exports', 'timeTravel'], ['access']));

@@ -1,4 +1,5 @@
 import {
+  actionStream,
   batchExportRunStream,
   batchExportStream,
   cohortStream,
@@ -16,6 +17,8 @@ import { featureFlagQueries, type FeatureFlagQueries, type FeatureFlagRow } from
 import { experimentsProjection } from '../../projections/experiments';
 import { experimentQueries, type ExperimentRow } from '../../projections/experiments-queries';
 import { experimentSavedMetricsProjection } from '../../projections/experiment-saved-metrics';
+import { actionsProjection } from '../../projections/actions';
+import { actionQueries, type ActionRow } from '../../projections/actions-queries';
 import { savedMetricQueries, type SavedMetricLinkRow, type SavedMetricRow } from '../../projections/experiment-saved-metrics-queries';
 import { cohortsProjection } from '../../projections/cohorts';
 import { cohortQueries, type CohortRow } from '../../projections/cohorts-queries';
@@ -107,6 +110,13 @@ export class TimeTravel {
       fixup: (db) => this.liveFlagIds(db, projectId, key ? [key] : []),
       read: (db) => experimentQueries(db).byId(projectId, id),
     });
+  }
+
+  /** An action as it stood (soft-deleted then: read back with `deleted: true`, as now). */
+  async action(projectId: number, id: number, asOf: AsOf): Promise<ActionRow | undefined> {
+    const events = await this.stream(actionStream(id), asOf);
+    if (events.length === 0) return undefined;
+    return foldInScratch(this.deps.scratch, { projections: [actionsProjection], events, read: (db) => actionQueries(db).byId(projectId, id) });
   }
 
   async savedMetric(projectId: number, id: number, asOf: AsOf): Promise<SavedMetricRow | undefined> {

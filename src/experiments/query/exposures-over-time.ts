@@ -5,6 +5,7 @@ import { chiSquareGoodnessOfFit } from '../../stats';
 import { variantKeysOf } from '../variants';
 import { assignExposures, handlingOf, MULTIPLE_VARIANT_KEY } from './exposure-assignment';
 import { exposureSightings } from './exposure-sightings';
+import type { ActionQueries } from '../../../projections/actions-queries';
 
 const DAY_MS = 86_400_000;
 /** PostHog's query row limit (days × variants); a longer range is refused rather than truncated. */
@@ -29,6 +30,8 @@ export interface ExposureTimeSeries {
 export interface ExposureQueryDeps {
   experiments: ExperimentQueries;
   metricQueries: ExperimentMetricReads;
+  /** The project's actions, for an ActionsNode exposure. */
+  actions?: Pick<ActionQueries, 'byId'>;
   now?: () => Date;
 }
 
@@ -72,7 +75,7 @@ export class ExperimentExposureRunner {
     const dayCount = Math.floor((end - firstDay) / DAY_MS) + 1;
     if (dayCount > MAX_DAYS) throw validationError(`The date range spans ${dayCount} days; at most ${MAX_DAYS} are answered.`, 'start_date');
 
-    const rows = await exposureSightings(this.deps.metricQueries, projectId, experiment, start, end);
+    const rows = await exposureSightings(this.deps.metricQueries, projectId, experiment, start, end, [], this.deps.actions);
     const assigned = assignExposures(rows, handlingOf(experiment.exposure_criteria));
     const variants = variantKeysOf(experiment.feature_flag.filters);
     const known = new Set([...variants, MULTIPLE_VARIANT_KEY]);

@@ -3,13 +3,16 @@ import type { ExperimentQueries, ExperimentRow } from '../../../projections/expe
 import { notFound, validationError } from '../../errors';
 import { analyseMetric, clamp, outlierBounds, type Arm, type MetricKind, type VariantStatistic } from '../../stats/v2';
 import { ExperimentMetric, type MetricSource } from '../metrics/schema';
+import type { ActionStep } from '../../../streams';
 import { variantKeysOf } from '../variants';
 import { resolveConfig } from './config';
 import { assignExposures, handlingOf, MULTIPLE_VARIANT_KEY } from './exposure-assignment';
 import { exposureSightings } from './exposure-sightings';
 import { eventsByEntity, funnelStepsReached, sourceValue, type Exposed, type Window } from './entity-values';
 import { retentionOf, retentionReadBeyondEndMs, retentionWindowOf } from './retention';
-import { readsProperties, sourceFilters, sourceMatcher, type SourceMatch } from './source-match';
+import { readsProperties, sourceFilters, sourceMatcher, type ResolvedActions, type SourceMatch } from './source-match';
+import type { ActionQueries } from '../../../projections/actions-queries';
+import { checkAction, stepEvents } from '../../actions/match';
 
 const DAY_MS = 86_400_000;
 /** A funnel without a conversion window counts conversions for 3 years (PostHog). */
@@ -19,6 +22,8 @@ const UNIT_MS: Record<string, number> = { second: 1000, minute: 60_000, hour: 3_
 export interface ExperimentQueryDeps {
   experiments: ExperimentQueries;
   metricQueries: ExperimentMetricQueries;
+  /** The project's actions, for ActionsNode sources (none given: every action id is unknown). */
+  actions?: Pick<ActionQueries, 'byId'>;
   now?: () => Date;
 }
 
@@ -50,12 +55,17 @@ const emptySums = (key: string, steps: number): ArmSums => ({
   covariateSumProduct: 0,
 });
 
-function refuseSource(source: MetricSource): string {
-  if (source.kind !== 'EventsNode') throw validationError('Only EventsNode metric sources are supported here (actions are not).', 'query');
+/** The event names a source reads: an EventsNode's event, or the events of its action's steps (resolved and checked first). */
+function refuseSource(source: MetricSource, actions: ResolvedActions): string[] {
   if (source.math === 'hogql') throw validationError("The 'hogql' math is not supported here.", 'query');
+  if (source.kind === 'ActionsNode') {
+    const steps = actions.get(source.id);
+    if (!steps) throw validationError(`Action ${source.id} does not exist.`, 'query');
+    return stepEvents(steps);
+  }
   sourceFilters(source);
   if (!source.event) throw validationError('A metric source needs an event.', 'query');
-  return source.event;
+  return [source.event];
 }
 
 /**
@@ -87,25 +97,26 @@ export class ExperimentQueryRunner {
 
     const breakdowns = breakdownsOf(metric);
     const exposed = await this.exposed(projectId, experiment, start, end, breakdowns);
-    const names = this.eventNames(metric);
     const sources = sourcesOf(metric);
+    const actions = await this.resolveActions(projectId, sources);
+    const names = sources.flatMap((source) => refuseSource(source, actions));
     // Each source's events: by name, and by its property filters (read with the events when any).
     const decoded = new WeakMap<MetricEventRow, Record<string, unknown>>();
     const now = this.now();
-    const matcher = (source: MetricSource): SourceMatch => sourceMatcher(source, now, decoded);
+    const matcher = (source: MetricSource): SourceMatch => sourceMatcher(source, now, decoded, actions);
     const mathProperty = metric.metric_type === 'mean' && metric.source.math_property ? metric.source.math_property : null;
     const retention = metric.metric_type === 'retention' ? retentionWindowOf(metric, windowMs) : null;
     // A retention metric reads on past the end: a late start's conversion and retention windows.
     const span = { from: new Date(start - lookback).toISOString(), to: new Date(end + (retention ? retentionReadBeyondEndMs(retention) : 0)).toISOString() };
     const read = (eventNames: string[], property: string | null, sourcesRead: MetricSource[]) =>
-      this.deps.metricQueries.metricEvents(projectId, eventNames, property, span, readsProperties(sourcesRead));
+      this.deps.metricQueries.metricEvents(projectId, eventNames, property, span, readsProperties(sourcesRead, actions));
     const rows: MetricEventRow[] = await read(names, mathProperty, sources);
     // A ratio reads two sources, each perhaps with its own property.
     const denominatorRows = metric.metric_type === 'ratio' && metric.denominator.math_property
-      ? await read([refuseSource(metric.denominator)], metric.denominator.math_property, [metric.denominator])
+      ? await read(refuseSource(metric.denominator, actions), metric.denominator.math_property, [metric.denominator])
       : null;
     const numeratorRows = metric.metric_type === 'ratio' && metric.numerator.math_property
-      ? await read([refuseSource(metric.numerator)], metric.numerator.math_property, [metric.numerator])
+      ? await read(refuseSource(metric.numerator, actions), metric.numerator.math_property, [metric.numerator])
       : null;
     const byEntity = eventsByEntity(rows);
     const numeratorByEntity = numeratorRows ? eventsByEntity(numeratorRows) : byEntity;
@@ -205,23 +216,26 @@ export class ExperimentQueryRunner {
 
   /** Exposed entities by the experiment's exposure criteria (`exclude` drops those seen in two variants). */
   private async exposed(projectId: number, experiment: ExperimentRow, start: number, end: number, breakdowns: readonly string[]): Promise<Map<string, Exposed>> {
-    const rows = await exposureSightings(this.deps.metricQueries, projectId, experiment, start, end, breakdowns);
+    const rows = await exposureSightings(this.deps.metricQueries, projectId, experiment, start, end, breakdowns, this.deps.actions);
     const byEntity = assignExposures(rows, handlingOf(experiment.exposure_criteria));
     for (const [entity, e] of byEntity) if (e.variant === MULTIPLE_VARIANT_KEY) byEntity.delete(entity);
     return byEntity;
   }
 
-  private eventNames(metric: ExperimentMetric): string[] {
-    switch (metric.metric_type) {
-      case 'mean':
-        return [refuseSource(metric.source)];
-      case 'funnel':
-        return metric.series.map(refuseSource);
-      case 'ratio':
-        return [refuseSource(metric.numerator), refuseSource(metric.denominator)];
-      case 'retention':
-        return [refuseSource(metric.start_event), refuseSource(metric.completion_event)];
+  /**
+   * The steps of every action the sources name: of this project and not deleted (else a 400 naming
+   * the id: another project's action is unknown here), each step one this service can evaluate.
+   */
+  private async resolveActions(projectId: number, sources: readonly MetricSource[]): Promise<ResolvedActions> {
+    const resolved = new Map<number, ActionStep[]>();
+    for (const source of sources) {
+      if (source.kind !== 'ActionsNode' || resolved.has(source.id)) continue;
+      const action = await this.deps.actions?.byId(projectId, source.id);
+      if (!action || action.deleted) throw validationError(`Action ${source.id} does not exist.`, 'query');
+      checkAction({ id: source.id, steps: action.fields.steps });
+      resolved.set(source.id, action.fields.steps);
     }
+    return resolved;
   }
 }
 

@@ -2,6 +2,12 @@ import type { MetricEventRow } from '../../../projections/experiment-metric-quer
 import { validationError } from '../../errors';
 import { matchProperty } from '../../flags';
 import type { MetricSource } from '../metrics/schema';
+import type { ActionStep } from '../../../streams';
+import { actionMatches, readsProperties as actionReadsProperties } from '../../actions/match';
+
+/** The steps of the actions a metric's ActionsNode sources name, by action id (the runner resolves and checks them). */
+export type ResolvedActions = ReadonlyMap<number, readonly ActionStep[]>;
+const NO_ACTIONS: ResolvedActions = new Map();
 
 type PropertyFilter = ReturnType<typeof sourceFilters>[number];
 
@@ -23,7 +29,15 @@ export function sourceFilters(source: MetricSource) {
 }
 
 /** Whether any of the sources filters on properties (their events are then read with them). */
-export const readsProperties = (sources: readonly MetricSource[]) => sources.some((s) => sourceFilters(s).length > 0);
+export const readsProperties = (sources: readonly MetricSource[], actions: ResolvedActions = NO_ACTIONS) =>
+  sources.some((s) => sourceFilters(s).length > 0 || (s.kind === 'ActionsNode' && actionReadsProperties(stepsOf(s.id, actions))));
+
+/** An ActionsNode's steps; an action the runner did not resolve is refused, never matched as nothing. */
+function stepsOf(id: number, actions: ResolvedActions): readonly ActionStep[] {
+  const steps = actions.get(id);
+  if (!steps) throw validationError(`Action ${id} does not exist.`, 'query');
+  return steps;
+}
 
 /**
  * The source's match: its event name (none: every event), and each of its property filters (all
@@ -31,18 +45,32 @@ export const readsProperties = (sources: readonly MetricSource[]) => sources.som
  * for event filters (a negative operator holds where the property is missing). Each row's
  * properties are decoded once, whichever sources look at them.
  */
-export function sourceMatcher(source: MetricSource, now: Date, decoded: WeakMap<MetricEventRow, Record<string, unknown>> = new WeakMap()): SourceMatch {
-  const event = source.kind === 'EventsNode' ? (source.event ?? null) : null;
-  const filters = sourceFilters(source);
-  return (row) => {
-    if (event !== null && row.n !== event) return false;
-    if (filters.length === 0) return true;
+export function sourceMatcher(
+  source: MetricSource,
+  now: Date,
+  decoded: WeakMap<MetricEventRow, Record<string, unknown>> = new WeakMap(),
+  actions: ResolvedActions = NO_ACTIONS,
+): SourceMatch {
+  const propertiesOf = (row: MetricEventRow) => {
     let properties = decoded.get(row);
     if (!properties) {
       properties = decodeProperties(row.props);
       decoded.set(row, properties);
     }
-    return propertiesMatch(filters, properties, now);
+    return properties;
+  };
+  // An action: any of its steps (actions/match.ts), its events' properties decoded only when a step reads them.
+  if (source.kind === 'ActionsNode') {
+    const steps = stepsOf(source.id, actions);
+    const withProperties = actionReadsProperties(steps);
+    return (row) => actionMatches(steps, { event: row.n, properties: withProperties ? propertiesOf(row) : {} }, now);
+  }
+  const event = source.event ?? null;
+  const filters = sourceFilters(source);
+  return (row) => {
+    if (event !== null && row.n !== event) return false;
+    if (filters.length === 0) return true;
+    return propertiesMatch(filters, propertiesOf(row), now);
   };
 }
 

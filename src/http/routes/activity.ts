@@ -18,6 +18,7 @@ const RESOURCES: Readonly<Record<ActivityScope, { path: string; read: Scope; nou
   FeatureFlag: { path: 'feature_flags', read: 'feature_flag:read', noun: 'feature flag' },
   Experiment: { path: 'experiments', read: 'experiment:read', noun: 'experiment' },
   ExperimentSavedMetric: { path: 'experiment_saved_metrics', read: 'experiment:read', noun: 'saved experiment metric' },
+  Action: { path: 'actions', read: 'action:read', noun: 'action' },
   Cohort: { path: 'cohorts', read: 'cohort:read', noun: 'cohort' },
   Survey: { path: 'surveys', read: 'survey:read', noun: 'survey' },
   EarlyAccessFeature: { path: 'early_access_feature', read: 'early_access_feature:read', noun: 'early access feature' },

@@ -73,6 +73,7 @@ const ID_KINDS: Record<string, IdKind> = {
   'surveys/:id': 'survey',
   'early_access_feature/:id': 'earlyAccessFeature',
   'experiment_saved_metrics/:id': 'savedMetric',
+  'actions/:id': 'action',
   'personal_api_keys/:id': 'personalKey',
 };
 
@@ -134,6 +135,8 @@ export function bodyFor(method: string, url: string, exportPath: string): unknow
     'PATCH early_access_feature/:id/': { name: 'matrix-renamed' },
     'POST experiment_saved_metrics/': { name: 'matrix saved', query: { kind: 'ExperimentMetric', metric_type: 'funnel', series: [{ kind: 'EventsNode', event: 'matrix' }] } },
     'PATCH experiment_saved_metrics/:id/': { name: 'matrix-renamed' },
+    'POST actions/': { name: 'matrix action', steps: [{ event: 'matrix' }] },
+    'PATCH actions/:id/': { name: 'matrix-renamed' },
   };
   return bodies[`${method} ${tail}`] ?? {};
 }

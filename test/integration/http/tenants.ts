@@ -18,6 +18,8 @@ export interface TenantIds {
   earlyAccessFeature: string;
   /** A saved experiment metric, linked to the experiment. */
   savedMetric: number;
+  /** An action (PostHog's: named steps events match). */
+  action: number;
   /** A personal key of the (shared) user: user-level, so its label carries no marker. */
   personalKey: string;
 }
@@ -91,6 +93,8 @@ export async function populate(s: TestServer, projectId: number, token: string, 
   const savedMetric = await call(s, 'POST', `${base}/experiment_saved_metrics/`, { name: `${marker} saved`, description: marker, query });
   await call(s, 'PATCH', `${base}/experiments/${experiment.id}/`, { saved_metrics_ids: [{ id: savedMetric.id, metadata: { type: 'primary' } }] });
 
+  const action = await call(s, 'POST', `${base}/actions/`, { name: `${marker} action`, description: marker, steps: [{ event: marker }] });
+
   const personalKey = await call(s, 'POST', '/api/personal_api_keys/', { label: 'matrix tenant key', scopes: ['project:read'] });
 
   const project = (await s.runtime.queries.access.project(projectId))!;
@@ -110,6 +114,7 @@ export async function populate(s: TestServer, projectId: number, token: string, 
       survey: survey.id,
       earlyAccessFeature: feature.id,
       savedMetric: savedMetric.id,
+      action: action.id,
       personalKey: personalKey.id,
     },
   };
