@@ -46,10 +46,7 @@ describe.skipIf(!available)('the Swagger UI page in Chromium', () => {
         const clean = path.replace(/\u200b/g, '');
         seen.set(clean, (seen.get(clean) ?? new Set()).add(method));
       }
-      const y = await page.evaluate(() => {
-        window.scrollBy(0, window.innerHeight / 2);
-        return window.scrollY;
-      });
+      const y = await page.evaluate<number>('window.scrollBy(0, window.innerHeight / 2), window.scrollY');
       if (y === last) break;
       last = y;
       await page.waitForTimeout(30);
