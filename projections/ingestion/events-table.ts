@@ -4,9 +4,26 @@ import type { SqlSession } from '../../src/store/sql';
 import { EVENTS, FLAG_EXPOSURES } from './schema';
 import type { GroupColumns } from './groups';
 
-/** The analytics sink's row (src/store/analytics.ts), with the fold's mutable group columns. */
+/** A `$feature_flag_called` event's flag and variant (FLAG_EXPOSURES); only a string is a variant. */
+export interface FlagExposure {
+  flag: string;
+  variant: string;
+}
+
+/**
+ * The analytics sink's row (src/store/analytics.ts), with the fold's mutable group columns and the
+ * event's exposure, read from the properties the fold has already parsed.
+ */
 export interface EventRow extends AnalyticsEventRow {
   groups: GroupColumns;
+  exposure: FlagExposure | null;
+}
+
+/** The exposure an event records, if it is a `$feature_flag_called` with a string flag and variant. */
+export function exposureOf(event: string, properties: Record<string, unknown>): FlagExposure | null {
+  if (event !== '$feature_flag_called') return null;
+  const { $feature_flag: flag, $feature_flag_response: variant } = properties;
+  return typeof flag === 'string' && typeof variant === 'string' ? { flag, variant } : null;
 }
 
 const CANONICAL_ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -48,20 +65,22 @@ export function lookupBeforeFold(db: SqlSession, projectId: number, uuid: string
 /** Rows in the order given, in one call: one statement where the engine gains by it (see insertRows); their exposures beside them. */
 export async function insertEvents(db: SqlSession, rows: readonly EventRow[]): Promise<void> {
   await db.insertRows(EVENTS, rows.map(eventValues));
-  const exposures = exposuresOf(rows);
+  const exposures = rows.flatMap((row) => (row.exposure ? [exposureValues(row, row.exposure)] : []));
   if (exposures.length > 0) await db.insertRows(FLAG_EXPOSURES, exposures);
 }
 
-/** The flag_exposures rows of the exposure events among `rows` (FLAG_EXPOSURES). */
-function exposuresOf(rows: readonly AnalyticsEventRow[]): SqlValue[][] {
+/** A flag_exposures row's values (FLAG_EXPOSURES' column order). */
+const exposureValues = (row: AnalyticsEventRow, e: FlagExposure): SqlValue[] => [row.projectId, e.flag, row.timestamp, row.uuid, row.distinctId, row.personId, e.variant];
+
+/** The exposures of rows that come without the fold's parsed properties (the sink): their properties parsed for it. */
+function parsedExposures(rows: readonly AnalyticsEventRow[]): SqlValue[][] {
   const out: SqlValue[][] = [];
   for (const row of rows) {
     if (row.event !== '$feature_flag_called') continue;
     const properties: unknown = JSON.parse(row.propertiesJson);
-    if (typeof properties !== 'object' || properties === null) continue;
-    const { $feature_flag: flag, $feature_flag_response: variant } = properties as Record<string, unknown>;
-    if (typeof flag !== 'string' || typeof variant !== 'string') continue;
-    out.push([row.projectId, flag, row.timestamp, row.uuid, row.distinctId, row.personId, variant]);
+    if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) continue;
+    const exposure = exposureOf(row.event, properties as Record<string, unknown>);
+    if (exposure) out.push(exposureValues(row, exposure));
   }
   return out;
 }
@@ -85,7 +104,7 @@ export async function appendEventsOnce(db: SqlSession, rows: readonly AnalyticsE
     );
     // A uuid twice in one chunk: the first copy is the one stored.
     const fresh = new Set(inserted.map((r) => r.uuid));
-    const exposures = exposuresOf(chunk.filter((row) => fresh.delete(row.uuid)));
+    const exposures = parsedExposures(chunk.filter((row) => fresh.delete(row.uuid)));
     if (exposures.length === 0) continue;
     await db.insertRows(FLAG_EXPOSURES, exposures);
   }

@@ -3,7 +3,7 @@ import type { SqlSession } from '../../src/store/sql';
 import { survivorOf, type Absorbed } from './absorbed-persons';
 import type { FoldContext } from './context';
 import { warn } from './context';
-import { canonicalIso, insertEvents, lookupBeforeFold, type EventRow } from './events-table';
+import { canonicalIso, exposureOf, insertEvents, lookupBeforeFold, type EventRow } from './events-table';
 import { foldGroupIdentify, groupColumnsOf, isGroupIdentify, type GroupColumns } from './groups';
 import { personUuid } from './ids';
 import { personUpdatesOf } from './lifted-properties';
@@ -225,5 +225,6 @@ function eventRow(ctx: CapturedContext, data: CapturedEventData, personId: strin
     elementsChain: typeof chain === 'string' ? chain : '',
     groups,
     historicalMigration: data.historical_migration === true,
+    exposure: exposureOf(ctx.event, ctx.properties),
   };
 }

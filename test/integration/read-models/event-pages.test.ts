@@ -26,6 +26,7 @@ const row = (second: number, event = 'listed'): EventRow => ({
   elementsChain: '',
   groups: [null, null, null, null, null],
   historicalMigration: false,
+  exposure: null,
 });
 
 type Lister = (store: ReadModelStore, limit: number, onPage: () => Promise<void>) => Promise<string[]>;
