@@ -43,7 +43,9 @@ describe('actions CRUD', () => {
     );
     expect(a).toMatchObject({ name: 'Signed up', description: 'who signs up', tags: ['growth'], deleted: false, is_action: true, post_to_slack: false, slack_message_format: '', team_id: s.credentials.project_id, pinned_at: null });
     expect(a.steps).toEqual([stored(steps[0]!), stored(steps[1]!)]);
-    expect(a.created_by).toMatchObject({ email: expect.any(String) });
+    // The key's user made it: the same user /api/users/@me/ answers.
+    const me = await get('/api/users/@me/');
+    expect(a.created_by).toMatchObject({ id: me.id, uuid: me.uuid, email: me.email });
     expect(await get(actionsPath(`${a.id}/`))).toEqual(a);
 
     const bare = await create({ name: 'Bare' });

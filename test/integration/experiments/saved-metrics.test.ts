@@ -22,13 +22,16 @@ async function save(body: Record<string, unknown>): Promise<Json> {
   return out;
 }
 const get = async (path: string) => json(await s.api(path));
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('experiment_saved_metrics CRUD', () => {
   it('creates, reads, lists by name, changes and deletes a saved metric', async () => {
     const created = await save({ name: 'Zeta purchases', description: 'who buys', query: funnel, tags: ['money'] });
     expect(Object.keys(created).sort()).toEqual(['created_at', 'created_by', 'description', 'id', 'name', 'query', 'tags', 'updated_at']);
-    expect(created).toMatchObject({ name: 'Zeta purchases', description: 'who buys', tags: ['money'], query: { ...funnel, uuid: expect.any(String) } });
-    expect(created.created_by).toMatchObject({ email: expect.any(String) });
+    expect(created).toMatchObject({ name: 'Zeta purchases', description: 'who buys', tags: ['money'], query: { ...funnel, uuid: expect.stringMatching(UUID) } });
+    // The key's user made it: the same user /api/users/@me/ answers.
+    const me = await get('/api/users/@me/');
+    expect(created.created_by).toMatchObject({ id: me.id, uuid: me.uuid, email: me.email });
     expect(await get(savedPath(`${created.id}/`))).toEqual(created);
 
     const alpha = await save({ name: 'alpha revenue', query: mean });
@@ -90,8 +93,9 @@ describe('saved metrics on experiments', () => {
     const secondary = await save({ name: 'Linked secondary', query: mean });
     const e = await createExperiment(s, { name: 'With saved', feature_flag_key: 'with-saved', saved_metrics_ids: [{ id: primary.id, metadata: { type: 'primary' } }] });
     expect(e.saved_metrics).toEqual([
-      { id: expect.any(Number), experiment: e.id, saved_metric: primary.id, metadata: { type: 'primary' }, created_at: expect.any(String), query: primary.query, name: 'Linked primary' },
+      { id: e.saved_metrics[0].id, experiment: e.id, saved_metric: primary.id, metadata: { type: 'primary' }, created_at: e.created_at, query: primary.query, name: 'Linked primary' },
     ]);
+    expect(Number.isInteger(e.saved_metrics[0].id) && e.saved_metrics[0].id > 0).toBe(true);
     expect(e).not.toHaveProperty('saved_metrics_ids');
 
     const patched = await json(
