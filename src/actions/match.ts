@@ -16,7 +16,7 @@ export interface ActionRef {
 }
 
 /** Filter types an action step may carry here: the event's own properties (PostHog's default). */
-const EVENT_FILTER_TYPES = new Set([undefined, null, 'event']);
+const EVENT_FILTER_TYPES = new Set<unknown>([undefined, null, 'event']);
 /** Element fields PostHog reads from `$autocapture` events only (on other events it ignores them). */
 const ELEMENT_FIELDS = ['selector', 'tag_name', 'text', 'href'] as const;
 
@@ -37,7 +37,7 @@ export function checkAction(action: ActionRef): void {
     if (step.event === '$autocapture') for (const field of ELEMENT_FIELDS) if (step[field] !== null) refuse(action, i, `matching on '${field}' (the elements chain)`);
     for (const filter of step.properties ?? []) {
       if (typeof filter.key !== 'string') refuse(action, i, 'a property filter without a key');
-      if (!EVENT_FILTER_TYPES.has(filter.type as string | null | undefined)) refuse(action, i, `a property filter of type '${String(filter.type)}' (only event properties)`);
+      if (!EVENT_FILTER_TYPES.has(filter.type)) refuse(action, i, `a property filter of type '${String(filter.type)}' (only event properties)`);
     }
   }
 }
