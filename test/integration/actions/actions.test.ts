@@ -156,5 +156,11 @@ describe('actions CRUD', () => {
     ]);
     const log = await get(`/api/projects/${s.credentials.project_id}/activity_log/?scope=Action&item_id=${a.id}`);
     expect(log.results.map((e: Json) => e.activity)).toEqual(['deleted', 'updated', 'created']);
+
+    // A restore is logged as PostHog's handle_action_change logs it: an update of `deleted`.
+    await send(s, 'PATCH', actionsPath(`${a.id}/`), { deleted: false });
+    const after = await get(actionsPath(`${a.id}/activity/`));
+    expect(after.results.map((e: Json) => e.activity)).toEqual(['updated', 'deleted', 'updated', 'created']);
+    expect(after.results[0].detail.changes).toEqual([{ type: 'Action', action: 'changed', field: 'deleted', before: null, after: false }]);
   });
 });
