@@ -23,6 +23,11 @@ export interface FoldContext extends PersonStore {
   recordedAt: string;
   /** The distinct id's person before this event, read together with the dedup check. */
   personIdBefore: string | undefined;
+  /**
+   * Set by foldPerson when the event left its person as it was: no merge, no new person, nothing
+   * written. Decided by the person's state, never by whether it was cached, so a replay agrees.
+   */
+  personUnchanged?: boolean;
 }
 
 /** Warnings this fold raises itself, as opposed to those the capture endpoint logged. */

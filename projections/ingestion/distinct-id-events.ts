@@ -28,10 +28,10 @@ export function namedIds(event: Pick<CapturedEventData, 'event' | 'distinct_id' 
 const ROWS_PER_STATEMENT = 200;
 
 /**
- * Copies each of the record's events under every id it names: what `as_of` of a person or group
- * folds. `parts`: only these events (a part applied on its own). A single EventCaptured is part 0.
+ * Copies the record's events at `parts` (those that changed a person or group; a single
+ * EventCaptured is part 0) under every id each names: what `as_of` of a person or group folds.
  */
-export async function recordNamedEvents(db: SqlSession, projectId: number, recorded: RecordedEvent, parts?: readonly number[]): Promise<void> {
+export async function recordNamedEvents(db: SqlSession, projectId: number, recorded: RecordedEvent, parts: readonly number[]): Promise<void> {
   const events: readonly CapturedEventData[] =
     recorded.type === 'EventsCaptured' ? (recorded.data as EventsCapturedData).events : recorded.type === 'EventCaptured' ? [recorded.data as CapturedEventData] : [];
   const params: SqlValue[] = [];
@@ -45,7 +45,7 @@ export async function recordNamedEvents(db: SqlSession, projectId: number, recor
     params.length = 0;
     rows = 0;
   };
-  for (const i of parts ?? events.keys()) {
+  for (const i of parts) {
     const event = events[i];
     if (!event) continue;
     const text = JSON.stringify(event);

@@ -99,7 +99,9 @@ function recordPersonOf(reads: RecordReads, distinctId: string): string | undefi
  * person and group effects first, then its row in the events table. `cache` mirrors the persons of
  * the store behind `db`; with its record's `reads`, the event reads nothing itself and its row joins
  * the record's (the caller inserts them), and the most common event (no person or group effect to
- * write) settles without a promise (undefined).
+ * write) settles without a promise. Answers whether the event belongs in the history of the ids it
+ * names (distinct_id_events): an event that changed no person and no group is left out, since
+ * folding a person's past without it gives the same person.
  */
 export function foldCaptured(
   recorded: RecordedEvent,
@@ -108,14 +110,14 @@ export function foldCaptured(
   db: SqlSession,
   cache: PersonCache | undefined,
   reads: RecordReads | null = null,
-): Promise<void> | undefined {
+): boolean | Promise<boolean> {
   const projectId = projectIdOf(recorded);
-  if (projectId === null) return undefined;
+  if (projectId === null) return false;
   const distinctId = String(data.distinct_id);
   // Stryker disable next-line ConditionalExpression: equivalent, event by event is the record's slow path (the determinism tests fold both ways alike)
   if (!reads) return foldAlone(recorded, data, index, db, cache, projectId, distinctId);
   // A re-sent event counts once, also when the record itself carries it twice.
-  if (reads.folded.has(data.uuid)) return undefined;
+  if (reads.folded.has(data.uuid)) return false;
   reads.folded.add(data.uuid);
   const ctx = contextOf(recorded, data, index, db, cache, reads, projectId, distinctId, recordPersonOf(reads, distinctId));
   // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent, the common event's shortcut; foldEffects writes the same person and row
@@ -123,10 +125,11 @@ export function foldCaptured(
     const settled = foldPerson(ctx);
     if (typeof settled === 'string') {
       reads.rows.push(eventRow(ctx, data, settled, NO_GROUPS));
-      return undefined;
+      return !ctx.personUnchanged;
     }
     return settled.then((personId) => {
       reads.rows.push(eventRow(ctx, data, personId, NO_GROUPS));
+      return !ctx.personUnchanged;
     });
   }
   return foldEffects(ctx, data, reads);
@@ -140,10 +143,10 @@ async function foldAlone(
   cache: PersonCache | undefined,
   projectId: number,
   distinctId: string,
-): Promise<void> {
+): Promise<boolean> {
   const before = (await lookupBeforeFold(db, projectId, data.uuid, distinctId))!;
-  if (before.duplicate === 1) return;
-  await foldEffects(contextOf(recorded, data, index, db, cache, null, projectId, distinctId, before.person_id ?? undefined), data, null);
+  if (before.duplicate === 1) return false;
+  return foldEffects(contextOf(recorded, data, index, db, cache, null, projectId, distinctId, before.person_id ?? undefined), data, null);
 }
 
 type CapturedContext = FoldContext & { personless: boolean };
@@ -184,8 +187,8 @@ function contextOf(
   };
 }
 
-/** Every effect of the event, then its row: inserted now, or added to its record's. */
-async function foldEffects(ctx: CapturedContext, data: CapturedEventData, reads: RecordReads | null): Promise<void> {
+/** Every effect of the event, then its row: inserted now, or added to its record's; whether it changed a person or group. */
+async function foldEffects(ctx: CapturedContext, data: CapturedEventData, reads: RecordReads | null): Promise<boolean> {
   let personId: string;
   if (ctx.personless) {
     if (PERSON_PROFILE_EVENTS.has(ctx.event)) {
@@ -209,6 +212,10 @@ async function foldEffects(ctx: CapturedContext, data: CapturedEventData, reads:
   // Stryker disable next-line ConditionalExpression: equivalent, the row is then written at once instead of with its record's: the same row, and the record's dedup set already holds its uuid
   if (reads) reads.rows.push(row);
   else await insertEvents(ctx.db, [row]);
+  if (isGroupIdentify(ctx.event)) return true;
+  // A personless event changes no person; one naming a merge stays, as the ids it connects are followed.
+  if (ctx.personless) return mergeSourceOf(ctx.event, ctx.properties) !== null;
+  return !ctx.personUnchanged;
 }
 
 function eventRow(ctx: CapturedContext, data: CapturedEventData, personId: string, groups: GroupColumns): EventRow {

@@ -29,18 +29,23 @@ export function createIngestionProjection(): ReadModelProjection {
     const projectId = projectIdOf(recorded);
     return projectId !== null && events.length > 1 ? readRecord(db, caches.of(db), projectId, events, absorbed) : null;
   };
-  /** The record's events in order; with `reads`, their rows are left in `reads.rows` for the caller to insert. */
-  const foldRecord = async (recorded: RecordedEvent, db: SqlSession, reads: RecordReads | null) => {
+  /**
+   * The record's events in order; with `reads`, their rows are left in `reads.rows` for the caller
+   * to insert. Answers the indexes of the events that belong in the named ids' history.
+   */
+  const foldRecord = async (recorded: RecordedEvent, db: SqlSession, reads: RecordReads | null): Promise<number[]> => {
     const { events } = recorded.data as EventsCapturedData;
     const cache = caches.of(db);
+    const named: number[] = [];
     for (let i = 0; i < events.length; i++) {
       const pending = foldCaptured(recorded, events[i], i, db, cache, reads);
-      if (pending) await pending;
+      if (pending === true || (pending !== false && (await pending))) named.push(i);
     }
+    return named;
   };
-  const recordIds = async (recorded: RecordedEvent, db: SqlSession, parts?: number[]) => {
+  const recordIds = async (recorded: RecordedEvent, db: SqlSession, parts: readonly number[]) => {
     const projectId = projectIdOf(recorded);
-    if (projectId !== null) await recordNamedEvents(db, projectId, recorded, parts);
+    if (projectId !== null && parts.length > 0) await recordNamedEvents(db, projectId, recorded, parts);
   };
   return {
     name: INGESTION,
@@ -56,7 +61,9 @@ export function createIngestionProjection(): ReadModelProjection {
     // 10: the events naming each distinct id and group, copied (distinct-id-events.ts): a person's past
     //     is folded from its own events, not from whole 10,000-event records.
     // 11: flag_exposures, each `$feature_flag_called` event's flag and variant (experiments' exposures).
-    version: 11,
+    // 12: distinct_id_events holds only the events that changed a person or group (most events change
+    //     neither, and copying each was a quarter of the fold).
+    version: 12,
     store: 'readmodels',
     handles: ['EventCaptured', 'EventsCaptured', 'IngestionWarningRaised'],
     invalidates: ['person-properties', 'hash-key-overrides', 'group-properties', 'group-type-mappings'],
@@ -67,15 +74,14 @@ export function createIngestionProjection(): ReadModelProjection {
       if (recorded.type === 'EventsCaptured') {
         const absorbed: Absorbed = new Map();
         const reads = await readsOf(recorded, db, absorbed);
-        await foldRecord(recorded, db, reads);
+        const named = await foldRecord(recorded, db, reads);
         await repointAbsorbed(db, absorbed);
         if (reads) await insertEvents(db, reads.rows);
-        await recordIds(recorded, db);
+        await recordIds(recorded, db, named);
         return;
       }
       if (recorded.type === 'EventCaptured') {
-        await foldCaptured(recorded, recorded.data as CapturedEventData, 0, db, caches.of(db));
-        await recordIds(recorded, db);
+        if (await foldCaptured(recorded, recorded.data as CapturedEventData, 0, db, caches.of(db))) await recordIds(recorded, db, [0]);
         return;
       }
       if (recorded.type === 'IngestionWarningRaised') {
@@ -113,9 +119,9 @@ export function createIngestionProjection(): ReadModelProjection {
           const inserting = insertEvents(db, held);
           // Awaited below; a fold that throws first must not leave its rejection unhandled.
           inserting.catch(() => undefined);
-          await foldRecord(recorded, db, reads);
+          const named = await foldRecord(recorded, db, reads);
           await inserting;
-          await recordIds(recorded, db);
+          await recordIds(recorded, db, named);
           held = reads.rows;
         }
         applied++;
@@ -130,8 +136,7 @@ export function createIngestionProjection(): ReadModelProjection {
       return recorded.type === 'EventsCaptured' ? (recorded.data as EventsCapturedData).events.length : 0;
     },
     async applyPart(recorded: RecordedEvent, index: number, db: SqlSession) {
-      await foldCaptured(recorded, (recorded.data as EventsCapturedData).events[index], index, db, caches.of(db));
-      await recordIds(recorded, db, [index]);
+      if (await foldCaptured(recorded, (recorded.data as EventsCapturedData).events[index], index, db, caches.of(db))) await recordIds(recorded, db, [index]);
     },
     // The person cache must never outlive the rows it mirrors.
     rolledBack() {

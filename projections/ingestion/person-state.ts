@@ -20,12 +20,17 @@ export function foldPerson(ctx: FoldContext): string | Promise<string> {
     const updates = ctx.personUpdates;
     // The common case (no person operations, no merge) never reads the person row.
     // Stryker disable next-line ConditionalExpression: equivalent, the shortcut of an event without updates; the full path writes nothing for it either
-    if (!updates) return personId;
+    if (!updates) {
+      ctx.personUnchanged = true;
+      return personId;
+    }
     const person = ctx.cache?.get(personId);
     // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent, the cached person's shortcut; foldPersonFully reads it and writes the same
     if (person) {
       const next = updatedPerson(ctx, person, false);
-      return next ? savePerson(ctx, next).then(() => personId) : personId;
+      if (next) return savePerson(ctx, next).then(() => personId);
+      ctx.personUnchanged = true;
+      return personId;
     }
   }
   return foldPersonFully(ctx, source);
@@ -52,6 +57,7 @@ async function foldPersonFully(ctx: FoldContext, source: string | null): Promise
   }
 
   const markIdentified = merge?.markIdentified ?? false;
+  let written = false;
   // The common case (no person operations, no merge) never reads the person row.
   // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent, the person would be read only to find nothing to write (updatedPerson answers null)
   if ((updates || markIdentified) && !merge?.propertiesApplied) {
@@ -59,7 +65,10 @@ async function foldPersonFully(ctx: FoldContext, source: string | null): Promise
     if (!person) throw new Error(`ingestion: distinct id ${distinctId} points at missing person ${personId}`);
     const next = updatedPerson(ctx, person, markIdentified);
     if (next) await savePerson(ctx, next);
+    written = next !== null;
   }
+  // What the cached shortcut decides for a known person without a merge, decided alike here.
+  if (merge === null && !written) ctx.personUnchanged = true;
 
   // Experience continuity: the anonymous id keeps bucketing flags for the person it joined.
   // Stryker disable next-line ConditionalExpression: equivalent, a merge (hence linked) happens only with a source

@@ -149,7 +149,9 @@ export const INGESTION_WARNINGS: TableSchema = {
 
 /**
  * The captured events naming each distinct id (as the event's, or as the id it merges) and each
- * group (`$group:<type>:<key>`), with where the log holds them (the record's position and
+ * group (`$group:<type>:<key>`) that changed a person or group (created, wrote, merged, identified a
+ * group, or named a merge: an event that changed nothing leaves the fold of a person's past as it
+ * is, so it is not kept), with where the log holds them (the record's position and
  * ingest-stream revision, the event's index in it): what time travel folds a person's or group's
  * past from. A copy of those events, not a pointer: one record holds 10,000 events of as many
  * persons, and reading whole records made a person's past cost its records' size, not its events.
