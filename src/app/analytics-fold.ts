@@ -3,8 +3,13 @@ import type { EventLog } from '../store/event-log';
 import type { FoldedAnalyticsStore } from '../store/analytics';
 import type { SqlSession } from '../store/sql';
 
-/** Log records read per batch, and the byte bound beside it (one EventsCaptured holds up to 10,000 events). */
-const BATCH_RECORDS = 500;
+/**
+ * Log records read per batch, and the byte bound beside it (one EventsCaptured holds up to 10,000
+ * events). Each batch is a few statements on the store, and ClickHouse writes a part per insert:
+ * single-event records (EventCaptured, each its own request) need thousands to a batch, or the
+ * store's per-statement cost, not the rows, sets the pace.
+ */
+const BATCH_RECORDS = 20_000;
 const BATCH_BYTES = 16 * 1024 * 1024;
 /** How long an idle fold waits before looking at the log again (appends also wake it). */
 const IDLE_MS = 200;
@@ -84,20 +89,40 @@ export class AnalyticsFold {
     await this.loop?.catch(() => undefined);
   }
 
-  /** Folds the log up to its head (one step of follow: only follow calls it, so one batch at a time). */
+  /**
+   * Folds the log up to its head (one step of follow: only follow calls it, so one batch at a time
+   * is stored). The next batch is read and its rows read back while the previous one is being
+   * stored: the store answers from another process (or thread), so the two waits overlap. Batches
+   * are stored in order, each once the one before is, so the position read back on start never
+   * passes a batch not stored.
+   */
   private async foldToHead(): Promise<void> {
-    for (;;) {
-      const records = await this.deps.log.readAll({ afterPosition: this.position, maxCount: BATCH_RECORDS, maxBytes: BATCH_BYTES });
-      if (records.length === 0 || this.stopped) return;
-      const last = records[records.length - 1].position;
-      await Promise.race([this.deps.ingested(last), this.stopped$]);
-      if (this.stopped) return;
-      const { events, persons } = await foldOutputs(this.deps.readModels, records, last);
-      // Persons first: once a batch's events are stored (what the position is read from), its mapping is too.
-      if (persons.length > 0) await this.deps.store.persons.map(persons);
-      if (events.length > 0) await this.deps.store.sink.append(events, last);
-      this.advance(last);
+    let storing: Promise<void> = Promise.resolve();
+    let read = this.position;
+    try {
+      for (;;) {
+        const records = await this.deps.log.readAll({ afterPosition: read, maxCount: BATCH_RECORDS, maxBytes: BATCH_BYTES });
+        if (records.length === 0 || this.stopped) break;
+        const last = records[records.length - 1].position;
+        await Promise.race([this.deps.ingested(last), this.stopped$]);
+        if (this.stopped) break;
+        const outputs = await foldOutputs(this.deps.readModels, records, last);
+        await storing;
+        storing = this.storeBatch(outputs, last);
+        // Awaited at the next batch or below; a failure meanwhile must not go unhandled.
+        storing.catch(() => undefined);
+        read = last;
+      }
+    } finally {
+      await storing;
     }
+  }
+
+  private async storeBatch({ events, persons }: Awaited<ReturnType<typeof foldOutputs>>, last: number): Promise<void> {
+    // Persons first: once a batch's events are stored (what the position is read from), its mapping is too.
+    if (persons.length > 0) await this.deps.store.persons.map(persons);
+    if (events.length > 0) await this.deps.store.sink.append(events, last);
+    this.advance(last);
   }
 
   private advance(position: number): void {
