@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ingestionProjection } from '../../../projections/ingestion';
+import { createIngestionProjection, ingestionProjection } from '../../../projections/ingestion';
 import type { SqlStore } from '../../../src/store/read-model-projection';
 import { digestProjection } from '../../../src/runtime/digest';
 import { sqliteSession, sqliteTableDdl } from '../../../src/adapters/sqlite/read-models';
 import { QUARANTINE_SCHEMA } from '../../../src/runtime/quarantine';
 import { count, fold, freshStore, LogBuilder, PROJECT, rowsOf } from './helpers';
+import { setPersonCacheEnabled } from '../../../projections/ingestion/person-cache';
+import type { RecordedEvent } from '../../../streams';
 import { asBatches, mixedLog } from './mixed-log';
 
 describe('ingestion projection: determinism', () => {
@@ -65,6 +67,36 @@ describe('ingestion projection: determinism', () => {
     expect(merges(batched.db)).toEqual(merges(one.db));
     // Sanity: some person really holds several ids, so their order was compared.
     expect((order(one.db) as { ids: string }[]).some((r) => r.ids.includes(' '))).toBe(true);
+  });
+
+  it('which events the history keeps does not depend on the person cache', async () => {
+    // Kept: the events that changed a person or group. The cached shortcut and the full path (a
+    // person read from its row, as after a restart or in a replay) must decide alike. Single
+    // events: a record's reads would fill the cache for its events.
+    const log = new LogBuilder();
+    const events: RecordedEvent[] = [];
+    for (let i = 0; i < 40; i++) {
+      const who = `user-${i % 4}`;
+      // A page view with properties its person already holds (filtered ones change): no write.
+      events.push(log.capture('$pageview', who, { $browser: 'Chrome', $current_url: `https://example.com/${i}` }));
+      if (i % 10 === 9) events.push(log.capture('upgraded', who, { $set: { plan: `plan-${i}` } }));
+    }
+    const warm = freshStore();
+    await warm.apply(...events);
+    setPersonCacheEnabled(false);
+    const cold = freshStore();
+    try {
+      await cold.apply(...events);
+    } finally {
+      setPersonCacheEnabled(true);
+    }
+    expect(rowsOf(cold.db, 'distinct_id_events')).toEqual(rowsOf(warm.db, 'distinct_id_events'));
+    // Kept: each person's first page view (it created the person) and every write; nothing else.
+    const kept = warm.db.prepare("SELECT json_extract(event, '$.event') AS event, count(*) AS n FROM distinct_id_events GROUP BY 1 ORDER BY 1").all();
+    expect(kept).toEqual([
+      { event: '$pageview', n: 4 },
+      { event: 'upgraded', n: 4 },
+    ]);
   });
 
   it('every declared orderBy is a total order (no two rows tie)', async () => {
