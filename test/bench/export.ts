@@ -1,7 +1,9 @@
 // Batch-export throughput: N events in one hourly interval exported by the real worker (the same
 // code path as `npm start`: run claimed, rows read from the analytics store, destination written,
 // run finished) to File as JSONLines and as Parquet (zstd), and to the local PostgreSQL.
-//   npm run bench -- export [rows=1000000] [cases=file-jsonl,file-parquet,postgres] [engines=sqlite]
+//   npm run bench -- export [rows=1000000] [cases=file-jsonl,file-parquet,postgres] [engines=sqlite] [history=0]
+// history: that many more events of the same project in the 24 hours before the exported one, which
+// the run must not read (a store that reads the whole project per page slows with them).
 // engines: the analytics stores the exports read, in turn (issue 25): the embedded one (sqlite), a
 // ClickHouse server (clickhouse: CLICKHOUSE_BENCH_URL, else HOGQL_CLICKHOUSE_URL, else
 // http://127.0.0.1:8123) and chDB in-process (chdb: `bash infra/chdb.sh`). Each file's sha256 is
@@ -34,6 +36,7 @@ import type { AnalyticsEventRow, StoredEventColumns } from '../../src/store/anal
 const ROWS = Number(process.argv[2] ?? 1_000_000);
 const CASES = (process.argv[3] ?? 'file-jsonl,file-parquet,postgres').split(',');
 const ENGINES = (process.argv[4] ?? 'sqlite').split(',');
+const HISTORY = Number(process.argv[5] ?? 0);
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_BENCH_URL ?? process.env.HOGQL_CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
 const HOUR_START = Date.parse('2024-01-15T10:00:00Z');
 const dir = mkdtempSync(join(tmpdir(), 'bench-export-'));
@@ -66,7 +69,8 @@ console.log(`inserting ${ROWS.toLocaleString()} events into the analytics table.
   const names = ['$pageview', '$autocapture', 'signed up', 'purchase', '$feature_flag_called', 'clicked button'];
   const tx = db.transaction((from: number, to: number) => {
     for (let i = from; i < to; i++) {
-      const at = new Date(HOUR_START + Math.floor((i / ROWS) * 3_599_000)).toISOString();
+      // The exported hour's rows first, then the history's in the day before it.
+      const at = new Date(i < ROWS ? HOUR_START + Math.floor((i / ROWS) * 3_599_000) : HOUR_START - 86_400_000 + Math.floor(((i - ROWS) / HISTORY) * 86_399_000)).toISOString();
       const properties = {
         $current_url: `https://app.example.com/projects/${i % 97}/dashboard?tab=${i % 5}`,
         $browser: 'Chrome',
@@ -81,7 +85,7 @@ console.log(`inserting ${ROWS.toLocaleString()} events into the analytics table.
       insert.run(randomUUID(), projectId, names[i % names.length], `user-${i % users}`, personIds[i % users], at, at, JSON.stringify(properties));
     }
   });
-  for (let i = 0; i < ROWS; i += 10_000) tx(i, Math.min(ROWS, i + 10_000));
+  for (let i = 0; i < ROWS + HISTORY; i += 10_000) tx(i, Math.min(ROWS + HISTORY, i + 10_000));
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
 }
@@ -209,7 +213,7 @@ for (const engine of ENGINES) {
     const filled = await timedAsync(async () => {
       for (const batch of embeddedEvents(50_000)) await sink.append(batch, 1);
     });
-    console.log(`${engine}: ${ROWS.toLocaleString()} events stored in ${filled.seconds.toFixed(1)} s`);
+    console.log(`${engine}: ${(ROWS + HISTORY).toLocaleString()} events stored in ${filled.seconds.toFixed(1)} s`);
     await exportCases(engine);
   } finally {
     await runtime.close();
@@ -218,7 +222,7 @@ for (const engine of ENGINES) {
   }
 }
 
-report(`batch export (${ROWS.toLocaleString()} events, ${new Date().toISOString()})`, rows);
+report(`batch export (${ROWS.toLocaleString()} events of ${(ROWS + HISTORY).toLocaleString()}, ${new Date().toISOString()})`, rows);
 const jsonl = rows.find((r) => r.engine === 'sqlite' && r.destination === 'File' && r.run === 'threads warm');
 if (jsonl) console.log(`\nJSONLines to File: ${jsonl['rows/s'].toLocaleString()} rows/s (target >= 200,000): ${Number(jsonl['rows/s']) >= 200_000 ? 'MET' : 'NOT MET'}`);
 for (const format of ['JSONLines', 'Parquet']) {

@@ -1,15 +1,15 @@
 import { mappedPersons } from './person-mapping';
-import { EVENTS_TABLE } from './schema';
+import { EVENTS_TABLE, type EventRowTable } from './schema';
 import { int } from './sql-literal';
 
 /**
  * The project's events matching `where` (a condition on the stored columns), each (project, uuid)
- * once. The only duplicates events can hold are identical copies (sink.ts), which share the
+ * once. The only duplicates the tables can hold are identical copies (sink.ts), which share the
  * sorting key, so FINAL collapses them whether or not the background merge has run. Used as a
- * FROM source; its columns are the table's.
+ * FROM source; its columns are the table's. `table`: the one whose sorting key `where` narrows.
  */
-export function dedupedEvents(projectId: number, where: string): string {
-  return `(SELECT * FROM ${EVENTS_TABLE} FINAL WHERE project_id = ${int(projectId)} AND ${where})`;
+export function dedupedEvents(projectId: number, where: string, table: EventRowTable = EVENTS_TABLE): string {
+  return `(SELECT * FROM ${table} FINAL WHERE project_id = ${int(projectId)} AND ${where})`;
 }
 
 /**

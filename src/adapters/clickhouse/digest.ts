@@ -1,7 +1,7 @@
 import type { AnalyticsDigest, StoredEventColumns } from '../../store/analytics';
 import { digestRows, SetDigest } from '../../runtime/set-digest';
 import type { ClickHouseConnection } from './connection';
-import { EVENTS_TABLE, PERSONS_TABLE } from './schema';
+import { EVENT_ROW_TABLES, PERSONS_TABLE } from './schema';
 import { int, str } from './sql-literal';
 import { fromMs } from './time';
 
@@ -17,16 +17,30 @@ type Stored = Omit<StoredEventColumns, 'project_id' | 'timestamp' | 'received_at
 
 /**
  * The store's digest as its reads see it: events FINAL (an identical copy left by a crash counts
- * once), paged by (project_id, uuid); each distinct id's newest mapping (argMax on version).
+ * once), paged by (project_id, uuid); each distinct id's newest mapping (argMax on version). The
+ * events are digested in each table holding them (events and its copies, schema.ts); when the
+ * copies disagree the events digest names each table's, so it equals no read models' digest.
  */
 export async function clickhouseDigest(client: ClickHouseConnection): Promise<AnalyticsDigest> {
+  const perTable: string[] = [];
+  for (const table of EVENT_ROW_TABLES) perTable.push(await eventsDigest(client, table));
+  const events = perTable.every((d) => d === perTable[0]) ? perTable[0] : EVENT_ROW_TABLES.map((t, i) => `${t}:${perTable[i]}`).join(' ');
+  const persons = new SetDigest();
+  const mapped = await client.rows<{ project_id: string | number; distinct_id: string; person_id: string }>(
+    `SELECT project_id, distinct_id, argMax(person_id, version) AS person_id FROM ${PERSONS_TABLE} GROUP BY project_id, distinct_id`,
+  );
+  for (const r of mapped) persons.add(digestRows.person(Number(r.project_id), r.distinct_id, r.person_id));
+  return { events, persons: persons.value() };
+}
+
+async function eventsDigest(client: ClickHouseConnection, table: string): Promise<string> {
   const events = new SetDigest();
   let after: { project: number; uuid: string } | null = null;
   for (;;) {
     const from: string = after === null ? '1' : `(project_id > ${int(after.project)} OR (project_id = ${int(after.project)} AND uuid > ${str(after.uuid)}))`;
     const rows = await client.rows<Stored>(
       `SELECT project_id, uuid, event, distinct_id, person_id, timestamp, received_at, properties, elements_chain, group_0, group_1, group_2, group_3, group_4, historical_migration
-       FROM ${EVENTS_TABLE} FINAL WHERE ${from} ORDER BY project_id, uuid LIMIT ${PAGE}`,
+       FROM ${table} FINAL WHERE ${from} ORDER BY project_id, uuid LIMIT ${PAGE}`,
     );
     for (const r of rows)
       events.add(
@@ -48,10 +62,5 @@ export async function clickhouseDigest(client: ClickHouseConnection): Promise<An
     const last = rows[rows.length - 1];
     after = { project: Number(last.project_id), uuid: last.uuid };
   }
-  const persons = new SetDigest();
-  const mapped = await client.rows<{ project_id: string | number; distinct_id: string; person_id: string }>(
-    `SELECT project_id, distinct_id, argMax(person_id, version) AS person_id FROM ${PERSONS_TABLE} GROUP BY project_id, distinct_id`,
-  );
-  for (const r of mapped) persons.add(digestRows.person(Number(r.project_id), r.distinct_id, r.person_id));
-  return { events: events.value(), persons: persons.value() };
+  return events.value();
 }

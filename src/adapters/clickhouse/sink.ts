@@ -6,7 +6,7 @@ import { toMs } from './time';
 
 /**
  * Rows one append may hold: the server's default max_insert_block_size, so one INSERT is one block
- * and (one partition) one part, stored whole or not at all.
+ * and (one partition) one part per table, each stored whole or not at all.
  */
 const ROWS_PER_APPEND = 1_048_576;
 /** uuids per lookup statement: ~40 bytes each stays under the default max_query_size (256 KiB). */
@@ -15,10 +15,11 @@ const LOOKUP_CHUNK = 5000;
 /**
  * The sink: one `INSERT … FORMAT JSONEachRow` per append, idempotent by (project, uuid) as the port
  * asks. A row is dropped when its (project, uuid) came earlier in the batch or is in event_uuids;
- * the new rows go to events, then their uuids to event_uuids. A crash between those two inserts
- * leaves events a copy that event_uuids does not know, so the batch sent again stores it a second
- * time: identical, same sorting key, and reads say FINAL (schema.ts). A different later copy can
- * only come after that resend, by which time its uuid is known.
+ * the new rows go to events (whose views carry them into its copies, schema.ts), then their uuids
+ * to event_uuids. A crash between those two inserts, or inside the first (some tables written, not
+ * all: the fold's position is the lowest of theirs), leaves tables a copy that event_uuids does not
+ * know, so the batch sent again stores it a second time: identical, same sorting key, and reads say
+ * FINAL. A different later copy can only come after that resend, by which time its uuid is known.
  *
  * One writer at a time (the projection that folds the log): two sinks racing on one uuid could
  * both miss it in the lookup.

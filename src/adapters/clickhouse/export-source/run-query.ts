@@ -1,6 +1,7 @@
 import type { BatchExportRow } from '../../../../projections/exports';
 import { compileToClickHouse, type CompiledColumn } from '../../../exports/hogql';
 import { dedupedEvents } from '../deduped-events';
+import { EVENTS_BY_RECEIVED_TABLE, EVENTS_BY_TIME_TABLE, type EventRowTable } from '../schema';
 import { int, str, strList } from '../sql-literal';
 import { toMs } from '../time';
 
@@ -32,6 +33,12 @@ const eventList = (config: Record<string, unknown>, key: string): string[] => {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 };
 
+/**
+ * The copy whose sorting key leads with the run's time (schema.ts), so that a run's statements read
+ * its window's rows only: 18.16 reads every row a condition's key range holds before sorting.
+ */
+const tableFor = (w: RunWindow): EventRowTable => (w.isBackfill ? EVENTS_BY_TIME_TABLE : EVENTS_BY_RECEIVED_TABLE);
+
 /** The window's condition on the stored columns: range, stable set, include/exclude (as the SQLite source). */
 function windowCondition(exp: BatchExportRow, w: RunWindow, timeColumn: string): string {
   const parts = [`${timeColumn} >= ${int(toMs(w.start))}`, `${timeColumn} < ${int(toMs(w.end))}`, `_position <= ${int(w.position)}`];
@@ -51,9 +58,9 @@ export function standardQuery(exp: BatchExportRow, w: RunWindow): RunQuery {
   const time = w.isBackfill ? 'timestamp' : 'received_at';
   const where = windowCondition(exp, w, time);
   return {
-    countSql: `SELECT count() AS n FROM ${dedupedEvents(w.projectId, where)}`,
+    countSql: `SELECT count() AS n FROM ${dedupedEvents(w.projectId, where, tableFor(w))}`,
     pageSql: (after, limit) =>
-      `SELECT ${STANDARD_COLUMNS} FROM ${dedupedEvents(w.projectId, `${where} AND ${afterKeyset(time, after)}`)}
+      `SELECT ${STANDARD_COLUMNS} FROM ${dedupedEvents(w.projectId, `${where} AND ${afterKeyset(time, after)}`, tableFor(w))}
        ORDER BY ${time}, uuid LIMIT ${int(limit)}`,
   };
 }
@@ -80,10 +87,10 @@ export interface HogQLRunQuery extends RunQuery {
  * (person_key, person_properties), filled by the source for the run. The stored times are renamed
  * in the innermost SELECT: an alias named like the column it is computed from is a cycle there.
  */
-function exportedEvents(projectId: number, where: string, personTable: string): string {
+function exportedEvents(projectId: number, where: string, table: EventRowTable, personTable: string): string {
   const stored = `SELECT uuid, event, properties, distinct_id, project_id AS team_id, timestamp AS event_ms, received_at AS received_ms,
       person_id, elements_chain, ifNull(person_id, '') AS person_key
-    FROM ${dedupedEvents(projectId, where)}`;
+    FROM ${dedupedEvents(projectId, where, table)}`;
   return `(SELECT uuid, event, properties, distinct_id, team_id, ${isoText('event_ms')} AS timestamp, ${isoText('received_ms')} AS created_at,
       person_id, person_properties, elements_chain, event_ms, received_ms
     FROM (${stored}) AS stored ANY LEFT JOIN ${personTable} AS persons USING person_key)`;
@@ -96,13 +103,13 @@ export function hogqlQuery(exp: BatchExportRow & { hogql_query: string }, w: Run
   const time = w.isBackfill ? 'event_ms' : 'received_ms';
   const where = windowCondition(exp, w, w.isBackfill ? 'timestamp' : 'received_at');
   const compiled = compileToClickHouse(exp.hogql_query, { propertyColumns: 'json' });
-  const from = exportedEvents(w.projectId, where, personTable);
+  const from = exportedEvents(w.projectId, where, tableFor(w), personTable);
   const filter = compiled.where ?? '1';
   return {
     countSql: `SELECT count() AS n FROM ${from} WHERE ${filter}`,
     pageSql: (after, limit) =>
       `SELECT ${IDENTITY}, ${compiled.select} FROM ${from} WHERE ${filter} AND ${afterKeyset(time, after)} ORDER BY ${time}, uuid LIMIT ${int(limit)}`,
-    personIdsSql: `SELECT DISTINCT person_id FROM ${dedupedEvents(w.projectId, where)} WHERE isNotNull(person_id)`,
+    personIdsSql: `SELECT DISTINCT person_id FROM ${dedupedEvents(w.projectId, where, tableFor(w))} WHERE isNotNull(person_id)`,
     typesSql: `DESCRIBE TABLE (SELECT ${compiled.select} FROM ${from} WHERE 0)`,
     columns: compiled.columns,
   };
