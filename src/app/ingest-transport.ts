@@ -1,5 +1,5 @@
 import type { Config } from '../config';
-import type { EventLog } from '../store/event-log';
+import type { ContractedEventLog } from '../store/contracted-log';
 import type { IngestTransport } from '../store/ingest-transport';
 import type { StartedRole } from '../runtime/leased-role';
 import { NatsIngestTransport } from '../adapters/nats/nats-transport';
@@ -16,8 +16,13 @@ export async function openIngestTransport(config: NatsConfig): Promise<IngestTra
   return NatsIngestTransport.open({ url: config.NATS_URL, ...layoutOf(config), publishTimeoutMs: config.NATS_PUBLISH_TIMEOUT_MS });
 }
 
-/** The `ingest` role: JetStream's consumers appending to `log` until stopped. */
-export async function startIngestRole(config: NatsConfig, log: EventLog, onError: (message: string, err: unknown) => void): Promise<StartedRole> {
+/**
+ * The `ingest` role: JetStream's consumers appending to `log` until stopped. They append to the
+ * adapter under the contracts: capture validated the records and stamped their schema versions
+ * before publishing, and going through the contracts again would read (parse) every record's data,
+ * which the SQLite and PostgreSQL logs store as the published text without reading it.
+ */
+export async function startIngestRole(config: NatsConfig, log: ContractedEventLog, onError: (message: string, err: unknown) => void): Promise<StartedRole> {
   if (!config.NATS_URL) throw new Error('the ingest role needs NATS_URL');
-  return startIngestConsumers(log, { url: config.NATS_URL, ...layoutOf(config), ackWaitMs: config.NATS_ACK_WAIT_MS, onError });
+  return startIngestConsumers(log.inner, { url: config.NATS_URL, ...layoutOf(config), ackWaitMs: config.NATS_ACK_WAIT_MS, onError });
 }

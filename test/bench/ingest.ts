@@ -29,7 +29,8 @@ import { storeArgs } from './_store-arg';
 const transportAt = process.argv.indexOf('--transport');
 const withNats = transportAt >= 0 && process.argv[transportAt + 1] === 'nats';
 if (transportAt >= 0 && !withNats) throw new Error(`--transport ${process.argv[transportAt + 1] ?? ''}: the only transport to add is nats`);
-const { withPostgres, args } = storeArgs(process.argv.slice(2).filter((_, i, a) => i !== a.indexOf('--transport') && i !== a.indexOf('--transport') + 1));
+// Without --transport every positional argument stays (an index of -1 + 1 would drop the first).
+const { withPostgres, args } = storeArgs(process.argv.slice(2).filter((_, i, a) => a.indexOf('--transport') < 0 || (i !== a.indexOf('--transport') && i !== a.indexOf('--transport') + 1)));
 const REQUESTS = Number(args[0] ?? 200);
 const CLIENTS = Number(args[1] ?? 8);
 const PER_REQUEST = 1000;

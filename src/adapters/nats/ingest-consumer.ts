@@ -4,7 +4,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { EventLog } from '../../store/event-log';
 import { isStorageFault, StorageUnavailableError } from '../../store/storage-fault';
 import { connectNats } from './connection';
-import { parseEnvelope } from './envelope';
+import { ENVELOPE_FORMAT_HEADER, parseEnvelope, publishedEvent } from './envelope';
 import { consumersOf, ensureStream, type NatsLayout } from './layout';
 
 export interface IngestConsumerOptions extends NatsLayout {
@@ -118,16 +118,14 @@ export async function startIngestConsumers(log: EventLog, options: IngestConsume
 async function appendOne(log: EventLog, m: JsMsg, ackWaitMs: number, stopping: () => boolean, onError?: (message: string, err: unknown) => void): Promise<boolean> {
   let envelope;
   try {
-    envelope = parseEnvelope(m.data);
+    envelope = parseEnvelope(m.data, m.headers?.get(ENVELOPE_FORMAT_HEADER));
   } catch (err) {
     onError?.(`message ${m.seq} on ${m.subject} is not an ingestion envelope: terminated`, err);
     m.term();
     return false;
   }
   const key = `nats:${m.headers?.get('Nats-Msg-Id') || `${m.info.stream}:${m.seq}`}`;
-  // Validated against the event contracts before capture published them (validatedTransport): the
-  // text goes to the log as it is, not through the contracts a second time.
-  const records = envelope.records.map((r) => ({ type: r.type, data: r.data, serialized: JSON.stringify(r.data), schemaVersion: r.schemaVersion, eventId: r.eventId }));
+  const records = envelope.records.map(publishedEvent);
   let bad = 0;
   for (let attempt = 0; ; attempt++) {
     const keepAlive = setInterval(() => m.working(), Math.max(1000, ackWaitMs / 3));

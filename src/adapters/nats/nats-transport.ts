@@ -9,7 +9,7 @@ import {
   type TransportStatus,
 } from '../../store/ingest-transport';
 import { connectNats, ConnectionState } from './connection';
-import { envelopes, messageId } from './envelope';
+import { ENVELOPE_FORMAT, ENVELOPE_FORMAT_HEADER, envelopes, messageId } from './envelope';
 import { consumersOf, ensureStream, subjectFor, type NatsLayout } from './layout';
 
 export interface NatsTransportOptions extends NatsLayout {
@@ -71,8 +71,11 @@ export class NatsIngestTransport implements IngestTransport {
     const subject = subjectFor(this.layout, h.historical, h.projectId);
     const bodies = envelopes(h, this.nc.info?.max_payload ?? 1024 * 1024);
     const deadline = Date.now() + this.publishTimeoutMs;
+    // Digested in parallel, off the event loop; then published in order.
+    const ids = await Promise.all(bodies.map((body) => messageId(subject, body)));
+    if (!this.state.connected || this.nc.isClosed()) throw new TransportUnavailableError();
     // All published before any acknowledgement is awaited: one connection keeps their order.
-    const settled = await Promise.allSettled(bodies.map((body) => this.publish(subject, body, Math.min(ATTEMPT_TIMEOUT_MS, this.publishTimeoutMs))));
+    const settled = await Promise.allSettled(bodies.map((body, i) => this.publish(subject, body, ids[i], Math.min(ATTEMPT_TIMEOUT_MS, this.publishTimeoutMs))));
     const first = settled.findIndex((s) => s.status === 'rejected');
     if (first === -1) return { position: null };
     // A stream whose leader is being elected (a cluster node stopped) refuses or times out for a
@@ -87,7 +90,7 @@ export class NatsIngestTransport implements IngestTransport {
         if (left <= 0 || !this.state.connected || this.nc.isClosed())
           throw new TransportUnavailableError(`The ingestion transport did not acknowledge the events (${(lastError as Error)?.message ?? lastError}); they may be retried.`);
         try {
-          await this.publish(subject, bodies[i], Math.min(ATTEMPT_TIMEOUT_MS, left));
+          await this.publish(subject, bodies[i], ids[i], Math.min(ATTEMPT_TIMEOUT_MS, left));
           break;
         } catch (err) {
           lastError = err;
@@ -98,9 +101,10 @@ export class NatsIngestTransport implements IngestTransport {
     return { position: null };
   }
 
-  private publish(subject: string, body: Buffer, timeout: number) {
+  private publish(subject: string, body: Buffer, id: string, timeout: number) {
     const hdrs = headers();
-    hdrs.set('Nats-Msg-Id', messageId(subject, body));
+    hdrs.set('Nats-Msg-Id', id);
+    hdrs.set(ENVELOPE_FORMAT_HEADER, ENVELOPE_FORMAT);
     return this.js.publish(subject, body, { headers: hdrs, timeout });
   }
 
