@@ -4,7 +4,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { EventLog } from '../../store/event-log';
 import { isStorageFault, StorageUnavailableError } from '../../store/storage-fault';
 import { connectNats } from './connection';
-import { ENVELOPE_FORMAT_HEADER, parseEnvelope, publishedEvent } from './envelope';
+import { ENVELOPE_FORMAT, ENVELOPE_FORMAT_HEADER, messageId, parseEnvelope, publishedEvent } from './envelope';
 import { consumersOf, ensureStream, type NatsLayout } from './layout';
 
 export interface IngestConsumerOptions extends NatsLayout {
@@ -118,7 +118,12 @@ export async function startIngestConsumers(log: EventLog, options: IngestConsume
 async function appendOne(log: EventLog, m: JsMsg, ackWaitMs: number, stopping: () => boolean, onError?: (message: string, err: unknown) => void): Promise<boolean> {
   let envelope;
   try {
-    envelope = parseEnvelope(m.data, m.headers?.get(ENVELOPE_FORMAT_HEADER));
+    const format = m.headers?.get(ENVELOPE_FORMAT_HEADER);
+    envelope = parseEnvelope(m.data, format);
+    // Format 2's record texts go to the log unread: a body must be the one capture published from
+    // records it validated, or one bad text would leave the log unreadable at its position.
+    if (format === ENVELOPE_FORMAT && m.headers?.get('Nats-Msg-Id') !== (await messageId(m.subject, Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength))))
+      throw new Error('its Nats-Msg-Id is not the digest of its subject and body');
   } catch (err) {
     onError?.(`message ${m.seq} on ${m.subject} is not an ingestion envelope: terminated`, err);
     m.term();
