@@ -112,7 +112,12 @@ export async function startServer(config: Config) {
     : config.EVENT_LOG.kind === 'sqlite'
       ? await startExports()
       : runWhileLeased(leases, EXPORTS_LEASE, startExports, roleEvents);
-  const startIngest = () => startIngestRole(config, runtime.log, (message, err) => app.log.error({ err }, message));
+  const startIngest = () =>
+    startIngestRole(config, runtime.log, (message, err) => app.log.error({ err }, message), {
+      logSpec: runtime.logSpec,
+      appended: (position) => runtime.notifications.notify(position),
+      nice: config.PROJECTIONS_NICE,
+    });
   // With the SQLite log, processes sharing a DATA_DIR share no lease store: run `ingest` in one of them.
   const ingestRole = !roles.has('ingest')
     ? null

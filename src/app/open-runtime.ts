@@ -315,6 +315,8 @@ export function openRuntime(options: RuntimeOptions) {
     rawLog,
     /** Where the log lives, as a worker thread or a replay reopens it. */
     logSpec: opened.spec,
+    /** This process's append notices: another thread's appends are told here (notify) to reach its projections. */
+    notifications: opened.notifications,
     /** Whether writes can be made durable (log file present and the same, disk not full, writable; log server reachable). */
     storage: opened.storage,
     /** The embedded SQLite read-model files (null when the read models are shared). */
