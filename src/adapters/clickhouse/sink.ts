@@ -33,7 +33,7 @@ export function clickhouseSink(client: ClickHouseConnection): AnalyticsSink {
       if (fresh.length === 0) return;
       await client.insert(
         EVENTS_TABLE,
-        fresh.map((row) => stored(row, position)),
+        fresh.map((row) => storedRow(row, position)),
       );
       await client.insert(
         EVENT_UUIDS_TABLE,
@@ -73,7 +73,8 @@ async function unknownRows(client: ClickHouseConnection, rows: readonly Analytic
   return rows.filter((row) => !known.has(`${row.projectId} ${row.uuid}`));
 }
 
-function stored(row: AnalyticsEventRow, position: number): Record<string, unknown> {
+/** A row as the sink inserts it into events (its columns, times in milliseconds, the append's position). */
+export function storedRow(row: AnalyticsEventRow, position: number): Record<string, unknown> {
   const [group_0, group_1, group_2, group_3, group_4] = row.groups;
   return {
     project_id: row.projectId,

@@ -5,6 +5,7 @@ import { clickhouseDigest } from '../../../src/adapters/clickhouse/digest';
 import { newestHoursStart } from '../../../src/adapters/clickhouse/newest-hours';
 import { storedPosition } from '../../../src/adapters/clickhouse/position';
 import { createAnalyticsTables } from '../../../src/adapters/clickhouse/schema';
+import { storedRow } from '../../../src/adapters/clickhouse/sink';
 import { clickhouseAnalytics } from '../../../src/adapters/clickhouse/store';
 import type { AnalyticsEventRow } from '../../../src/store/analytics';
 import type { ClickHouseUnderTest } from './clickhouse-suites';
@@ -101,7 +102,7 @@ export function clickhouseCopiesSuite(engine: ClickHouseUnderTest): void {
         const whole = await clickhouseDigest(client);
         // A crash inside the sink's insert: events and one copy got the batch, the other did not.
         await client.command('DROP TABLE events_by_received_feed');
-        await client.insert('events', [stored(rows[10], 9)]);
+        await client.insert('events', [storedRow(rows[10], 9)]);
         expect(await storedPosition(client)).toBe(3);
         const torn = await clickhouseDigest(client);
         expect(torn.events).toContain('events_by_received:');
@@ -146,21 +147,4 @@ export function clickhouseCopiesSuite(engine: ClickHouseUnderTest): void {
       });
     });
   });
-}
-
-/** A row as the sink stores it. */
-function stored(row: AnalyticsEventRow, position: number): Record<string, unknown> {
-  return {
-    project_id: row.projectId,
-    uuid: row.uuid,
-    event: row.event,
-    distinct_id: row.distinctId,
-    person_id: row.personId,
-    timestamp: Date.parse(row.timestamp),
-    received_at: Date.parse(row.receivedAt),
-    properties: row.propertiesJson,
-    elements_chain: row.elementsChain,
-    historical_migration: 0,
-    _position: position,
-  };
 }
