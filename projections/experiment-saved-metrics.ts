@@ -2,7 +2,9 @@ import { ExperimentCreated, ExperimentUpdated, experimentSavedMetricEvents, type
 import type { SqlSession } from '../src/store/sql';
 import { defineProjection } from './define-projection';
 import { stableJson } from './json';
-import { changedFields } from './changed-fields';
+import { fieldsResourceTable, insertFieldsResource, markFieldsResourceDeleted, updateFieldsResource } from './fields-resource';
+
+const METRICS = 'experiment_saved_metrics';
 
 /**
  * Replaces an experiment's links with `links`, as PostHog's PATCH does (it deletes the links and
@@ -42,23 +44,7 @@ export const experimentSavedMetricsProjection = defineProjection({
   store: 'readmodels',
   reads: [...experimentSavedMetricEvents, ExperimentCreated, ExperimentUpdated],
   tables: [
-    {
-      name: 'experiment_saved_metrics',
-      columns: {
-        id: 'integer',
-        project_id: 'integer',
-        name: 'text',
-        fields: 'text',
-        created_by: 'integer?',
-        created_at: 'text',
-        updated_at: 'text',
-        deleted: 'integer',
-        version: 'integer',
-      },
-      primaryKey: ['id'],
-      indexes: { experiment_saved_metrics_by_project: ['project_id', 'deleted'] },
-      orderBy: 'id',
-    },
+    fieldsResourceTable(METRICS, 'text'),
     {
       name: 'experiment_saved_metric_links',
       columns: {
@@ -89,33 +75,14 @@ export const experimentSavedMetricsProjection = defineProjection({
         return;
       case 'ExperimentSavedMetricCreated': {
         const d = e.data;
-        await db.run(
-          `INSERT INTO experiment_saved_metrics (id, project_id, name, fields, created_by, created_at, updated_at, deleted, version)
-           VALUES (?, ?, ?, ?, ?, ?, ?, 0, 1)`,
-          d.savedMetricId,
-          d.projectId,
-          d.fields.name,
-          stableJson(d.fields),
-          d.createdBy,
-          at,
-          at,
-        );
+        await insertFieldsResource(db, METRICS, { id: d.savedMetricId, projectId: d.projectId, name: d.fields.name, fields: d.fields, createdBy: d.createdBy }, at);
         return;
       }
-      case 'ExperimentSavedMetricUpdated': {
-        const fields = await changedFields(db, 'experiment_saved_metrics', e.data.savedMetricId, e.data.changes);
-        if (!fields) return;
-        await db.run(
-          'UPDATE experiment_saved_metrics SET name = ?, fields = ?, updated_at = ?, version = version + 1 WHERE id = ?',
-          String(fields.name),
-          stableJson(fields),
-          at,
-          e.data.savedMetricId,
-        );
+      case 'ExperimentSavedMetricUpdated':
+        await updateFieldsResource(db, METRICS, e.data.savedMetricId, e.data.changes, at, (fields) => String(fields.name));
         return;
-      }
       case 'ExperimentSavedMetricDeleted':
-        await db.run('UPDATE experiment_saved_metrics SET deleted = 1, updated_at = ?, version = version + 1 WHERE id = ?', at, e.data.savedMetricId);
+        await markFieldsResourceDeleted(db, METRICS, e.data.savedMetricId, true, at);
         await db.run('UPDATE experiment_saved_metric_links SET gone = 1 WHERE saved_metric_id = ?', e.data.savedMetricId);
         return;
       default: {
