@@ -113,11 +113,11 @@ export async function startServer(config: Config) {
       ? await startExports()
       : runWhileLeased(leases, EXPORTS_LEASE, startExports, roleEvents);
   const startIngest = () =>
-    startIngestRole(config, runtime.log, (message, err) => app.log.error({ err }, message), {
-      logSpec: runtime.logSpec,
-      appended: (position) => runtime.notifications.notify(position),
-      nice: config.PROJECTIONS_NICE,
-    });
+    startIngestRole(
+      config,
+      { logSpec: runtime.logSpec, appended: (position) => runtime.notifications.notify(position), nice: config.PROJECTIONS_NICE },
+      (message, err) => app.log.error({ err }, message),
+    );
   // With the SQLite log, processes sharing a DATA_DIR share no lease store: run `ingest` in one of them.
   const ingestRole = !roles.has('ingest')
     ? null

@@ -8,7 +8,7 @@ const STOP_GRACE_MS = 15_000;
 /** After a thread ended unasked, the wait before the next one starts. */
 const RESTART_MS = 1000;
 
-export interface IngestThreadOptions {
+export interface IngestThreadSupervision {
   /** Starts the thread (tests hold the workers they start). */
   launch?: (entry: URL, data: IngestWorkerData) => Worker;
   restartMs?: number;
@@ -25,7 +25,7 @@ export async function startIngestThread(
   data: IngestWorkerData,
   appended: (position: number) => void,
   onError: (message: string, err: unknown) => void,
-  options: IngestThreadOptions = {},
+  options: IngestThreadSupervision = {},
 ): Promise<StartedRole> {
   const launch = options.launch ?? ((entry, workerData) => startTsWorker(entry, workerData));
   let stopping = false;

@@ -1,9 +1,7 @@
 import type { Config } from '../config';
-import type { ContractedEventLog } from '../store/contracted-log';
 import type { IngestTransport } from '../store/ingest-transport';
 import type { StartedRole } from '../runtime/leased-role';
 import { NatsIngestTransport } from '../adapters/nats/nats-transport';
-import { startIngestConsumers } from '../adapters/nats/ingest-consumer';
 import type { NatsLayout } from '../adapters/nats/layout';
 import type { EventLogSpec } from './event-log';
 import { startIngestThread } from './ingest-thread';
@@ -18,30 +16,21 @@ export async function openIngestTransport(config: NatsConfig): Promise<IngestTra
   return NatsIngestTransport.open({ url: config.NATS_URL, ...layoutOf(config), publishTimeoutMs: config.NATS_PUBLISH_TIMEOUT_MS });
 }
 
-/** Where the role runs on a thread of its own: the log it opens there, and who hears its appends. */
-export interface IngestThreadOptions {
+/** The thread the role runs on: the log it opens there, who hears its appends, its CPU niceness. */
+export interface IngestRoleOptions {
   logSpec: EventLogSpec;
   appended: (position: number) => void;
-  /** The thread's CPU niceness (as the projections' thread: background work beside capture). */
+  /** As the projections' thread: background work beside capture. */
   nice?: number;
 }
 
 /**
- * The `ingest` role: JetStream's consumers appending to the log until stopped. They append to the
- * adapter under the contracts: capture validated the records and stamped their schema versions
- * before publishing, and going through the contracts again would read (parse) every record's data,
- * which the SQLite and PostgreSQL logs store as the published text without reading it. With
- * `thread`, on a thread with its own log handle: the consumers' work (decoding messages, appending)
- * then never delays the capture requests this process answers; without, on `log` here.
+ * The `ingest` role: JetStream's consumers appending to the log until stopped, on a thread with
+ * its own log handle (ingest-worker.ts), so decoding messages and appending never delay the capture
+ * requests this process answers.
  */
-export async function startIngestRole(
-  config: NatsConfig,
-  log: ContractedEventLog,
-  onError: (message: string, err: unknown) => void,
-  thread?: IngestThreadOptions,
-): Promise<StartedRole> {
+export async function startIngestRole(config: NatsConfig, role: IngestRoleOptions, onError: (message: string, err: unknown) => void): Promise<StartedRole> {
   if (!config.NATS_URL) throw new Error('the ingest role needs NATS_URL');
   const consumers = { url: config.NATS_URL, ...layoutOf(config), ackWaitMs: config.NATS_ACK_WAIT_MS };
-  if (thread) return startIngestThread({ log: thread.logSpec, consumers, nice: thread.nice }, thread.appended, onError);
-  return startIngestConsumers(log.inner, { ...consumers, onError });
+  return startIngestThread({ log: role.logSpec, consumers, nice: role.nice }, role.appended, onError);
 }

@@ -1,6 +1,9 @@
 // Worker-thread entry of the `ingest` role: opens this thread's own handle on the log from plain
 // data and runs JetStream's consumers on it, so appending what capture published never takes turns
-// on the event loop that answers capture's requests.
+// on the event loop that answers capture's requests. The consumers append to the adapter, not
+// through the event contracts: capture validated the records and stamped their schema versions
+// before publishing, and the contracts would parse every record's data, which the SQLite and
+// PostgreSQL logs store as the published text without reading it.
 import { parentPort, workerData } from 'node:worker_threads';
 import { startIngestConsumers, type IngestConsumerOptions } from '../adapters/nats/ingest-consumer';
 import { niceThisThread } from '../threads';

@@ -66,7 +66,7 @@ describe.runIf(REACHABLE)('a message whose body is not the published one', () =>
     expect(res.status).toBe(200);
 
     const errors: string[] = [];
-    // As the ingest role appends (src/app/ingest-transport.ts): under the contracts, which would parse the texts.
+    // As the ingest role appends (src/app/ingest-worker.ts): under the contracts, which would parse the texts.
     consumers = await startIngestConsumers(s.runtime.log.inner, { url: LOCAL_NATS_URL, ...layout, onError: (message) => errors.push(message) });
     const logged = await eventually(
       async () => (await s.runtime.log.readStream(ingestStream(projectId))).flatMap((r) => (r.data as { events: { uuid: string }[] }).events.map((e) => e.uuid)),
