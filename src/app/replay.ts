@@ -13,6 +13,8 @@ import type { CatchUpOptions } from '../store/runner';
 import { openRuntimeOn } from './open-configured-runtime';
 import type { Runtime } from './open-runtime';
 import { lastPositionAt, type AsOf } from '../time-travel';
+import { EventsCaptured, type EventsCapturedData, type RecordedEvent } from '../../streams';
+import { replayOnThread, type ReplayThreadProgress } from './replay-thread';
 
 export interface DigestReport {
   projection: string;
@@ -23,6 +25,9 @@ export interface DigestReport {
 }
 
 type Progress = NonNullable<CatchUpOptions['onProgress']>;
+
+/** What a user counts as events: each captured event of a batched record, and every other record. */
+export const eventsIn = (record: RecordedEvent): number => (record.type === EventsCaptured.type ? (record.data as EventsCapturedData).events.length : 1);
 
 /** Snapshot of each projection's checkpoint and digest, read in one transaction so they agree. */
 export async function liveDigests(runtime: Runtime): Promise<DigestReport[]> {
@@ -64,13 +69,16 @@ async function withoutIndexesBuiltLater(fresh: Runtime): Promise<() => Promise<v
 }
 
 /**
- * Rebuilds every read model from the log into a fresh directory and digests it. `until` stops each
- * projection at a given position (verify rebuilds to exactly where the live store stands).
+ * Rebuilds every read model from the log into a fresh directory and digests it. `toPosition` stops
+ * every projection there, `until` each at a position of its own (verify rebuilds to exactly where
+ * the live store stands); without either, at the log's head.
  */
 export async function rebuild(
   dataDir: string,
   options: {
+    /** Where the fresh store goes (default: a new temporary directory); removed at the end unless `keep`. */
     outDir?: string;
+    toPosition?: number;
     until?: Record<string, number>;
     asOf?: AsOf;
     onProgress?: Progress;
@@ -81,7 +89,7 @@ export async function rebuild(
   } = {},
 ): Promise<{ dir: string; digests: DigestReport[]; quarantined: number; position: number; analyticsDatabase?: string }> {
   const dir = options.outDir ?? mkdtempSync(join(tmpdir(), 'replay-'));
-  const temporary = !options.keep && !options.outDir;
+  const temporary = !options.keep;
   // A temporary store (verify's, replay's without --out) is removed at the end and never recovered:
   // it needs no fsync (replay's commits spent about half their time in the WAL checkpoints' fsyncs).
   // A kept directory may be served afterwards, and is written as durably as any.
@@ -92,7 +100,9 @@ export async function rebuild(
     // `asOf` (replay --until): the last event at or before that point, found by reading up to it.
     const head = options.asOf
       ? await lastPositionAt(fresh.log, options.asOf)
-      : options.until
+      : options.toPosition !== undefined
+        ? options.toPosition
+        : options.until
         ? Math.max(0, ...Object.values(options.until))
         : await fresh.log.head();
     const later = await withoutIndexesBuiltLater(fresh);
@@ -144,17 +154,61 @@ export interface VerifyResult {
   rows: VerifyRow[];
 }
 
-/** Catches the live store up, then replays to the same positions and compares digests. */
-export async function verify(runtime: Runtime, dataDir: string, onProgress?: Progress): Promise<VerifyResult> {
+/** A replay to `head` going on on a thread of its own (replayApart). */
+export interface ReplayApart {
+  head: number;
+  digests: Promise<DigestReport[]>;
+  /** Stops the thread and removes its store (its digests are not needed). */
+  cancel(): Promise<void>;
+}
+
+/**
+ * Starts replaying the log, to its head now, on a thread of its own: verify's second fold, started
+ * before the live read models are caught up so the two folds of the same log run side by side (one
+ * per core).
+ */
+export async function replayApart(runtime: Runtime, dataDir: string, onProgress?: ReplayThreadProgress): Promise<ReplayApart> {
+  const head = await runtime.log.head();
+  const outDir = mkdtempSync(join(tmpdir(), 'replay-'));
+  const thread = replayOnThread({ dataDir, outDir, toPosition: head, eventLog: eventLogOf(runtime) }, onProgress);
+  // Awaited by verify, or cancelled: a failure meanwhile must not go unhandled.
+  thread.digests.catch(() => undefined);
+  return {
+    head,
+    digests: thread.digests,
+    async cancel() {
+      await thread.stop();
+      rmSync(outDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The same log the live runtime reads (a server log's spec is its EVENT_LOG choice). */
+const eventLogOf = (runtime: Runtime): EventLogChoice => (runtime.logSpec.kind === 'sqlite' ? { kind: 'sqlite' } : runtime.logSpec);
+
+/**
+ * Catches the live store up to the log's head and replays to the same positions, then compares
+ * digests. The replay (`replayApart`, started here unless the caller started it earlier) runs on a
+ * thread of its own while the live store catches up here. When a live projection stands elsewhere
+ * than where the replay went (stopped short by a fault, or moved on by a service folding
+ * meanwhile), the store is replayed again to exactly where each stands.
+ */
+export async function verify(runtime: Runtime, dataDir: string, options: { onProgress?: ReplayThreadProgress; replay?: ReplayApart } = {}): Promise<VerifyResult> {
+  const replay = options.replay ?? (await replayApart(runtime, dataDir, options.onProgress));
   const head = await runtime.log.head();
   // A stopped projection makes catchUp (or its waiter) give up: that is a verify failure, not an error.
   await runtime.runner.catchUp({ toPosition: head }).catch(() => undefined);
   const failures = runtime.runner.failures();
   const live = await liveDigests(runtime);
-  const until = Object.fromEntries(live.map((d) => [d.projection, d.position]));
-  // The same log the live runtime reads (a server log's spec is its EVENT_LOG choice).
-  const eventLog: EventLogChoice = runtime.logSpec.kind === 'sqlite' ? { kind: 'sqlite' } : runtime.logSpec;
-  const { digests } = await rebuild(dataDir, { until, onProgress, eventLog });
+  let digests: DigestReport[];
+  if (live.every((d) => d.position === replay.head)) digests = await replay.digests;
+  else {
+    await replay.cancel();
+    const until = Object.fromEntries(live.map((d) => [d.projection, d.position]));
+    const { onProgress } = options;
+    const progress: Progress | undefined = onProgress && ((position, to, batch) => onProgress(position, to, batch.reduce((n, r) => n + eventsIn(r), 0)));
+    ({ digests } = await rebuild(dataDir, { until, onProgress: progress, eventLog: eventLogOf(runtime) }));
+  }
   const rows = live.map((l) => {
     const r = digests.find((d) => d.projection === l.projection)!;
     return {

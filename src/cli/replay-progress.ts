@@ -1,20 +1,26 @@
-import { EventsCaptured, type EventsCapturedData, type RecordedEvent } from '../../streams';
+import type { RecordedEvent } from '../../streams';
+import { eventsIn } from '../app';
 import { progressBar } from './progress';
 
-/** What a user counts as events: each captured event of a batched record, and every other record. */
-const eventsIn = (record: RecordedEvent): number => (record.type === EventsCaptured.type ? (record.data as EventsCapturedData).events.length : 1);
-
-/** A rebuild's progress callback drawing events folded, with the share of the log's positions done. */
+/**
+ * A rebuild's progress callbacks drawing events folded, with the share of the log's positions done:
+ * `onProgress` takes each batch folded here, `onCounted` the counts a replay thread reports. While
+ * `hold(true)` (another progress line is being drawn), it counts without drawing.
+ */
 export function foldProgress(label: string) {
   const bar = progressBar(label);
   let events = 0;
   let fraction = 0;
+  let held = false;
+  const onCounted = (position: number, head: number, count: number) => {
+    events += count;
+    fraction = head > 0 ? position / head : 1;
+    if (!held) bar.update(events, fraction);
+  };
   return {
-    onProgress: (position: number, head: number, batch: readonly RecordedEvent[]) => {
-      for (const record of batch) events += eventsIn(record);
-      fraction = head > 0 ? position / head : 1;
-      bar.update(events, fraction);
-    },
+    onProgress: (position: number, head: number, batch: readonly RecordedEvent[]) => onCounted(position, head, batch.reduce((n, r) => n + eventsIn(r), 0)),
+    onCounted,
+    hold: (on: boolean) => (held = on),
     done: () => bar.done(events, fraction),
   };
 }

@@ -25,7 +25,16 @@ export function cliConfig(): Config {
  * With shared read models the CLI folds them itself only when no service process does (it takes
  * the projections lease when free): `bootstrap` works before any service has started.
  */
-export async function withRuntime<T>(work: (session: Session) => Promise<T>, options: { ingest?: boolean; follow?: boolean; analytics?: boolean } = {}): Promise<T> {
+export async function withRuntime<T>(
+  work: (session: Session) => Promise<T>,
+  options: {
+    ingest?: boolean;
+    follow?: boolean;
+    analytics?: boolean;
+    /** Runs once the store is open, before its read models are caught up (work to overlap with that fold). */
+    opened?: (session: Session) => Promise<void>;
+  } = {},
+): Promise<T> {
   const config = cliConfig();
   const dataDir = config.DATA_DIR;
   const secretKey = resolveSecretKey({ configured: config.SECRET_KEY, shared: config.EVENT_LOG.kind !== 'sqlite' });
@@ -47,6 +56,7 @@ export async function withRuntime<T>(work: (session: Session) => Promise<T>, opt
     },
   );
   try {
+    await options.opened?.({ runtime, config, dataDir });
     await startProjections(runtime, { catchUp: true, follow: options.follow });
     return await work({ runtime, config, dataDir });
   } finally {
