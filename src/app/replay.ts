@@ -107,7 +107,9 @@ export async function rebuild(
         : await fresh.log.head();
     const later = await withoutIndexesBuiltLater(fresh);
     await fresh.runner.catchUp({ toPosition: head, until: options.until, onProgress: options.onProgress });
-    await later();
+    // A temporary store is only digested (in its tables' key order) and removed: nothing would read
+    // it by the indexes built after a replay, so they are built for a kept directory only.
+    if (!temporary) await later();
     const failures = fresh.runner.failures();
     if (Object.keys(failures).length) throw new Error(`replay failed: ${JSON.stringify(failures)}`);
     const digests = await liveDigests(fresh);
