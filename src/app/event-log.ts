@@ -10,7 +10,13 @@ import type { StorageMonitor } from '../store/storage-fault';
 
 /** What another thread needs to open its own handle on the same log (plain data: it crosses postMessage). */
 export type EventLogSpec =
-  | { kind: 'sqlite'; path: string; durability?: Durability }
+  /**
+   * `backstopCheckpointPages`: the WAL size past which a writing handle checkpoints itself, set when
+   * a checkpointer thread copies the WAL back (open-runtime.ts). Every handle that appends (the
+   * ingest thread's too) must share it: one left at SQLite's default checkpointed inside its own
+   * commits every 16 MB of log, a copy and an fsync on the appending thread.
+   */
+  | { kind: 'sqlite'; path: string; durability?: Durability; backstopCheckpointPages?: number }
   | { kind: 'postgres'; url: string; schema: string }
   | { kind: 'eventstore'; url: string; streamPrefix: string };
 
@@ -37,7 +43,7 @@ export function openSqliteLog(path: string, options: SqliteLogOptions = {}): Ope
     log,
     notifications: inProcessAppendNotifications(log),
     storage: log.storage,
-    spec: { kind: 'sqlite', path, durability: options.durability },
+    spec: { kind: 'sqlite', path, durability: options.durability, backstopCheckpointPages: options.backstopCheckpointPages },
   };
 }
 
@@ -95,6 +101,6 @@ export function openServerLog(choice: Exclude<EventLogChoice, { kind: 'sqlite' }
 
 /** Opens a handle from a spec (the projection worker thread's own handle on the main thread's log). */
 export async function openLogFromSpec(spec: EventLogSpec, options: SqliteLogOptions = {}): Promise<OpenedEventLog> {
-  if (spec.kind === 'sqlite') return openSqliteLog(spec.path, { ...options, durability: spec.durability });
+  if (spec.kind === 'sqlite') return openSqliteLog(spec.path, { ...options, durability: spec.durability, backstopCheckpointPages: spec.backstopCheckpointPages });
   return openServerLog(spec);
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startCheckpointer } from '../../../src/adapters/sqlite/checkpointer';
 import { SqliteEventLog } from '../../../src/adapters/sqlite/event-log';
+import { openLogFromSpec, openSqliteLog } from '../../../src/app/event-log';
 import { tempDir } from '../../support/temp-dir';
 
 const dir = tempDir('log-checkpoint-');
@@ -60,5 +61,17 @@ describe('log checkpoints left to another connection', () => {
     // 4000 pages of 4 KB is ~16 MB: 2,100 events of 8 KB cross it.
     for (let i = 0; i < 2100; i++) await appender.append('s', [{ type: 'Noted', data: { text: ''.padEnd(8000, 'y') } }], ctx);
     expect(size(path)).toBeGreaterThan(10_000_000);
+  });
+
+  it("a handle opened from another's spec (the ingest thread's) keeps its backstop: its appends leave the checkpoints to the checkpointer", async () => {
+    const path = join(dir, 'from-spec.sqlite');
+    const main = openSqliteLog(path, { backstopCheckpointPages: 1_000_000 });
+    const thread = (await openLogFromSpec(main.spec)).log;
+    open.push(main.log as SqliteEventLog, thread as SqliteEventLog);
+    const dbBefore = size(path);
+    // Past SQLite's default of 4000 pages (~16 MB), which a handle without the backstop checkpoints at.
+    for (let i = 0; i < 2100; i++) await thread.append('s', [{ type: 'Noted', data: { text: ''.padEnd(8000, 'z') } }], ctx);
+    expect(size(`${path}-wal`)).toBeGreaterThan(16_000_000);
+    expect(size(path)).toBe(dbBefore);
   });
 });
