@@ -26,6 +26,7 @@ export async function startBuiltService(env: Record<string, string>, cwd?: strin
     let out = '';
     server.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
+      if (process.env.BENCH_SERVICE_WARNINGS) for (const line of c.toString().split('\n')) if (/"level":(4|5)\d/.test(line)) process.stderr.write(`service: ${line.slice(0, 400)}\n`);
       const m = /listening at (http:\/\/[^"\s]+)/.exec(out);
       if (m) resolve(m[1]);
     });

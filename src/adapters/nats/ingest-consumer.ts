@@ -23,6 +23,15 @@ export interface IngestConsumers {
   stop(): Promise<void>;
 }
 
+/**
+ * How long one fetch waits for its messages. The client also gives a fetch up after two of the
+ * server's idle heartbeats (half this each) went missing, and drops what the server was still
+ * delivering to it: those messages come back only after their ack wait. At 1 s, a thread busy
+ * appending a batch of large messages on a loaded machine (this role runs niced) went a second
+ * without reading its socket, and the next batch stalled for the 10 s ack wait.
+ */
+const FETCH_EXPIRES_MS = 10_000;
+
 /** Attempts of a message whose append fails for another reason than storage before it is set aside. */
 const MAX_BAD_ATTEMPTS = 5;
 
@@ -46,6 +55,8 @@ export async function startIngestConsumers(log: EventLog, options: IngestConsume
   let stopping = false;
   const appended: Record<string, number> = {};
   const wake = new AbortController();
+  /** Each consumer's fetch in progress: stopped on stop, so a quiet consumer does not hold the stop for its expiry. */
+  const fetching = new Set<{ stop(): void }>();
   let loops: Promise<void>[];
   try {
     const jsm = await jetstreamManager(nc);
@@ -65,7 +76,7 @@ export async function startIngestConsumers(log: EventLog, options: IngestConsume
       while (!stopping) {
         let messages;
         try {
-          messages = await consumer.fetch({ max_messages: batch, expires: 1000 });
+          messages = await consumer.fetch({ max_messages: batch, expires: FETCH_EXPIRES_MS });
           failing = false;
         } catch (err) {
           if (!failing) options.onError?.(`fetch from ${name} failed; retrying until NATS answers`, err);
@@ -73,6 +84,7 @@ export async function startIngestConsumers(log: EventLog, options: IngestConsume
           await sleep(500, undefined, { signal: wake.signal }).catch(() => undefined);
           continue;
         }
+        fetching.add(messages);
         try {
           for await (const m of messages) {
             // Stopping: what is left goes back at once, ahead of newer messages, to the next holder.
@@ -92,6 +104,8 @@ export async function startIngestConsumers(log: EventLog, options: IngestConsume
           if (!failing) options.onError?.(`fetch from ${name} ended early; fetching again`, err);
           failing = true;
           await sleep(200, undefined, { signal: wake.signal }).catch(() => undefined);
+        } finally {
+          fetching.delete(messages);
         }
       }
     });
@@ -104,6 +118,7 @@ export async function startIngestConsumers(log: EventLog, options: IngestConsume
     async stop() {
       stopping = true;
       wake.abort();
+      for (const messages of fetching) messages.stop();
       await Promise.allSettled(loops);
       await drainQuietly(nc);
     },
