@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { verify } from '../../../src/app/replay';
+import { verify } from '../../../src/app/verify';
 import { openRuntime } from '../../../src/app';
 import { SqliteEventLog } from '../../../src/adapters/sqlite/event-log';
 import { storeFiles } from '../../../src/runtime/store-files';
