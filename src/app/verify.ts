@@ -27,6 +27,11 @@ export interface VerifyResult {
   /** Live projections that have stopped, with their reason. */
   failures: Record<string, string>;
   rows: VerifyRow[];
+  /**
+   * How the replay compared was made: `apart`, on its own thread beside the live catch-up; `again`,
+   * after it, to the live positions (they differed from the head the replay apart went to).
+   */
+  replay: 'apart' | 'again';
 }
 
 /** A replay to `head` going on on a thread of its own (replayApart). */
@@ -76,7 +81,8 @@ export async function verify(runtime: Runtime, dataDir: string, options: { onPro
   const failures = runtime.runner.failures();
   const live = await liveDigests(runtime);
   let digests: DigestReport[];
-  if (live.every((d) => d.position === replay.head)) digests = await replay.digests;
+  const apart = live.every((d) => d.position === replay.head);
+  if (apart) digests = await replay.digests;
   else {
     await replay.cancel();
     const until = Object.fromEntries(live.map((d) => [d.projection, d.position]));
@@ -98,7 +104,7 @@ export async function verify(runtime: Runtime, dataDir: string, options: { onPro
   });
   const analytics = await verifyAnalytics(runtime, head);
   if (analytics) rows.push(analytics);
-  return { ok: rows.every((r) => r.equal && r.atHead), head, failures, rows };
+  return { ok: rows.every((r) => r.equal && r.atHead), head, failures, rows, replay: apart ? 'apart' : 'again' };
 }
 
 /**
