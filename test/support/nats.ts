@@ -1,3 +1,4 @@
+import { describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, connect as tcpConnect } from 'node:net';
@@ -99,4 +100,13 @@ export class NatsServer {
     child.kill('SIGKILL');
     await exited;
   }
+}
+
+/** The suite that fails in CI when the local NATS server does not answer (locally, a missing server skips the NATS suites). */
+export function natsRequiredInCi(reachable: boolean, name = 'NATS availability'): void {
+  describe(name, () => {
+    it.runIf(process.env.CI === 'true')('is reachable in CI', () => {
+      expect(reachable, `NATS at ${LOCAL_NATS_URL} is unreachable`).toBe(true);
+    });
+  });
 }

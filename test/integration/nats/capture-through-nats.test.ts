@@ -1,23 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, it } from 'vitest';
-import { NatsIngestTransport } from '../../../src/adapters/nats/nats-transport';
+import { describe, expect, it } from 'vitest';
 import { startIngestConsumers, type IngestConsumers } from '../../../src/adapters/nats/ingest-consumer';
 import { ingestStream, recordingStream } from '../../../streams';
 import { optInToRecordings, rrweb, sendSnapshots, snapshotEvent } from '../recordings/snapshots';
 import { eventually } from '../../support/eventually';
 import { json } from '../../support/json';
-import { deleteStream, LOCAL_NATS_URL, natsReachable, uniqueLayout } from '../../support/nats';
+import { natsReachable, natsRequiredInCi } from '../../support/nats';
 import { posthogClient } from '../../support/posthog';
-import { startTestServer, type TestServer } from '../../support/server';
+import { natsCaptureSuite } from '../../support/nats-capture';
+import type { TestServer } from '../../support/server';
 
 const REACHABLE = await natsReachable();
 
-describe('NATS availability', () => {
-  // Locally a missing server skips the suite; in CI it must fail, never skip silently.
-  it.runIf(process.env.CI === 'true')('is reachable in CI', () => {
-    expect(REACHABLE, `NATS at ${LOCAL_NATS_URL} is unreachable`).toBe(true);
-  });
-});
+natsRequiredInCi(REACHABLE);
 
 interface CapturedEvents {
   events: { uuid: string; event: string }[];
@@ -30,18 +25,14 @@ async function loggedUuids(s: TestServer): Promise<string[]> {
 }
 
 describe.runIf(REACHABLE)('capture through NATS JetStream (the local server)', () => {
-  const layout = uniqueLayout();
+  const suite = natsCaptureSuite();
+  const { layout } = suite;
   let s: TestServer;
   let consumers: IngestConsumers | null = null;
-  afterAll(async () => {
-    await consumers?.stop();
-    await s?.close();
-    await deleteStream(LOCAL_NATS_URL, layout.stream);
-  });
+  suite.onClose(() => consumers?.stop());
 
   it('accepts while no ingest role runs (the backlog waits in JetStream), then drains it exactly once and in order', async () => {
-    const transport = await NatsIngestTransport.open({ url: LOCAL_NATS_URL, ...layout });
-    s = await startTestServer({ ingestTransport: transport });
+    s = await suite.start();
     const key = s.credentials.project_api_key;
     const sent: string[] = [];
     const sentSet = () => new Set(sent);
@@ -76,7 +67,7 @@ describe.runIf(REACHABLE)('capture through NATS JetStream (the local server)', (
     expect(lag[`${layout.stream}_historical`].pending).toBeGreaterThanOrEqual(3);
     expect(lag[`${layout.stream}_historical`].oldest_age_seconds).toBeGreaterThanOrEqual(0);
 
-    consumers = await startIngestConsumers(s.runtime.log, { url: LOCAL_NATS_URL, ...layout });
+    consumers = await startIngestConsumers(s.runtime.log, suite.consumers);
     const all = [...sent, ...historical];
     const logged = await eventually(() => loggedUuids(s), (u) => u.length >= all.length, 30_000);
     expect(logged.length).toBe(all.length);
@@ -102,7 +93,7 @@ describe.runIf(REACHABLE)('capture through NATS JetStream (the local server)', (
 
     // A second holder later finds nothing more to append.
     await consumers.stop();
-    consumers = await startIngestConsumers(s.runtime.log, { url: LOCAL_NATS_URL, ...layout });
+    consumers = await startIngestConsumers(s.runtime.log, suite.consumers);
     await new Promise((r) => setTimeout(r, 1500));
     expect((await loggedUuids(s)).length).toBe(all.length);
   }, 90_000);

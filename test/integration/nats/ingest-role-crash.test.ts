@@ -4,16 +4,12 @@ import { NatsIngestTransport } from '../../../src/adapters/nats/nats-transport';
 import { SqliteEventLog } from '../../../src/adapters/sqlite/event-log';
 import { runTs } from '../../support/child';
 import { eventually } from '../../support/eventually';
-import { deleteStream, LOCAL_NATS_URL, natsReachable, uniqueLayout } from '../../support/nats';
+import { deleteStream, LOCAL_NATS_URL, natsReachable, natsRequiredInCi, uniqueLayout } from '../../support/nats';
 import { tempDir } from '../../support/temp-dir';
 
 const REACHABLE = await natsReachable();
 
-describe('NATS availability', () => {
-  it.runIf(process.env.CI === 'true')('is reachable in CI', () => {
-    expect(REACHABLE, `NATS at ${LOCAL_NATS_URL} is unreachable`).toBe(true);
-  });
-});
+natsRequiredInCi(REACHABLE);
 
 describe.runIf(REACHABLE)('the ingest role killed mid-drain (SIGKILL between an append and its ack)', () => {
   const layout = uniqueLayout();

@@ -1,42 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import type { Worker } from 'node:worker_threads';
-import { afterAll, describe, expect, it } from 'vitest';
-import { NatsIngestTransport } from '../../../src/adapters/nats/nats-transport';
+import { describe, expect, it } from 'vitest';
 import { startIngestThread } from '../../../src/app/ingest-thread';
 import type { StartedRole } from '../../../src/runtime/leased-role';
 import { startTsWorker } from '../../../src/threads';
 import { ingestStream } from '../../../streams';
 import { eventually } from '../../support/eventually';
-import { deleteStream, LOCAL_NATS_URL, natsReachable, uniqueLayout } from '../../support/nats';
-import { startTestServer, type TestServer } from '../../support/server';
+import { natsReachable, natsRequiredInCi } from '../../support/nats';
+import { natsCaptureSuite } from '../../support/nats-capture';
 
 const REACHABLE = await natsReachable();
 
-describe('NATS availability (ingest thread)', () => {
-  it.runIf(process.env.CI === 'true')('is reachable in CI', () => {
-    expect(REACHABLE, `NATS at ${LOCAL_NATS_URL} is unreachable`).toBe(true);
-  });
-});
+natsRequiredInCi(REACHABLE, 'NATS availability (ingest thread)');
 
 // The ingest role runs on a thread of its own: one that ends unasked must not leave the process
 // accepting events that nothing appends any more.
 describe.runIf(REACHABLE)('the ingest thread', () => {
-  const layout = uniqueLayout();
-  let s: TestServer;
+  const suite = natsCaptureSuite();
   let role: StartedRole | null = null;
-  afterAll(async () => {
-    await role?.stop();
-    await s?.close();
-    await deleteStream(LOCAL_NATS_URL, layout.stream);
-  });
+  suite.onClose(() => role?.stop());
 
   it('is started again after it ends unasked, and what is captured meanwhile is appended once', async () => {
-    const transport = await NatsIngestTransport.open({ url: LOCAL_NATS_URL, ...layout });
-    s = await startTestServer({ ingestTransport: transport });
+    const s = await suite.start();
     const workers: Worker[] = [];
     const errors: string[] = [];
     role = await startIngestThread(
-      { log: s.runtime.logSpec, consumers: { url: LOCAL_NATS_URL, ...layout, ackWaitMs: 2000 } },
+      { log: s.runtime.logSpec, consumers: { ...suite.consumers, ackWaitMs: 2000 } },
       (position) => s.runtime.notifications.notify(position),
       (message) => errors.push(message),
       {

@@ -6,16 +6,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cliArgs, repoRoot, runBuilt } from '../../support/child';
 import { eventually } from '../../support/eventually';
 import { json } from '../../support/json';
-import { deleteStream, LOCAL_NATS_URL, natsReachable, uniqueLayout } from '../../support/nats';
+import { deleteStream, LOCAL_NATS_URL, natsReachable, natsRequiredInCi, uniqueLayout } from '../../support/nats';
 import { tempDir } from '../../support/temp-dir';
 
 const REACHABLE = await natsReachable();
 
-describe('NATS availability', () => {
-  it.runIf(process.env.CI === 'true')('is reachable in CI', () => {
-    expect(REACHABLE, `NATS at ${LOCAL_NATS_URL} is unreachable`).toBe(true);
-  });
-});
+natsRequiredInCi(REACHABLE);
 
 describe.runIf(REACHABLE)('the built service with NATS_URL: roles, the import CLI', () => {
   const layout = uniqueLayout();

@@ -1,40 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { jetstream } from '@nats-io/jetstream';
 import { connect, headers } from '@nats-io/transport-node';
-import { NatsIngestTransport } from '../../../src/adapters/nats/nats-transport';
 import { startIngestConsumers, type IngestConsumers } from '../../../src/adapters/nats/ingest-consumer';
 import { ENVELOPE_FORMAT, ENVELOPE_FORMAT_HEADER, envelopes, messageId } from '../../../src/adapters/nats/envelope';
 import { subjectFor } from '../../../src/adapters/nats/layout';
 import { ingestStream } from '../../../streams';
 import { eventually } from '../../support/eventually';
-import { deleteStream, LOCAL_NATS_URL, natsReachable, uniqueLayout } from '../../support/nats';
-import { startTestServer, type TestServer } from '../../support/server';
+import { LOCAL_NATS_URL, natsReachable, natsRequiredInCi } from '../../support/nats';
+import { natsCaptureSuite } from '../../support/nats-capture';
 
 const REACHABLE = await natsReachable();
 
-describe('NATS availability (tampered messages)', () => {
-  it.runIf(process.env.CI === 'true')('is reachable in CI', () => {
-    expect(REACHABLE, `NATS at ${LOCAL_NATS_URL} is unreachable`).toBe(true);
-  });
-});
+natsRequiredInCi(REACHABLE, 'NATS availability (tampered messages)');
 
 // The ingest role hands a format-2 message's record texts to the log without parsing them, so a
 // body that is not the one capture published (its digest is not its Nats-Msg-Id) must be refused
 // before it is appended: one unparseable text would leave the log unreadable at its position.
 describe.runIf(REACHABLE)('a message whose body is not the published one', () => {
-  const layout = uniqueLayout();
-  let s: TestServer;
+  const suite = natsCaptureSuite();
+  const { layout } = suite;
   let consumers: IngestConsumers | null = null;
-  afterAll(async () => {
-    await consumers?.stop();
-    await s?.close();
-    await deleteStream(LOCAL_NATS_URL, layout.stream);
-  });
+  suite.onClose(() => consumers?.stop());
 
   it('is terminated unappended; the messages after it are appended and the log stays readable', async () => {
-    const transport = await NatsIngestTransport.open({ url: LOCAL_NATS_URL, ...layout });
-    s = await startTestServer({ ingestTransport: transport });
+    const s = await suite.start();
     const projectId = s.credentials.project_id;
     const subject = subjectFor(layout, false, projectId);
     const tamperedUuid = randomUUID();
@@ -67,7 +57,7 @@ describe.runIf(REACHABLE)('a message whose body is not the published one', () =>
 
     const errors: string[] = [];
     // As the ingest role appends (src/app/ingest-worker.ts): under the contracts, which would parse the texts.
-    consumers = await startIngestConsumers(s.runtime.log.inner, { url: LOCAL_NATS_URL, ...layout, onError: (message) => errors.push(message) });
+    consumers = await startIngestConsumers(s.runtime.log.inner, { ...suite.consumers, onError: (message) => errors.push(message) });
     const logged = await eventually(
       async () => (await s.runtime.log.readStream(ingestStream(projectId))).flatMap((r) => (r.data as { events: { uuid: string }[] }).events.map((e) => e.uuid)),
       (uuids) => uuids.includes(good.uuid),
