@@ -1,15 +1,12 @@
 import { startTsWorker } from '../threads';
-import type { DigestReport } from './replay';
+import type { CountedProgress, DigestReport } from './replay';
 import type { FromReplayWorker, ReplayWorkerData } from './replay-worker';
-
-/** A thread's progress: the position reached, the head it folds to, and the events of the last batch. */
-export type ReplayThreadProgress = (position: number, head: number, events: number) => void;
 
 /**
  * A replay to `toPosition` on a thread of its own (replay-worker.ts): `digests` resolves with its
  * digests, and rejects when the replay fails or the thread ends without an answer (`stop` ends it).
  */
-export function replayOnThread(data: ReplayWorkerData, onProgress?: ReplayThreadProgress): { digests: Promise<DigestReport[]>; stop(): Promise<void> } {
+export function replayOnThread(data: ReplayWorkerData, onProgress?: CountedProgress): { digests: Promise<DigestReport[]>; stop(): Promise<void> } {
   const worker = startTsWorker(new URL('./replay-worker.ts', import.meta.url), data);
   const digests = new Promise<DigestReport[]>((resolve, reject) => {
     let settled = false;

@@ -3,7 +3,7 @@
 // meanwhile. The thread opens its own handles (log, fresh store) from plain data.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { EventLogChoice } from '../config/event-log';
-import { eventsIn, rebuild, type DigestReport } from './replay';
+import { countingEvents, rebuild, type DigestReport } from './replay';
 
 export interface ReplayWorkerData {
   dataDir: string;
@@ -29,7 +29,7 @@ if (parentPort) {
       outDir: data.outDir,
       toPosition: data.toPosition,
       eventLog: data.eventLog,
-      onProgress: (position, head, batch) => send({ type: 'progress', position, head, events: batch.reduce((n, r) => n + eventsIn(r), 0) }),
+      onProgress: countingEvents((position, head, events) => send({ type: 'progress', position, head, events })),
     });
     send({ type: 'done', digests });
   } catch (err) {

@@ -24,8 +24,17 @@ export interface DigestReport {
 
 type Progress = NonNullable<CatchUpOptions['onProgress']>;
 
+/** A fold's progress in events: the position reached, the head it folds to, and the events of the last batch. */
+export type CountedProgress = (position: number, head: number, events: number) => void;
+
 /** What a user counts as events: each captured event of a batched record, and every other record. */
-export const eventsIn = (record: RecordedEvent): number => (record.type === EventsCaptured.type ? (record.data as EventsCapturedData).events.length : 1);
+const eventsIn = (record: RecordedEvent): number => (record.type === EventsCaptured.type ? (record.data as EventsCapturedData).events.length : 1);
+
+/** A fold's per-batch progress callback that tells `onCounted` the events of each batch. */
+export const countingEvents =
+  (onCounted: CountedProgress): Progress =>
+  (position, head, batch) =>
+    onCounted(position, head, batch.reduce((n, r) => n + eventsIn(r), 0));
 
 /** Snapshot of each projection's checkpoint and digest, read in one transaction so they agree. */
 export async function liveDigests(runtime: Runtime): Promise<DigestReport[]> {
@@ -66,6 +75,15 @@ async function withoutIndexesBuiltLater(fresh: Runtime): Promise<() => Promise<v
   };
 }
 
+/** Where a rebuild stops: `asOf`'s last event, `toPosition`, the highest of `until`, or the log's head. */
+async function lastPosition(fresh: Runtime, options: { asOf?: AsOf; toPosition?: number; until?: Record<string, number> }): Promise<number> {
+  // `asOf` (replay --until): the last event at or before that point, found by reading up to it.
+  if (options.asOf) return lastPositionAt(fresh.log, options.asOf);
+  if (options.toPosition !== undefined) return options.toPosition;
+  if (options.until) return Math.max(0, ...Object.values(options.until));
+  return fresh.log.head();
+}
+
 /**
  * Rebuilds every read model from the log into a fresh directory and digests it. `toPosition` stops
  * every projection there, `until` each at a position of its own (verify rebuilds to exactly where
@@ -95,14 +113,7 @@ export async function rebuild(
   const fresh = await openRuntimeOn(options.eventLog ?? { kind: 'sqlite' }, { dataDir, readModelDir: dir, scratchReadModels: temporary, analytics });
   let keepAnalytics = false;
   try {
-    // `asOf` (replay --until): the last event at or before that point, found by reading up to it.
-    const head = options.asOf
-      ? await lastPositionAt(fresh.log, options.asOf)
-      : options.toPosition !== undefined
-        ? options.toPosition
-        : options.until
-        ? Math.max(0, ...Object.values(options.until))
-        : await fresh.log.head();
+    const head = await lastPosition(fresh, options);
     const later = await withoutIndexesBuiltLater(fresh);
     await fresh.runner.catchUp({ toPosition: head, until: options.until, onProgress: options.onProgress });
     // A temporary store is only digested (in its tables' key order) and removed: nothing would read

@@ -3,12 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { embeddedAnalyticsDigest } from '../../projections/analytics/digest';
 import type { EventLogChoice } from '../config/event-log';
-import type { CatchUpOptions } from '../store/runner';
 import type { Runtime } from './open-runtime';
-import { ANALYTICS_ROW, eventsIn, liveDigests, rebuild, type DigestReport } from './replay';
-import { replayOnThread, type ReplayThreadProgress } from './replay-thread';
-
-type Progress = NonNullable<CatchUpOptions['onProgress']>;
+import { ANALYTICS_ROW, countingEvents, liveDigests, rebuild, type CountedProgress, type DigestReport } from './replay';
+import { replayOnThread } from './replay-thread';
 
 export interface VerifyRow {
   projection: string;
@@ -47,7 +44,7 @@ export interface ReplayApart {
  * before the live read models are caught up so the two folds of the same log run side by side (one
  * per core).
  */
-export async function replayApart(runtime: Runtime, dataDir: string, onProgress?: ReplayThreadProgress): Promise<ReplayApart> {
+export async function replayApart(runtime: Runtime, dataDir: string, onProgress?: CountedProgress): Promise<ReplayApart> {
   const head = await runtime.log.head();
   const outDir = mkdtempSync(join(tmpdir(), 'replay-'));
   const thread = replayOnThread({ dataDir, outDir, toPosition: head, eventLog: eventLogOf(runtime) }, onProgress);
@@ -73,7 +70,7 @@ const eventLogOf = (runtime: Runtime): EventLogChoice => (runtime.logSpec.kind =
  * than where the replay went (stopped short by a fault, or moved on by a service folding
  * meanwhile), the store is replayed again to exactly where each stands.
  */
-export async function verify(runtime: Runtime, dataDir: string, options: { onProgress?: ReplayThreadProgress; replay?: ReplayApart } = {}): Promise<VerifyResult> {
+export async function verify(runtime: Runtime, dataDir: string, options: { onProgress?: CountedProgress; replay?: ReplayApart } = {}): Promise<VerifyResult> {
   const replay = options.replay ?? (await replayApart(runtime, dataDir, options.onProgress));
   const head = await runtime.log.head();
   // A stopped projection makes catchUp (or its waiter) give up: that is a verify failure, not an error.
@@ -86,9 +83,8 @@ export async function verify(runtime: Runtime, dataDir: string, options: { onPro
   else {
     await replay.cancel();
     const until = Object.fromEntries(live.map((d) => [d.projection, d.position]));
-    const { onProgress } = options;
-    const progress: Progress | undefined = onProgress && ((position, to, batch) => onProgress(position, to, batch.reduce((n, r) => n + eventsIn(r), 0)));
-    ({ digests } = await rebuild(dataDir, { until, onProgress: progress, eventLog: eventLogOf(runtime) }));
+    const onProgress = options.onProgress && countingEvents(options.onProgress);
+    ({ digests } = await rebuild(dataDir, { until, onProgress, eventLog: eventLogOf(runtime) }));
   }
   const rows = live.map((l) => {
     const r = digests.find((d) => d.projection === l.projection)!;

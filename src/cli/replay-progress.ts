@@ -1,5 +1,4 @@
-import type { RecordedEvent } from '../../streams';
-import { eventsIn } from '../app';
+import { countingEvents } from '../app';
 import { progressBar } from './progress';
 
 /**
@@ -18,7 +17,7 @@ export function foldProgress(label: string) {
     if (!held) bar.update(events, fraction);
   };
   return {
-    onProgress: (position: number, head: number, batch: readonly RecordedEvent[]) => onCounted(position, head, batch.reduce((n, r) => n + eventsIn(r), 0)),
+    onProgress: countingEvents(onCounted),
     onCounted,
     hold: (on: boolean) => (held = on),
     done: () => bar.done(events, fraction),
