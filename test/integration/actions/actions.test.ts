@@ -104,6 +104,16 @@ describe('actions CRUD', () => {
     for (const name of ['Bad steps', 'Bad step', 'Bad matching', 'Blank url', 'Bad props', 'Bad tags', 'Null description', 'Bad deleted']) expect(names).not.toContain(name);
   });
 
+  it('a renamed action holds its new name and lets its old one go', async () => {
+    const renamed = await create({ name: 'Before rename' });
+    expect(await json(await send(s, 'PATCH', actionsPath(`${renamed.id}/`), { name: 'After rename' }))).toMatchObject({ name: 'After rename' });
+    await expectError(await send(s, 'POST', actionsPath(), { name: 'After rename' }), 400, `This project already has an action with this name, ID ${renamed.id}`, 'name');
+    // A change that leaves the name out keeps it.
+    await send(s, 'PATCH', actionsPath(`${renamed.id}/`), { description: 'still named' });
+    await expectError(await send(s, 'POST', actionsPath(), { name: 'After rename' }), 400, `This project already has an action with this name, ID ${renamed.id}`, 'name');
+    expect(await create({ name: 'Before rename' })).toMatchObject({ name: 'Before rename' });
+  });
+
   it("needs PostHog's action scopes: read to list, write to create", async () => {
     const readOnly = await keyWith(s, ['action:read']);
     expect((await s.api(actionsPath(), { key: readOnly })).status).toBe(200);
