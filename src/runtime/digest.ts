@@ -3,18 +3,6 @@ import type { ReadModelProjection } from '../store/read-model-projection';
 import type { SqlSession } from '../store/sql';
 import { QUARANTINE_TABLE, quarantineRows } from './quarantine';
 
-const withBigints = (_k: string, v: unknown) => (typeof v === 'bigint' ? v.toString() : v);
-
-/**
- * A row's text. A replacer is called for every value of every row (a third of a digest's time over a
- * replayed events table), so rows without a bigint, nearly all, are encoded without one: the same
- * text, as the replacer returns every other value as it is.
- */
-function encode(row: unknown[]): string {
-  for (const v of row) if (typeof v === 'bigint') return JSON.stringify(row, withBigints);
-  return JSON.stringify(row);
-}
-
 /** Text is hashed in pieces of about this many characters. */
 const CHUNK_CHARS = 64 * 1024;
 
@@ -41,7 +29,7 @@ function chunkedHash(hash: Hash) {
 }
 
 /**
- * sha256 over every row of a projection's tables, in their declared total order, and its
+ * sha256 over every row of a projection's tables (row-text.ts), in their declared total order, and its
  * quarantines. Adapters return the same values for the same rows, so the digest of a store does not
  * depend on the engine holding it.
  */
@@ -50,8 +38,8 @@ export async function digestProjection(db: SqlSession, projection: Pick<ReadMode
   const text = chunkedHash(hash);
   for (const table of projection.tables) {
     text.add(`table ${table.name}\n`);
-    for await (const row of db.stream(`SELECT * FROM ${table.name} ORDER BY ${table.orderBy}`)) {
-      text.add(encode(row));
+    for await (const row of db.rowTexts(table)) {
+      text.add(row);
       text.add('\n');
     }
   }

@@ -15,8 +15,14 @@ export interface SqlSession {
   all<R = SqlRow>(sql: string, ...params: SqlValue[]): Promise<R[]>;
   get<R = SqlRow>(sql: string, ...params: SqlValue[]): Promise<R | undefined>;
   run(sql: string, ...params: SqlValue[]): Promise<{ changes: number }>;
-  /** Rows one at a time, as arrays of column values in SELECT order (digests, large reads). */
+  /** Rows one at a time, as arrays of column values in SELECT order (large reads). */
   stream(sql: string, ...params: SqlValue[]): AsyncIterable<unknown[]>;
+  /**
+   * Every row of `table`, in its `orderBy` order, as `rowText` (row-text.ts) of its values in the
+   * order of `table.columns`: what digests hash. An engine that can build the texts itself does
+   * (SQLite's json_array), instead of handing each value over to be encoded one by one.
+   */
+  rowTexts(table: TableSchema): AsyncIterable<string>;
   /**
    * Inserts `rows` into `table`, each row's values in the order of `table.columns`, in the order
    * given: as one statement where the engine gains by it (PostgreSQL: one round

@@ -17,6 +17,7 @@ import { openSqlite } from '../../src/adapters/sqlite/open';
 import { benchEvent } from './_ingest-events';
 import { startBuiltService } from './_built-service';
 import { report } from './_report';
+import { cliArgs } from '../support/child';
 
 const EVENTS = Number(process.argv[2] ?? 1_000_000);
 const BATCH = Number(process.argv[3] ?? 5000);
@@ -26,7 +27,7 @@ const dir = mkdtempSync(join(tmpdir(), 'bench-import-'));
 
 /** The CLI as a user runs it; resolves with its exit code once it exits. */
 function cli(args: string[], env: Record<string, string>): Promise<number> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, cliArgs(args), { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   return new Promise((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
 }
 

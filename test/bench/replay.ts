@@ -1,7 +1,8 @@
 // The auditor's commands over a large log (issue 23): EVENTS posthog-node style events are imported
 // with the CLI (in batches of BATCH, as one log record each), then `replay` (every read model folded
 // from the log into a fresh store) and `verify` (the hash chain checked from the start, then the live
-// read models caught up, replayed and compared) are run as a user runs them, each timed from its
+// read models caught up, replayed and compared) are run as a user runs them (`npm run cli`: the
+// built CLI, not the sources through a transpiler), each timed from its
 // start to its exit, start-up included. Prints events/s of each; target: replay and verify
 // >= 100,000 events/s. Never fails on the figures.
 //   npm run bench -- replay [events=1000000] [batch=10000]
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchEvent } from './_ingest-events';
 import { report } from './_report';
+import { cliArgs } from '../support/child';
 
 const EVENTS = Number(process.argv[2] ?? 1_000_000);
 const BATCH = Number(process.argv[3] ?? 10_000);
@@ -22,7 +24,7 @@ const dataDir = join(dir, 'data');
 
 function cli(args: string[]): { stdout: string; seconds: number } {
   const started = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const r = spawnSync(process.execPath, cliArgs(args), {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir },
     encoding: 'utf8',

@@ -61,6 +61,7 @@ export class RenamedSessions {
         get: <R>(text: string, ...params: SqlValue[]) => current().get<R>(sql(text), ...params),
         run: (text: string, ...params: SqlValue[]) => current().run(sql(text), ...params),
         stream: (text: string, ...params: SqlValue[]) => current().stream(sql(text), ...params),
+        rowTexts: (table: TableSchema) => current().rowTexts(this.schema(table)),
         insertRows: (table: TableSchema, rows: readonly (readonly SqlValue[])[]) => current().insertRows(this.schema(table), rows),
       };
       entry = { session, inner };

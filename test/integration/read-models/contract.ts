@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TableSchema } from '../../../src/store/sql';
 import type { ReadModelStore } from '../../../src/store/read-models';
+import { encodedRows } from '../../../src/store/row-text';
 
 const items: TableSchema = {
   name: 'items',
@@ -218,6 +219,33 @@ export function readModelContract(
       expect(seen).toHaveLength(2490);
       expect(seen[0]).toEqual([11, 11]);
       expect(seen.at(-1)).toEqual([2500, 2500]);
+      await store.close();
+    });
+
+    it('reads whole tables as row texts: what rowText makes of the values streamed, in orderBy order', async () => {
+      const { store } = await open();
+      await withTables(store);
+      const blob = Buffer.from([0, 1, 2, 255]);
+      const texts = ['plain', '', '"quoted" \\ back', '\u0001\u001f\u007f\b\f\n\r\t', 'é😀\u2028\u2029\ufeff\u00a0', 'a\ud800b', '{"a":[1,"\\""]}'];
+      await store.transaction(async (tx) => {
+        await tx.insertRows(
+          items,
+          texts.map((text, i) => [10 - i, text, i % 2 ? null : i / 3, i % 3 ? 2 ** 53 + 2 * i : -(2 ** 31) - i, i === 2 ? blob : null, i % 2 ? `n${i}` : null]),
+        );
+        await tx.insertRows(tags, [[2, 'b', 1], [1, 'z\n', 2], [1, 'a', 3]]);
+      });
+      const all = async (rows: AsyncIterable<string>) => {
+        const out: string[] = [];
+        for await (const row of rows) out.push(row);
+        return out;
+      };
+      for (const table of [items, tags]) {
+        const texts = await all(store.session.rowTexts(table));
+        expect(texts).toEqual(await all(encodedRows(store.session.stream, table)));
+      }
+      // Literally, so the reference cannot drift along: declared column order, orderBy order.
+      expect(await all(store.session.rowTexts(tags))).toEqual(['[1,"a",3]', '[1,"z\\n",2]', '[2,"b",1]']);
+      expect((await all(store.session.rowTexts(items)))[6]).toBe('[10,"plain",0,-2147483648,null,null]');
       await store.close();
     });
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { SqlValue } from '../../../store/read-model-projection';
 import type { ColumnType, SqlSession, TableSchema } from '../../../store/sql';
+import { encodedRows } from '../../../store/row-text';
 import { postgresDialect } from './dialect';
 import { numberPlaceholders } from './placeholders';
 
@@ -49,6 +50,7 @@ export function postgresSession(on: Queryable, stream: (sql: string, params: Sql
       return { changes: (await on.query({ name, text, values: values(params) })).rowCount ?? 0 };
     },
     stream: (sql: string, ...params: SqlValue[]) => stream(sql, params),
+    rowTexts: (table: TableSchema) => encodedRows((sql, ...params) => stream(sql, params), table),
     async insertRows(table: TableSchema, rows: readonly (readonly SqlValue[])[]) {
       if (!rows.length) return;
       const types = columnTypes(table);

@@ -3,6 +3,7 @@ import type { SqlValue } from '../../../store/read-model-projection';
 import type { SqlSession, TableSchema } from '../../../store/sql';
 import type { SqliteDatabase } from '../open';
 import { sqliteDialect } from './dialect';
+import { rowTextOf, rowTextsSql } from './row-texts';
 
 type Statement = Database.Statement<unknown[]>;
 
@@ -35,6 +36,10 @@ export function sqliteSession(db: SqliteDatabase): SqlSession {
     async *stream(sql: string, ...params: SqlValue[]) {
       // A statement of its own: the cached one may be iterated by another reader meanwhile.
       yield* db.prepare(sql).raw(true).iterate(...params) as IterableIterator<unknown[]>;
+    },
+    async *rowTexts(table: TableSchema) {
+      // A statement of its own, as stream's.
+      for (const text of db.prepare(rowTextsSql(table)).pluck(true).iterate() as IterableIterator<string>) yield rowTextOf(text);
     },
     async insertRows(table: TableSchema, rows: readonly (readonly SqlValue[])[]) {
       const stmt = prepared(insertSql(table));
