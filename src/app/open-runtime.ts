@@ -47,11 +47,11 @@ import { whenReady } from '../runtime/loading-cache';
 import { TimeTravel } from '../time-travel';
 
 /** How often the checkpointer thread copies the WALs back (~35 MB of log WAL at 80k events/s). */
-const CHECKPOINT_MS = 1000;
+export const CHECKPOINT_MS = 1000;
 /** Its CPU niceness: the copying waits for a core that neither requests nor the fold want. */
-const CHECKPOINT_NICE = 19;
+export const CHECKPOINT_NICE = 19;
 /** With a checkpointer, writers checkpoint themselves only past these WAL sizes: 160 MB for the log (4 KB pages)... */
-const LOG_BACKSTOP_CHECKPOINT_PAGES = 40_000;
+export const LOG_BACKSTOP_CHECKPOINT_PAGES = 40_000;
 /** ... and 256 MB for each read-model store (16 KB pages). */
 export const MODEL_BACKSTOP_CHECKPOINT_PAGES = 16_000;
 

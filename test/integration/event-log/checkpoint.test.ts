@@ -1,4 +1,6 @@
-import { statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { statSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startCheckpointer } from '../../../src/adapters/sqlite/checkpointer';
@@ -73,5 +75,27 @@ describe('log checkpoints left to another connection', () => {
     for (let i = 0; i < 2100; i++) await thread.append('s', [{ type: 'Noted', data: { text: ''.padEnd(8000, 'z') } }], ctx);
     expect(size(`${path}-wal`)).toBeGreaterThan(16_000_000);
     expect(size(path)).toBe(dbBefore);
+  });
+
+  it('a close awaited last lets the process wait for the thread to stop; a thread that cannot open its file ends the process neither', async () => {
+    const module = fileURLToPath(new URL('../../../src/adapters/sqlite/checkpointer/index.ts', import.meta.url));
+    const existing = join(dir, 'close.sqlite');
+    const log = new SqliteEventLog(existing);
+    await log.append('s', [{ type: 'Noted', data: { i: 1 } }], ctx);
+    open.push(log);
+    for (const file of [existing, join(dir, 'missing.sqlite')]) {
+      const script = join(dir, 'close-last.mts');
+      writeFileSync(
+        script,
+        `import { startCheckpointer } from ${JSON.stringify(module)};
+        const checkpointer = startCheckpointer({ files: [${JSON.stringify(file)}], periodMs: 50, nice: 0 });
+        await checkpointer.close();
+        console.log('closed');`,
+      );
+      const r = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 30_000 });
+      // Without: the process ends with the close still pending (exit code 13, an unsettled top-level
+      // await), or on the thread's unheard error (SQLITE_CANTOPEN).
+      expect({ file, status: r.status, stdout: r.stdout.trim(), stderr: r.stderr.trim() }).toEqual({ file, status: 0, stdout: 'closed', stderr: '' });
+    }
   });
 });

@@ -18,10 +18,15 @@ export interface Checkpointer {
 export function startCheckpointer(setup: CheckpointerSetup): Checkpointer {
   const worker: Worker = startTsWorker(new URL('./thread.ts', import.meta.url), setup);
   worker.unref();
+  // A thread that cannot open its files ends: the writers' own backstop checkpoints bound their WALs
+  // then, and the process goes on (an unheard 'error' would end it).
+  worker.on('error', () => undefined);
   let closed: Promise<void> | null = null;
   return {
     close() {
       closed ??= new Promise<void>((resolve) => {
+        // Held while it stops: the caller awaiting the close may be all that is left to run.
+        worker.ref();
         worker.once('exit', () => resolve());
         worker.postMessage('stop');
         setTimeout(() => void worker.terminate(), 5000).unref();
