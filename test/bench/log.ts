@@ -1,6 +1,7 @@
 // Event log throughput: 1-event and 1000-event appends, catch-up reads, against the raw better-sqlite3
 // insert rate of the same rows (same table, same index) measured in the same run; and what the hash
-// chain costs, with and without it in the same run.
+// chain costs, with and without it in the same run, on logs written as the service writes its own
+// (a checkpointer thread beside the appends).
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -4,8 +4,8 @@
 // read models caught up, replayed and compared) are run as a user runs them (`npm run cli`: the
 // built CLI, not the sources through a transpiler), each timed from its start to its exit, start-up
 // included. verify runs twice: first with the live read models still to fold (the import only
-// appended), then with them caught up, as an auditor finds them on a running installation. Prints events/s of each; target: replay and verify
-// >= 100,000 events/s. Never fails on the figures.
+// appended), then with them caught up, as an auditor finds them on a running installation. Prints
+// events/s of each; target: replay and verify >= 100,000 events/s. Never fails on the figures.
 //   npm run bench -- replay [events=1000000] [batch=10000]
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
