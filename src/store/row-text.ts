@@ -1,4 +1,4 @@
-import type { SqlSession, TableSchema } from './sql';
+import { columnList, type SqlSession, type TableSchema } from './sql';
 
 const withBigints = (_k: string, v: unknown) => (typeof v === 'bigint' ? v.toString() : v);
 
@@ -13,12 +13,6 @@ export function rowText(row: readonly unknown[]): string {
   for (const v of row) if (typeof v === 'bigint') return JSON.stringify(row, withBigints);
   return JSON.stringify(row);
 }
-
-/** The columns of `table` in its declared order, quoted, for a SELECT list. */
-export const columnList = (table: TableSchema): string =>
-  Object.keys(table.columns)
-    .map((c) => `"${c}"`)
-    .join(', ');
 
 /**
  * Every row of `table` in its `orderBy` order as `rowText`, read value by value through `stream`:

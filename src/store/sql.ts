@@ -69,6 +69,9 @@ export interface SqlDialect {
 
 export type ColumnType = 'text' | 'integer' | 'real' | 'blob';
 
+/** A declared column's type without its nullable mark (`'text?'` → `'text'`). */
+export const columnTypeOf = (declared: ColumnType | `${ColumnType}?`): ColumnType => declared.replace('?', '') as ColumnType;
+
 /**
  * A read-model table, declared rather than written as DDL so each adapter creates it in its own
  * dialect. Column order is the order of `columns` (digests hash rows in that order).
@@ -95,3 +98,9 @@ export interface TableSchema {
   /** A total order over the rows, so digests are stable. */
   orderBy: string;
 }
+
+/** The columns of `table` in its declared order, quoted, as a SELECT or INSERT list. */
+export const columnList = (table: TableSchema): string =>
+  Object.keys(table.columns)
+    .map((c) => `"${c}"`)
+    .join(', ');

@@ -73,8 +73,10 @@ export class RenamedSessions {
 
   private sql(text: string): string {
     let renamed = this.texts.get(text);
+    // Stryker disable next-line ConditionalExpression: equivalent, a text renamed again reads the same
     if (renamed === undefined) {
       renamed = renameInSql(text, this.renames);
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, only how much the cache holds
       if (this.texts.size >= MAX_CACHED) this.texts.clear();
       this.texts.set(text, renamed);
     }
@@ -83,6 +85,7 @@ export class RenamedSessions {
 
   private schema(table: TableSchema): TableSchema {
     let renamed = this.schemas.get(table);
+    // Stryker disable next-line ConditionalExpression: equivalent, a schema looked up again is the same
     if (!renamed) {
       renamed = this.tables.get(table.name) ?? table;
       this.schemas.set(table, renamed);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { columnList, encodedRows, rowText } from '../../../src/store/row-text';
-import type { TableSchema } from '../../../src/store/sql';
+import { encodedRows, rowText } from '../../../src/store/row-text';
+import { columnList, type TableSchema } from '../../../src/store/sql';
 
 describe('rowText: a row as digests hash it', () => {
   it('is the JSON array of the values, a bigint as its decimal string', () => {

@@ -1,4 +1,4 @@
-import type { ColumnType, TableSchema } from '../../../store/sql';
+import { columnTypeOf, type ColumnType, type TableSchema } from '../../../store/sql';
 
 /**
  * BIGINT: read-model integers hold millisecond times and log positions, past 32 bits. Text compares
@@ -11,7 +11,7 @@ const TYPES: Record<ColumnType, string> = { text: 'TEXT COLLATE "C"', integer: '
 export function postgresTableDdl(table: TableSchema): string[] {
   const columns = Object.entries(table.columns).map(([name, type]) => {
     const nullable = type.endsWith('?');
-    return `"${name}" ${TYPES[type.replace('?', '') as ColumnType]}${nullable ? '' : ' NOT NULL'}`;
+    return `"${name}" ${TYPES[columnTypeOf(type)]}${nullable ? '' : ' NOT NULL'}`;
   });
   const keys = table.primaryKey.length ? [`PRIMARY KEY (${table.primaryKey.map((c) => `"${c}"`).join(', ')})`] : [];
   for (const unique of table.unique ?? []) keys.push(`UNIQUE (${unique.map((c) => `"${c}"`).join(', ')})`);

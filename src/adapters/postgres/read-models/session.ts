@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { SqlValue } from '../../../store/read-model-projection';
-import type { ColumnType, SqlSession, TableSchema } from '../../../store/sql';
+import { columnTypeOf, type ColumnType, type SqlSession, type TableSchema } from '../../../store/sql';
 import { encodedRows } from '../../../store/row-text';
 import { postgresDialect } from './dialect';
 import { numberPlaceholders } from './placeholders';
@@ -75,7 +75,7 @@ interface ColumnParam {
 const typesOf = new WeakMap<TableSchema, ColumnType[]>();
 function columnTypes(table: TableSchema): ColumnType[] {
   let types = typesOf.get(table);
-  if (!types) typesOf.set(table, (types = Object.values(table.columns).map((t) => t.replace('?', '') as ColumnType)));
+  if (!types) typesOf.set(table, (types = Object.values(table.columns).map(columnTypeOf)));
   return types;
 }
 

@@ -1,4 +1,4 @@
-import type { ColumnType, TableSchema } from '../../../store/sql';
+import { columnTypeOf, type ColumnType, type TableSchema } from '../../../store/sql';
 
 const TYPES: Record<ColumnType, string> = { text: 'TEXT', integer: 'INTEGER', real: 'REAL', blob: 'BLOB' };
 
@@ -6,7 +6,7 @@ const TYPES: Record<ColumnType, string> = { text: 'TEXT', integer: 'INTEGER', re
 export function sqliteTableDdl(table: TableSchema): string[] {
   const columns = Object.entries(table.columns).map(([name, type]) => {
     const nullable = type.endsWith('?');
-    return `"${name}" ${TYPES[type.replace('?', '') as ColumnType]}${nullable ? '' : ' NOT NULL'}`;
+    return `"${name}" ${TYPES[columnTypeOf(type)]}${nullable ? '' : ' NOT NULL'}`;
   });
   const keys = table.primaryKey.length ? [`PRIMARY KEY (${table.primaryKey.map((c) => `"${c}"`).join(', ')})`] : [];
   for (const unique of table.unique ?? []) keys.push(`UNIQUE (${unique.map((c) => `"${c}"`).join(', ')})`);

@@ -1,4 +1,4 @@
-import type { ColumnType, TableSchema } from '../../../store/sql';
+import { columnList, columnTypeOf, type ColumnType, type TableSchema } from '../../../store/sql';
 import { rowText } from '../../../store/row-text';
 
 /** Integers JSON writes alike from SQLite's int64 and from the double better-sqlite3 reads it as. */
@@ -30,12 +30,12 @@ const statements = new WeakMap<TableSchema, string>();
 export function rowTextsSql(table: TableSchema): string {
   let sql = statements.get(table);
   if (!sql) {
-    const columns = Object.entries(table.columns).map(([name, type]) => ({ c: `"${name}"`, type: type.replace('?', '') as ColumnType }));
+    const columns = Object.entries(table.columns).map(([name, type]) => ({ c: `"${name}"`, type: columnTypeOf(type) }));
     const plain = columns.map(({ c, type }) => PLAIN[type](c)).join(' AND ');
     const tagged = columns
       .map(({ c }) => `typeof(${c}), CASE typeof(${c}) WHEN 'blob' THEN hex(${c}) WHEN 'real' THEN printf('%!.17g', ${c}) WHEN 'integer' THEN CAST(${c} AS TEXT) ELSE ${c} END`)
       .join(', ');
-    sql = `SELECT CASE WHEN ${plain} THEN json_array(${columns.map(({ c }) => c).join(', ')}) ELSE '${TAGGED}' || json_array(${tagged}) END FROM "${table.name}" ORDER BY ${table.orderBy}`;
+    sql = `SELECT CASE WHEN ${plain} THEN json_array(${columnList(table)}) ELSE '${TAGGED}' || json_array(${tagged}) END FROM "${table.name}" ORDER BY ${table.orderBy}`;
     statements.set(table, sql);
   }
   return sql;

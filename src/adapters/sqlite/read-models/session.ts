@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { SqlValue } from '../../../store/read-model-projection';
-import type { SqlSession, TableSchema } from '../../../store/sql';
+import { columnList, type SqlSession, type TableSchema } from '../../../store/sql';
 import type { SqliteDatabase } from '../open';
 import { sqliteDialect } from './dialect';
 import { rowTextOf, rowTextsSql } from './row-texts';
@@ -54,8 +54,7 @@ const inserts = new WeakMap<TableSchema, string>();
 function insertSql(table: TableSchema): string {
   let sql = inserts.get(table);
   if (!sql) {
-    const columns = Object.keys(table.columns);
-    sql = `INSERT INTO "${table.name}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+    sql = `INSERT INTO "${table.name}" (${columnList(table)}) VALUES (${Object.keys(table.columns).map(() => '?').join(', ')})`;
     inserts.set(table, sql);
   }
   return sql;
