@@ -5,7 +5,8 @@ import { hogqlBatches } from '../../../exports/worker/records';
 import type { ClickHouseConnection } from '../connection';
 import { fromMs } from '../time';
 import type { PersonPropertiesLookup } from './person-properties';
-import { hogqlQuery, type HogQLRunQuery, type Keyset, type RunWindow } from './run-query';
+import { rangedPages, type PageRange } from './page-ranges';
+import { hogqlQuery, type HogQLRunQuery, type RunWindow } from './run-query';
 
 type Row = Record<string, unknown>;
 
@@ -36,7 +37,18 @@ export async function hogqlRun(
   client: ClickHouseConnection,
   exp: BatchExportRow & { hogql_query: string },
   window: RunWindow,
-  { persons, personTable, pageRows }: { persons: PersonPropertiesLookup; personTable: string; pageRows: (batchSize: number) => number },
+  {
+    persons,
+    personTable,
+    pageRows,
+    ranges,
+  }: {
+    persons: PersonPropertiesLookup;
+    personTable: string;
+    pageRows: (batchSize: number) => number;
+    /** The run's page ranges for pages of that many rows (page-ranges.ts). */
+    ranges: (query: HogQLRunQuery, pageRows: number) => Promise<PageRange[]>;
+  },
 ): Promise<RunRows> {
   const query = hogqlQuery(exp, window, personTable);
   await client.command(`CREATE TABLE ${personTable} (person_key String, person_properties Nullable(String)) ENGINE = Memory`);
@@ -49,7 +61,10 @@ export async function hogqlRun(
     const [count] = await read<{ n: string | number }>(client, query.countSql);
     return {
       total: Number(count.n),
-      batches: (batchSize, check) => hogqlBatches(rows(client, query, integers, window.isBackfill, pageRows(batchSize)), query.columns, batchSize, check),
+      batches: (batchSize, check) => {
+        const rows = pageRows(batchSize);
+        return hogqlBatches(pagedRows(client, query, integers, window.isBackfill, rows, () => ranges(query, rows)), query.columns, batchSize, check);
+      },
       encoded: () => null,
       close: drop,
     };
@@ -65,20 +80,28 @@ async function integerColumns(client: ClickHouseConnection, query: HogQLRunQuery
   return new Set(types.filter((t) => QUOTED_INTEGER.test(t.type)).map((t) => t.name));
 }
 
-/** Rows in hogqlRecordMapper's layout (identity columns, then the compiled ones), read in keyset pages. */
-async function* rows(client: ClickHouseConnection, query: HogQLRunQuery, integers: Set<string>, isBackfill: boolean, pageRows: number): AsyncGenerator<unknown[]> {
+/** Rows in hogqlRecordMapper's layout (identity columns, then the compiled ones), read in keyset pages per range. */
+async function* pagedRows(
+  client: ClickHouseConnection,
+  query: HogQLRunQuery,
+  integers: Set<string>,
+  isBackfill: boolean,
+  pageRows: number,
+  ranges: () => Promise<PageRange[]>,
+): AsyncGenerator<unknown[]> {
   const value = (column: CompiledColumn, row: Row) => {
     const v = row[column.name];
     return integers.has(column.name) && typeof v === 'string' ? Number(v) : v;
   };
-  let after: Keyset | null = null;
-  for (;;) {
-    const page: Row[] = await read<Row>(client, query.pageSql(after, pageRows));
+  const pages = rangedPages(
+    await ranges(),
+    pageRows,
+    (range, after) => read<Row>(client, query.pageSql(after, pageRows, range)),
+    (r) => [Number(isBackfill ? r.x_event_ms : r.x_received_ms), r.x_uuid as string],
+  );
+  for await (const page of pages) {
     for (const r of page) {
       yield [r.x_uuid, r.x_event, r.x_distinct_id, Number(r.x_team_id), fromMs(r.x_event_ms as string), fromMs(r.x_received_ms as string), ...query.columns.map((c) => value(c, r))];
     }
-    if (page.length < pageRows) return;
-    const last: Row = page[page.length - 1];
-    after = [Number(isBackfill ? last.x_event_ms : last.x_received_ms), last.x_uuid as string];
   }
 }

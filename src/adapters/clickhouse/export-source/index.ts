@@ -7,9 +7,11 @@ import type { ClickHouseConnection } from '../connection';
 import { storedPosition } from '../position';
 import { fromMs } from '../time';
 import { hogqlRun } from './hogql-run';
+import { pageRanges, rangedPages, spanMsFor, type PageRange, type SpanCount } from './page-ranges';
 import { PAGE_ROWS } from './page-rows';
 import { RunPersons, type PersonPropertiesLookup } from './person-properties';
-import { standardQuery, type Keyset, type RunWindow } from './run-query';
+import { standardQuery, type RunQuery, type RunWindow } from './run-query';
+import { toMs } from '../time';
 
 export type { PersonPropertiesLookup } from './person-properties';
 export { readModelPersons } from './person-properties';
@@ -40,7 +42,11 @@ interface StoredRow {
  * folded while the run reads are never seen, and background merges change nothing read under FINAL.
  * Person properties are read as they are when a page is read, as the SQLite source does.
  */
-export function clickhouseExportSource(client: ClickHouseConnection, persons: PersonPropertiesLookup, options: { pageRows?: number } = {}): ExportSource {
+export function clickhouseExportSource(
+  client: ClickHouseConnection,
+  persons: PersonPropertiesLookup,
+  options: { pageRows?: number; spanMs?: number } = {},
+): ExportSource {
   // A whole number of batches per statement: every batch but the last is full, as on the other sources.
   const pageRows = (batchSize: number) => batchSize * Math.max(1, Math.floor((options.pageRows ?? PAGE_ROWS) / batchSize));
   return async (exp: BatchExportRow, run: RunRow): Promise<RunRows> => {
@@ -51,43 +57,65 @@ export function clickhouseExportSource(client: ClickHouseConnection, persons: Pe
       isBackfill: run.backfill_id !== null,
       position: await storedPosition(client),
     };
+    const spanMs = options.spanMs ?? spanMsFor(toMs(window.start), toMs(window.end));
+    const ranges = async (query: RunQuery, rows: number) => pageRanges(await spansOf(client, query, spanMs), spanMs, rows);
     const personTable = `export_persons_${randomBytes(8).toString('hex')}`;
-    if (exp.hogql_query !== null) return hogqlRun(client, { ...exp, hogql_query: exp.hogql_query }, window, { persons, personTable, pageRows });
+    if (exp.hogql_query !== null) return hogqlRun(client, { ...exp, hogql_query: exp.hogql_query }, window, { persons, personTable, pageRows, ranges });
     const query = standardQuery(exp, window);
-    const [count] = await client.rows<{ n: string | number }>(query.countSql);
+    const spans = await spansOf(client, query, spanMs);
     return {
-      total: Number(count.n),
-      batches: (batchSize, check) => standardBatches(client, query.pageSql, new RunPersons(persons), window.isBackfill, { batchSize, pageRows: pageRows(batchSize) }, check),
+      total: spans.reduce((sum, s) => sum + s.rows, 0),
+      batches: (batchSize, check) => {
+        const rows = pageRows(batchSize);
+        return standardBatches(client, query, pageRanges(spans, spanMs, rows), new RunPersons(persons), window.isBackfill, { batchSize, pageRows: rows }, check);
+      },
       encoded: () => null,
       close: async () => {},
     };
   };
 }
 
+/** The run's rows per span of its time column (page-ranges.ts). */
+async function spansOf(client: ClickHouseConnection, query: RunQuery, spanMs: number): Promise<SpanCount[]> {
+  const spans = await client.rows<{ span: string | number; rows: string | number }>(query.spansSql(spanMs));
+  return spans.map((s) => ({ span: Number(s.span), rows: Number(s.rows) }));
+}
+
+/** Full batches of `batchSize` records (the last may be short), whatever the pages' sizes. */
 async function* standardBatches(
   client: ClickHouseConnection,
-  pageSql: (after: Keyset | null, limit: number) => string,
+  query: RunQuery,
+  ranges: readonly PageRange[],
   persons: RunPersons,
   isBackfill: boolean,
   { batchSize, pageRows }: { batchSize: number; pageRows: number },
   check: () => void,
 ): AsyncGenerator<ExportRecord[]> {
   const lookup = (id: string | null) => persons.get(id);
-  let after: Keyset | null = null;
-  for (;;) {
-    const rows: StoredRow[] = await client.rows<StoredRow>(pageSql(after, pageRows));
+  const pages = rangedPages(
+    ranges,
+    pageRows,
+    (range, after) => client.rows<StoredRow>(query.pageSql(after, pageRows, range)),
+    (r) => [Number(isBackfill ? r.timestamp : r.received_at), r.uuid],
+  );
+  const toRecords = async (batch: StoredRow[]) => {
+    await persons.prefetch(batch.map((r) => r.person_id));
+    return batch.map((r) =>
+      recordFromRow([r.uuid, r.event, r.properties, r.distinct_id, Number(r.project_id), fromMs(r.timestamp), fromMs(r.received_at), r.person_id, r.elements_chain], lookup),
+    );
+  };
+  let held: StoredRow[] = [];
+  for await (const page of pages) {
     check();
-    if (rows.length === 0) return;
-    const last: StoredRow = rows[rows.length - 1];
-    after = [Number(isBackfill ? last.timestamp : last.received_at), last.uuid];
-    for (let i = 0; i < rows.length; i += batchSize) {
-      const batch = rows.slice(i, i + batchSize);
-      await persons.prefetch(batch.map((r) => r.person_id));
-      if (i > 0) check();
-      yield batch.map((r) =>
-        recordFromRow([r.uuid, r.event, r.properties, r.distinct_id, Number(r.project_id), fromMs(r.timestamp), fromMs(r.received_at), r.person_id, r.elements_chain], lookup),
-      );
+    held = held.length === 0 ? page : held.concat(page);
+    let i = 0;
+    for (; held.length - i >= batchSize; i += batchSize) {
+      const records = await toRecords(held.slice(i, i + batchSize));
+      check();
+      yield records;
     }
-    if (rows.length < pageRows) return;
+    held = held.slice(i);
   }
+  check();
+  if (held.length > 0) yield await toRecords(held);
 }

@@ -1,6 +1,7 @@
 import type { BatchExportRow } from '../../../../projections/exports';
 import { compileToClickHouse, type CompiledColumn } from '../../../exports/hogql';
 import { dedupedEvents } from '../deduped-events';
+import type { PageRange } from './page-ranges';
 import { EVENTS_BY_RECEIVED_TABLE, EVENTS_BY_TIME_TABLE, type EventRowTable } from '../schema';
 import { int, str, strList } from '../sql-literal';
 import { toMs } from '../time';
@@ -20,9 +21,10 @@ export type Keyset = readonly [number, string];
 
 /** The run's statements over the deduped events, each a function of the keyset after which a page starts. */
 export interface RunQuery {
-  countSql: string;
-  /** The page after `after` (null: the first page), `limit` rows, ordered by (time, uuid). */
-  pageSql(after: Keyset | null, limit: number): string;
+  /** The window's rows per span of `spanMs` of its time column (`span`, `rows`), in time order. */
+  spansSql(spanMs: number): string;
+  /** The page after `after` (null: the range's first) within `range`, `limit` rows, ordered by (time, uuid). */
+  pageSql(after: Keyset | null, limit: number, range: PageRange): string;
 }
 
 /** recordFromRow's columns as stored (times in ms, the project as project_id): the reader converts them. */
@@ -53,14 +55,25 @@ function windowCondition(exp: BatchExportRow, w: RunWindow, timeColumn: string):
 const afterKeyset = (timeColumn: string, after: Keyset | null) =>
   after === null ? '1' : `(${timeColumn} > ${int(after[0])} OR (${timeColumn} = ${int(after[0])} AND uuid > ${str(after[1])}))`;
 
-/** The standard export: the stored columns in keyset pages, time then uuid (bytes, as SQLite's BINARY). */
+/** Rows within the range, as bounds on the time column the copy's key leads with. */
+const inRange = (timeColumn: string, range: PageRange) =>
+  [range.from === null ? null : `${timeColumn} >= ${int(range.from)}`, range.to === null ? null : `${timeColumn} < ${int(range.to)}`].filter((c) => c !== null).join(' AND ') || '1';
+
+/** Rows per span of the time column; floor, not intDiv (which truncates before 1970). */
+const spansOf = (timeColumn: string, source: string, spanMs: number) =>
+  `SELECT toInt64(floor(${timeColumn} / ${int(spanMs)})) AS span, count() AS rows FROM ${source} GROUP BY span ORDER BY span`;
+
+/**
+ * The standard export: the stored columns in keyset pages, time then uuid (bytes, as SQLite's
+ * BINARY). Its spans are read under FINAL with the pages' condition, so they add up to its count.
+ */
 export function standardQuery(exp: BatchExportRow, w: RunWindow): RunQuery {
   const time = w.isBackfill ? 'timestamp' : 'received_at';
   const where = windowCondition(exp, w, time);
   return {
-    countSql: `SELECT count() AS n FROM ${dedupedEvents(w.projectId, where, tableFor(w))}`,
-    pageSql: (after, limit) =>
-      `SELECT ${STANDARD_COLUMNS} FROM ${dedupedEvents(w.projectId, `${where} AND ${afterKeyset(time, after)}`, tableFor(w))}
+    spansSql: (spanMs) => spansOf(time, dedupedEvents(w.projectId, where, tableFor(w)), spanMs),
+    pageSql: (after, limit, range) =>
+      `SELECT ${STANDARD_COLUMNS} FROM ${dedupedEvents(w.projectId, `${where} AND ${inRange(time, range)} AND ${afterKeyset(time, after)}`, tableFor(w))}
        ORDER BY ${time}, uuid LIMIT ${int(limit)}`,
   };
 }
@@ -75,6 +88,8 @@ const isoText = (ms: string) =>
 
 /** A hogql_query export: its statements, the compiled columns, and the run's person table. */
 export interface HogQLRunQuery extends RunQuery {
+  /** The rows the query keeps (its own filter applied): the spans count the window's events. */
+  countSql: string;
   /** The run's rows' person ids, for the run's person table. */
   personIdsSql: string;
   columns: readonly CompiledColumn[];
@@ -101,14 +116,20 @@ const IDENTITY = 'uuid AS x_uuid, event AS x_event, distinct_id AS x_distinct_id
 
 export function hogqlQuery(exp: BatchExportRow & { hogql_query: string }, w: RunWindow, personTable: string): HogQLRunQuery {
   const time = w.isBackfill ? 'event_ms' : 'received_ms';
-  const where = windowCondition(exp, w, w.isBackfill ? 'timestamp' : 'received_at');
+  const stored = w.isBackfill ? 'timestamp' : 'received_at';
+  const where = windowCondition(exp, w, stored);
   const compiled = compileToClickHouse(exp.hogql_query, { propertyColumns: 'json' });
   const from = exportedEvents(w.projectId, where, tableFor(w), personTable);
   const filter = compiled.where ?? '1';
   return {
     countSql: `SELECT count() AS n FROM ${from} WHERE ${filter}`,
-    pageSql: (after, limit) =>
-      `SELECT ${IDENTITY}, ${compiled.select} FROM ${from} WHERE ${filter} AND ${afterKeyset(time, after)} ORDER BY ${time}, uuid LIMIT ${int(limit)}`,
+    spansSql: (spanMs) => spansOf(stored, dedupedEvents(w.projectId, where, tableFor(w)), spanMs),
+    // The range and the keyset narrow the stored rows, under the join: a condition on the outer
+    // names would be applied after every row of the window was read and joined.
+    pageSql: (after, limit, range) =>
+      `SELECT ${IDENTITY}, ${compiled.select}
+       FROM ${exportedEvents(w.projectId, `${where} AND ${inRange(stored, range)} AND ${afterKeyset(stored, after)}`, tableFor(w), personTable)}
+       WHERE ${filter} ORDER BY ${time}, uuid LIMIT ${int(limit)}`,
     personIdsSql: `SELECT DISTINCT person_id FROM ${dedupedEvents(w.projectId, where, tableFor(w))} WHERE isNotNull(person_id)`,
     typesSql: `DESCRIBE TABLE (SELECT ${compiled.select} FROM ${from} WHERE 0)`,
     columns: compiled.columns,

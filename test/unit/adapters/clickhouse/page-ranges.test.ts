@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { pageRanges, rangedPages, spanMsFor, type PageRange } from '../../../../src/adapters/clickhouse/export-source/page-ranges';
+import type { Keyset } from '../../../../src/adapters/clickhouse/export-source/run-query';
+
+type Row = { t: number; uuid: string };
+
+/** Rows as a store would answer a range page: in (t, uuid) order, after the keyset, `limit` at most. */
+function pageOf(rows: readonly Row[], range: PageRange, after: Keyset | null, limit: number): Row[] {
+  return rows
+    .filter((r) => (range.from === null || r.t >= range.from) && (range.to === null || r.t < range.to))
+    .filter((r) => after === null || r.t > after[0] || (r.t === after[0] && r.uuid > after[1]))
+    .sort((a, b) => a.t - b.t || (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0))
+    .slice(0, limit);
+}
+
+async function readAll(rows: readonly Row[], ranges: readonly PageRange[], pageRows: number) {
+  const statements: { range: PageRange; after: Keyset | null }[] = [];
+  const pages: Row[][] = [];
+  const read = async (range: PageRange, after: Keyset | null) => {
+    statements.push({ range, after });
+    return pageOf(rows, range, after, pageRows);
+  };
+  for await (const page of rangedPages(ranges, pageRows, read, (r) => [r.t, r.uuid])) pages.push(page);
+  return { pages, statements };
+}
+
+describe('export page ranges', () => {
+  it('gathers spans into adjoining ranges of at least a page, open at both ends', () => {
+    const spans = [
+      { span: 10, rows: 2 },
+      { span: 11, rows: 2 },
+      { span: 15, rows: 5 },
+      { span: 16, rows: 1 },
+      { span: 20, rows: 3 },
+    ];
+    expect(pageRanges(spans, 1000, 4)).toEqual([
+      { from: null, to: 12_000, rows: 4 },
+      { from: 12_000, to: 16_000, rows: 5 },
+      // The rows after the last full range join it rather than cost a statement of their own.
+      { from: 16_000, to: null, rows: 4 },
+    ]);
+    expect(pageRanges(spans, 1000, 100)).toEqual([{ from: null, to: null, rows: 13 }]);
+    expect(pageRanges([], 1000, 100)).toEqual([{ from: null, to: null, rows: 0 }]);
+    expect(pageRanges([{ span: -2, rows: 7 }, { span: 3, rows: 7 }], 1000, 5)).toEqual([
+      { from: null, to: -1000, rows: 7 },
+      { from: -1000, to: null, rows: 7 },
+    ]);
+  });
+
+  it('sizes spans by the window: a second, coarser past 10,000 seconds', () => {
+    expect(spanMsFor(0, 3_600_000)).toBe(1000);
+    expect(spanMsFor(0, 10_000_000)).toBe(1000);
+    expect(spanMsFor(0, 365 * 86_400_000)).toBe(3_153_600);
+  });
+
+  it('reads every row once in keyset order, however the counts were off', async () => {
+    // Runs of equal times across span and page bounds, uuids out of arrival order.
+    const rows: Row[] = [];
+    for (let i = 0; i < 60; i++) rows.push({ t: 1000 * Math.floor(i / 7) + (i % 3), uuid: `u${(i * 37) % 61}`.padStart(4, '0') });
+    const expected = pageOf(rows, { from: null, to: null, rows: 0 }, null, 1e9);
+    const counted = new Map<number, number>();
+    for (const r of rows) counted.set(Math.floor(r.t / 1000), (counted.get(Math.floor(r.t / 1000)) ?? 0) + 1);
+    const exact = [...counted].sort((a, b) => a[0] - b[0]).map(([span, n]) => ({ span, rows: n }));
+    const wrong = [{ span: 2, rows: 40 }, { span: 5, rows: 1 }];
+    for (const spans of [exact, wrong, []]) {
+      for (const pageRows of [1, 4, 7, 100]) {
+        const ranges = pageRanges(spans, 1000, pageRows);
+        const { pages } = await readAll(rows, ranges, pageRows);
+        expect(pages.flat()).toEqual(expected);
+        expect(pages.every((p) => p.length > 0 && p.length <= pageRows)).toBe(true);
+      }
+    }
+  });
+
+  it('asks for the next page before the caller has handled this one, and ends a range at a short page', async () => {
+    const rows: Row[] = Array.from({ length: 10 }, (_, i) => ({ t: i * 1000, uuid: `u${i}` }));
+    const ranges = pageRanges(rows.map((r) => ({ span: r.t / 1000, rows: 1 })), 1000, 4);
+    const asked: number[] = [];
+    const read = async (range: PageRange, after: Keyset | null) => {
+      asked.push(asked.length);
+      return pageOf(rows, range, after, 4);
+    };
+    const pages = rangedPages(ranges, 4, read, (r) => [r.t, r.uuid]);
+    const first = await pages.next();
+    expect(first.value).toEqual(rows.slice(0, 4));
+    // The first page arrived: the second is asked for already.
+    expect(asked).toHaveLength(2);
+    const { statements } = await readAll(rows, ranges, 4);
+    // Ranges [0, 4 s), [4 s, …): a full page, then one that comes back empty, then the last range's pages.
+    expect(statements.map((s) => [s.range.from, s.after?.[1] ?? null])).toEqual([
+      [null, null],
+      [null, 'u3'],
+      [4000, null],
+      [4000, 'u7'],
+    ]);
+  });
+
+  it('leaves a page asked for ahead unheard when the caller stops early', async () => {
+    const rows: Row[] = Array.from({ length: 8 }, (_, i) => ({ t: i, uuid: `u${i}` }));
+    let calls = 0;
+    const read = async (range: PageRange, after: Keyset | null) => {
+      calls++;
+      if (calls > 1) throw new Error('the store went away');
+      return pageOf(rows, range, after, 2);
+    };
+    const unhandled: unknown[] = [];
+    const onUnhandled = (err: unknown) => unhandled.push(err);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      for await (const page of rangedPages([{ from: null, to: null, rows: 8 }], 2, read, (r) => [r.t, r.uuid])) {
+        expect(page).toHaveLength(2);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(calls).toBe(2);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});
