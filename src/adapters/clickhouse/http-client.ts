@@ -1,3 +1,4 @@
+import { compactData } from './compact-data';
 import type { ClickHouseConnection } from './connection';
 
 /** Where a ClickHouse server answers over HTTP, and which database its tables live in. */
@@ -36,6 +37,10 @@ export class ClickHouseClient implements ClickHouseConnection {
     const rows: T[] = [];
     for (const line of text.split('\n')) if (line !== '') rows.push(JSON.parse(line) as T);
     return rows;
+  }
+
+  async arrays<T extends unknown[] = unknown[]>(select: string): Promise<T[]> {
+    return compactData<T>(await this.send(`${select} FORMAT JSONCompact`));
   }
 
   /** A statement with no answer (DDL). */

@@ -17,6 +17,32 @@ export interface ClickHouseUnderTest {
 export function clickhouseSuites(engine: ClickHouseUnderTest): void {
   const { admin } = engine;
   clickhouseCopiesSuite(engine);
+  describe(`${engine.name} connection`, () => {
+    it('answers rows as arrays in the column order, with the values rows gives', async () => {
+      const database = `chconn_${randomBytes(6).toString('hex')}`;
+      await admin.serverCommand(`CREATE DATABASE ${database}`);
+      const client = engine.connect(database);
+      try {
+        await client.command('CREATE TABLE t (k Int64, s String, n Nullable(String), u UInt8) ENGINE = MergeTree ORDER BY k');
+        const tricky = 'tab\there, "quoted", back\\slash, ü, 😀, line\nbreak, {"json": [1]}';
+        await client.insert('t', [{ k: 2, s: tricky, n: null, u: 7 }]);
+        await client.command(`INSERT INTO t VALUES (-9007199254740993, '', 'x', 0)`);
+        const select = 'SELECT s, k, n, u FROM t ORDER BY k';
+        const arrays = await client.arrays<[string, string, string | null, number]>(select);
+        // 64-bit integers as JSON strings (exact past 2^53), as rows gives them.
+        expect(arrays).toEqual([
+          ['', '-9007199254740993', 'x', 0],
+          [tricky, '2', null, 7],
+        ]);
+        const rows = await client.rows<{ s: string; k: string; n: string | null; u: number }>(select);
+        expect(arrays).toEqual(rows.map((r) => [r.s, r.k, r.n, r.u]));
+        expect(await client.arrays('SELECT k FROM t WHERE k > 100')).toEqual([]);
+      } finally {
+        await admin.serverCommand(`DROP DATABASE IF EXISTS ${database}`);
+        await client.close?.();
+      }
+    });
+  });
   describe(`${engine.name} analytics`, () => {
     // A failing contract test never reaches its close(): drop what is left once the file is done.
     const open = new Set<string>();

@@ -1,4 +1,5 @@
 import type { ClickHouseConnection } from '../connection';
+import { compactData } from '../compact-data';
 import { chdbEngine, type ChdbEngine } from './engine';
 
 /** One database on the process's chDB engine at `path`, with the server connection's contract. */
@@ -19,6 +20,10 @@ export class ChdbConnection implements ClickHouseConnection {
     const rows: T[] = [];
     for (const line of text.split('\n')) if (line !== '') rows.push(JSON.parse(line) as T);
     return rows;
+  }
+
+  async arrays<T extends unknown[] = unknown[]>(select: string): Promise<T[]> {
+    return compactData<T>(await this.engine.query(this.database, select, 'JSONCompact'));
   }
 
   async command(sql: string): Promise<void> {

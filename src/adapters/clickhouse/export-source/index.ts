@@ -16,18 +16,12 @@ import { toMs } from '../time';
 export type { PersonPropertiesLookup } from './person-properties';
 export { readModelPersons } from './person-properties';
 
-/** A standard page row as JSONEachRow gives it (64-bit integers as strings). */
-interface StoredRow {
-  uuid: string;
-  event: string;
-  properties: string;
-  distinct_id: string;
-  project_id: string | number;
-  timestamp: string | number;
-  received_at: string | number;
-  person_id: string | null;
-  elements_chain: string;
-}
+/**
+ * A standard page row as JSONCompact gives it, in run-query.ts's column order (64-bit integers as
+ * strings): uuid, event, properties, distinct_id, project_id, timestamp, received_at, person_id,
+ * elements_chain. recordFromRow's order too, once the project and the times are converted.
+ */
+type StoredRow = [string, string, string, string, string | number, string | number, string | number, string | null, string];
 
 /**
  * The export worker's analytics port over ClickHouse (a server or chDB): events from the analytics
@@ -95,14 +89,12 @@ async function* standardBatches(
   const pages = rangedPages(
     ranges,
     pageRows,
-    (range, after) => client.rows<StoredRow>(query.pageSql(after, pageRows, range)),
-    (r) => [Number(isBackfill ? r.timestamp : r.received_at), r.uuid],
+    (range, after) => client.arrays<StoredRow>(query.pageSql(after, pageRows, range)),
+    (r) => [Number(isBackfill ? r[5] : r[6]), r[0]],
   );
   const toRecords = async (batch: StoredRow[]) => {
-    await persons.prefetch(batch.map((r) => r.person_id));
-    return batch.map((r) =>
-      recordFromRow([r.uuid, r.event, r.properties, r.distinct_id, Number(r.project_id), fromMs(r.timestamp), fromMs(r.received_at), r.person_id, r.elements_chain], lookup),
-    );
+    await persons.prefetch(batch.map((r) => r[7]));
+    return batch.map((r) => recordFromRow([r[0], r[1], r[2], r[3], Number(r[4]), fromMs(r[5]), fromMs(r[6]), r[7], r[8]], lookup));
   };
   let held: StoredRow[] = [];
   for await (const page of pages) {
