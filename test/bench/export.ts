@@ -10,9 +10,10 @@
 // printed: the same history must give the same files on every engine.
 // The events are inserted straight into the analytics table (through the log they would take
 // minutes to ingest; a ClickHouse engine gets the embedded table's rows through its sink); the
-// export itself is what is timed. Target: File JSONLines >= 200,000 rows/s (sqlite).
+// export itself is what is timed. Target: File JSONLines >= 200,000 rows/s on every engine.
 // JSONLines to File runs twice: first as a freshly started service does (its reader threads start),
 // then as a running one does (the threads are kept between runs); the target is the running one's.
+// The bench runs itself with the node flags `npm start` gives the service (its exports run in-process).
 import { execSync } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -20,11 +21,13 @@ import { tmpdir } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { bootstrap } from '../../src/access';
 import { openRuntime } from '../../src/app';
 import { exportPolicy } from '../../src/exports';
 import { openSqlite } from '../../src/adapters/sqlite/open';
+import { rerunWithStartFlags } from './_node-args';
 import { report, timedAsync } from './_report';
 import { reachablePgUser } from '../support/postgres';
 import { CreateExportBody } from '../../src/http/schema/batch-exports';
@@ -32,6 +35,10 @@ import { chdbAvailable } from '../../src/adapters/clickhouse/chdb/module';
 import { dropAnalyticsDatabase } from '../../src/app/open-analytics';
 import type { FoldedAnalyticsChoice } from '../../src/config';
 import type { AnalyticsEventRow, StoredEventColumns } from '../../src/store/analytics';
+
+// The exports run in this process, as in the service's: with the node flags `npm start` gives it.
+const rerun = rerunWithStartFlags(fileURLToPath(import.meta.url));
+if (rerun !== null) process.exit(rerun);
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);
 const CASES = (process.argv[3] ?? 'file-jsonl,file-parquet,postgres').split(',');
@@ -223,8 +230,11 @@ for (const engine of ENGINES) {
 }
 
 report(`batch export (${ROWS.toLocaleString()} events of ${(ROWS + HISTORY).toLocaleString()}, ${new Date().toISOString()})`, rows);
-const jsonl = rows.find((r) => r.engine === 'sqlite' && r.destination === 'File' && r.run === 'threads warm');
-if (jsonl) console.log(`\nJSONLines to File: ${jsonl['rows/s'].toLocaleString()} rows/s (target >= 200,000): ${Number(jsonl['rows/s']) >= 200_000 ? 'MET' : 'NOT MET'}`);
+// The target, per engine, on a running service's run (sqlite's reader threads warm; the others' second).
+for (const engine of ENGINES) {
+  const jsonl = rows.find((r) => r.engine === engine && r.destination === 'File' && r.format === 'JSONLines' && (r.run === 'threads warm' || r.run === 'second'));
+  if (jsonl) console.log(`JSONLines to File, ${engine}: ${jsonl['rows/s'].toLocaleString()} rows/s (target >= 200,000): ${Number(jsonl['rows/s']) >= 200_000 ? 'MET' : 'NOT MET'}`);
+}
 for (const format of ['JSONLines', 'Parquet']) {
   const shas = new Set(rows.filter((r) => r.format === format).map((r) => r.sha256));
   if (shas.size > 0) console.log(`${format} files across engines: ${shas.size === 1 ? 'identical' : `DIFFERENT (${[...shas].join(', ')})`}`);

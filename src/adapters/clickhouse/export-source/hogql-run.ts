@@ -45,9 +45,9 @@ export async function hogqlRun(
   }: {
     persons: PersonPropertiesLookup;
     personTable: string;
-    pageRows: (batchSize: number) => number;
-    /** The run's page ranges for pages of that many rows (page-ranges.ts). */
-    ranges: (query: HogQLRunQuery, pageRows: number) => Promise<PageRange[]>;
+    pageRows: number;
+    /** The run's page ranges (page-ranges.ts). */
+    ranges: (query: HogQLRunQuery) => Promise<PageRange[]>;
   },
 ): Promise<RunRows> {
   const query = hogqlQuery(exp, window, personTable);
@@ -61,10 +61,7 @@ export async function hogqlRun(
     const [count] = await read<{ n: string | number }>(client, query.countSql);
     return {
       total: Number(count.n),
-      batches: (batchSize, check) => {
-        const rows = pageRows(batchSize);
-        return hogqlBatches(pagedRows(client, query, integers, window.isBackfill, rows, () => ranges(query, rows)), query.columns, batchSize, check);
-      },
+      batches: (batchSize, check) => hogqlBatches(pagedRows(client, query, integers, window.isBackfill, pageRows, () => ranges(query)), query.columns, batchSize, check),
       encoded: () => null,
       close: drop,
     };

@@ -41,8 +41,8 @@ export function clickhouseExportSource(
   persons: PersonPropertiesLookup,
   options: { pageRows?: number; spanMs?: number } = {},
 ): ExportSource {
-  // A whole number of batches per statement: every batch but the last is full, as on the other sources.
-  const pageRows = (batchSize: number) => batchSize * Math.max(1, Math.floor((options.pageRows ?? PAGE_ROWS) / batchSize));
+  // Pages need not hold whole batches: the batches are cut from the rows as they come.
+  const pageRows = options.pageRows ?? PAGE_ROWS;
   return async (exp: BatchExportRow, run: RunRow): Promise<RunRows> => {
     const window: RunWindow = {
       projectId: exp.project_id,
@@ -52,17 +52,15 @@ export function clickhouseExportSource(
       position: await storedPosition(client),
     };
     const spanMs = options.spanMs ?? spanMsFor(toMs(window.start), toMs(window.end));
-    const ranges = async (query: RunQuery, rows: number) => pageRanges(await spansOf(client, query, spanMs), spanMs, rows);
+    const ranges = async (query: RunQuery) => pageRanges(await spansOf(client, query, spanMs), spanMs, pageRows);
     const personTable = `export_persons_${randomBytes(8).toString('hex')}`;
     if (exp.hogql_query !== null) return hogqlRun(client, { ...exp, hogql_query: exp.hogql_query }, window, { persons, personTable, pageRows, ranges });
     const query = standardQuery(exp, window);
     const spans = await spansOf(client, query, spanMs);
     return {
       total: spans.reduce((sum, s) => sum + s.rows, 0),
-      batches: (batchSize, check) => {
-        const rows = pageRows(batchSize);
-        return standardBatches(client, query, pageRanges(spans, spanMs, rows), new RunPersons(persons), window.isBackfill, { batchSize, pageRows: rows }, check);
-      },
+      batches: (batchSize, check) =>
+        standardBatches(client, query, pageRanges(spans, spanMs, pageRows), new RunPersons(persons), window.isBackfill, { batchSize, pageRows }, check),
       encoded: () => null,
       close: async () => {},
     };

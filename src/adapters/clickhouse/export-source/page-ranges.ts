@@ -17,53 +17,68 @@ export interface PageRange {
 }
 
 /**
- * Consecutive spans gathered into ranges of at least `pageRows` rows each (the last may hold fewer),
- * in time order. A page statement bounded by its range reads that range's rows only: 18.16 reads
- * every row a key range holds before it sorts, so an unbounded keyset page would read the whole
- * rest of the window, and a run would read it over and over. The counts need not be exact (a copy
- * not merged yet counts twice): they only size the ranges; the pages' own conditions decide. The
- * ranges adjoin and the first and last are open-ended, so together they cover every time whatever
- * the counts said: a row can only be missed by the window's own condition.
+ * Consecutive spans gathered into ranges of fewer than `pageRows` rows each (a span holding more has
+ * a range of its own), in time order. A page statement bounded by its range reads that range's rows
+ * only: 18.16 reads every row a key range holds before it sorts, so an unbounded keyset page would
+ * read the whole rest of the window, and a run would read it over and over. A range is then one
+ * statement, and ranges can be read at once. The counts need not be exact (a copy not merged yet
+ * counts twice): they only size the ranges; the pages' own conditions decide. The ranges adjoin and
+ * the first and last are open-ended, so together they cover every time whatever the counts said: a
+ * row can only be missed by the window's own condition.
  */
 export function pageRanges(spans: readonly SpanCount[], spanMs: number, pageRows: number): PageRange[] {
   const ranges: PageRange[] = [];
-  let rows = 0;
+  let open: PageRange = { from: null, to: null, rows: 0 };
   for (const span of spans) {
-    rows += span.rows;
-    if (rows < pageRows) continue;
-    ranges.push({ from: ranges.length === 0 ? null : ranges[ranges.length - 1].to, to: (span.span + 1) * spanMs, rows });
-    rows = 0;
+    if (open.rows > 0 && open.rows + span.rows >= pageRows) {
+      open.to = span.span * spanMs;
+      ranges.push(open);
+      open = { from: open.to, to: null, rows: 0 };
+    }
+    open.rows += span.rows;
   }
-  const last = ranges.pop();
-  // The rows after the last full range join it: a range of a few rows would cost a statement of its own.
-  ranges.push({ from: last?.from ?? null, to: null, rows: (last?.rows ?? 0) + rows });
+  ranges.push(open);
   return ranges;
 }
 
+/** Ranges read ahead of the one being handed on. */
+const RANGES_AHEAD = 2;
+
 /**
  * Every row of the ranges in keyset order, a page of up to `pageRows` rows per statement: each
- * range is read in keyset pages until one comes back short. The next page is asked for as soon as
- * a page arrives, so the engine reads it while the caller handles this one.
+ * range is read in keyset pages until one comes back short. The ranges after the current one are
+ * read meanwhile (`ahead` of them), and a range's next page is asked for as soon as a full one
+ * arrives, so the engine reads while the caller handles a page.
  */
 export async function* rangedPages<T>(
   ranges: readonly PageRange[],
   pageRows: number,
   read: (range: PageRange, after: Keyset | null) => Promise<T[]>,
   keysetOf: (row: T) => Keyset,
+  ahead = RANGES_AHEAD,
 ): AsyncGenerator<T[]> {
-  const next = (index: number, after: Keyset | null) => {
-    const rows = read(ranges[index], after);
-    // A caller that stops early never awaits the page asked for ahead: its failure is not news.
+  const ask = (range: PageRange, after: Keyset | null) => {
+    const rows = read(range, after);
+    // A caller that stops early never awaits what was asked for ahead: its failure is not news.
     rows.catch(() => undefined);
-    return { index, rows };
+    return rows;
   };
-  let pending = ranges.length > 0 ? next(0, null) : null;
-  while (pending) {
-    const rows = await pending.rows;
-    // A full page may have more of its range after it; a short one ends the range.
-    if (rows.length === pageRows) pending = next(pending.index, keysetOf(rows[rows.length - 1]));
-    else pending = pending.index + 1 < ranges.length ? next(pending.index + 1, null) : null;
-    if (rows.length > 0) yield rows;
+  const started: { range: PageRange; first: Promise<T[]> }[] = [];
+  let next = 0;
+  const startMore = () => {
+    for (; next < ranges.length && started.length < ahead; next++) started.push({ range: ranges[next], first: ask(ranges[next], null) });
+  };
+  startMore();
+  for (let current = started.shift(); current; current = started.shift()) {
+    startMore();
+    let page = await current.first;
+    for (;;) {
+      // A full page may have more of its range after it; a short one ends the range.
+      const more = page.length === pageRows ? ask(current.range, keysetOf(page[page.length - 1])) : null;
+      if (page.length > 0) yield page;
+      if (!more) break;
+      page = await more;
+    }
   }
 }
 

@@ -25,25 +25,26 @@ async function readAll(rows: readonly Row[], ranges: readonly PageRange[], pageR
 }
 
 describe('export page ranges', () => {
-  it('gathers spans into adjoining ranges of at least a page, open at both ends', () => {
+  it('gathers spans into adjoining ranges of less than a page, a larger span alone, open at both ends', () => {
     const spans = [
       { span: 10, rows: 2 },
-      { span: 11, rows: 2 },
-      { span: 15, rows: 5 },
-      { span: 16, rows: 1 },
-      { span: 20, rows: 3 },
+      { span: 11, rows: 1 },
+      { span: 15, rows: 2 },
+      { span: 16, rows: 9 },
+      { span: 20, rows: 1 },
+      { span: 21, rows: 1 },
     ];
     expect(pageRanges(spans, 1000, 4)).toEqual([
-      { from: null, to: 12_000, rows: 4 },
-      { from: 12_000, to: 16_000, rows: 5 },
-      // The rows after the last full range join it rather than cost a statement of their own.
-      { from: 16_000, to: null, rows: 4 },
+      { from: null, to: 15_000, rows: 3 },
+      { from: 15_000, to: 16_000, rows: 2 },
+      { from: 16_000, to: 20_000, rows: 9 },
+      { from: 20_000, to: null, rows: 2 },
     ]);
-    expect(pageRanges(spans, 1000, 100)).toEqual([{ from: null, to: null, rows: 13 }]);
+    expect(pageRanges(spans, 1000, 100)).toEqual([{ from: null, to: null, rows: 16 }]);
     expect(pageRanges([], 1000, 100)).toEqual([{ from: null, to: null, rows: 0 }]);
     expect(pageRanges([{ span: -2, rows: 7 }, { span: 3, rows: 7 }], 1000, 5)).toEqual([
-      { from: null, to: -1000, rows: 7 },
-      { from: -1000, to: null, rows: 7 },
+      { from: null, to: 3000, rows: 7 },
+      { from: 3000, to: null, rows: 7 },
     ]);
   });
 
@@ -72,27 +73,28 @@ describe('export page ranges', () => {
     }
   });
 
-  it('asks for the next page before the caller has handled this one, and ends a range at a short page', async () => {
+  it('reads the ranges after the current one meanwhile, and a range past its first page in keyset pages', async () => {
+    // Ten one-row spans, then a span of six rows: ranges of three, three, three, one and six rows.
     const rows: Row[] = Array.from({ length: 10 }, (_, i) => ({ t: i * 1000, uuid: `u${i}` }));
-    const ranges = pageRanges(rows.map((r) => ({ span: r.t / 1000, rows: 1 })), 1000, 4);
-    const asked: number[] = [];
+    for (let k = 0; k < 6; k++) rows.push({ t: 20_000, uuid: `v${k}` });
+    const spans = [...rows.slice(0, 10).map((r) => ({ span: r.t / 1000, rows: 1 })), { span: 20, rows: 6 }];
+    const ranges = pageRanges(spans, 1000, 4);
+    expect(ranges.map((r) => r.rows)).toEqual([3, 3, 3, 1, 6]);
+    const asked: string[] = [];
     const read = async (range: PageRange, after: Keyset | null) => {
-      asked.push(asked.length);
+      asked.push(`${range.from}:${after?.[1] ?? '-'}`);
       return pageOf(rows, range, after, 4);
     };
-    const pages = rangedPages(ranges, 4, read, (r) => [r.t, r.uuid]);
+    const pages = rangedPages(ranges, 4, read, (r) => [r.t, r.uuid], 2);
     const first = await pages.next();
-    expect(first.value).toEqual(rows.slice(0, 4));
-    // The first page arrived: the second is asked for already.
-    expect(asked).toHaveLength(2);
-    const { statements } = await readAll(rows, ranges, 4);
-    // Ranges [0, 4 s), [4 s, …): a full page, then one that comes back empty, then the last range's pages.
-    expect(statements.map((s) => [s.range.from, s.after?.[1] ?? null])).toEqual([
-      [null, null],
-      [null, 'u3'],
-      [4000, null],
-      [4000, 'u7'],
-    ]);
+    expect(first.value).toEqual(rows.slice(0, 3));
+    // While the first range is handed on, the two after it are read (two ahead at most).
+    expect(asked).toEqual(['null:-', '3000:-', '6000:-']);
+    const rest: Row[][] = [];
+    for await (const page of pages) rest.push(page);
+    expect([first.value, ...rest].flat()).toEqual(pageOf(rows, { from: null, to: null, rows: 0 }, null, 100));
+    // One statement per range, and one more for the six-row span past its full first page.
+    expect(asked).toEqual(['null:-', '3000:-', '6000:-', '9000:-', '20000:-', '20000:v3']);
   });
 
   it('leaves a page asked for ahead unheard when the caller stops early', async () => {
