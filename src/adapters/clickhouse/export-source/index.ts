@@ -92,7 +92,14 @@ async function* standardBatches(
   );
   const toRecords = async (batch: StoredRow[]) => {
     await persons.prefetch(batch.map((r) => r[7]));
-    return batch.map((r) => recordFromRow([r[0], r[1], r[2], r[3], Number(r[4]), fromMs(r[5]), fromMs(r[6]), r[7], r[8]], lookup));
+    // Each row becomes recordFromRow's in place (the project a number, the times ISO text): it is read
+    // once, and its page's keyset was taken when the page arrived.
+    return batch.map((r) => {
+      r[4] = Number(r[4]);
+      r[5] = fromMs(r[5]);
+      r[6] = fromMs(r[6]);
+      return recordFromRow(r, lookup);
+    });
   };
   let held: StoredRow[] = [];
   for await (const page of pages) {
