@@ -1,7 +1,7 @@
 import type { AnalyticsEventRow, AnalyticsSink } from '../../store/analytics';
 import type { ClickHouseConnection } from './connection';
 import { EVENT_UUIDS_TABLE, EVENTS_TABLE } from './schema';
-import { int, strList } from './sql-literal';
+import { int, str, strList } from './sql-literal';
 import { toMs } from './time';
 
 /**
@@ -53,7 +53,23 @@ function firstOfEach(rows: readonly AnalyticsEventRow[]): AnalyticsEventRow[] {
   });
 }
 
-/** The rows whose (project, uuid) event_uuids does not hold, per project in chunks. */
+/**
+ * A chunk's range holding up to this many stored uuids per uuid of the chunk is read whole and
+ * matched here; a denser one is looked up by its uuids.
+ */
+const RANGE_ROWS_PER_UUID = 4;
+
+/** Strings whose UTF-16 order is their byte order (ClickHouse compares Strings by bytes). */
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * The rows whose (project, uuid) event_uuids does not hold, per project in chunks of sorted uuids.
+ * A batch's uuids are mostly new and, as the SDKs make them (v7), close in time and so in order:
+ * the uuids stored between a chunk's lowest and highest are few, and reading them by the table's
+ * key (a range of a few granules) costs a tenth of matching a list of 5,000 literals, which 18.16
+ * parses and hashes for every statement. Random uuids (v4) spread a chunk over the whole table:
+ * the range read stops at its limit and the chunk is looked up by its uuids.
+ */
 async function unknownRows(client: ClickHouseConnection, rows: readonly AnalyticsEventRow[]): Promise<AnalyticsEventRow[]> {
   const byProject = new Map<number, string[]>();
   for (const row of rows) {
@@ -63,14 +79,27 @@ async function unknownRows(client: ClickHouseConnection, rows: readonly Analytic
   }
   const known = new Set<string>();
   for (const [projectId, uuids] of byProject) {
+    uuids.sort();
     for (let i = 0; i < uuids.length; i += LOOKUP_CHUNK) {
-      const found = await client.rows<{ uuid: string }>(
-        `SELECT DISTINCT uuid FROM ${EVENT_UUIDS_TABLE} WHERE project_id = ${int(projectId)} AND uuid IN ${strList(uuids.slice(i, i + LOOKUP_CHUNK))}`,
-      );
-      for (const { uuid } of found) known.add(`${projectId} ${uuid}`);
+      const chunk = uuids.slice(i, i + LOOKUP_CHUNK);
+      for (const uuid of await storedOf(client, projectId, chunk)) known.add(`${projectId} ${uuid}`);
     }
   }
   return rows.filter((row) => !known.has(`${row.projectId} ${row.uuid}`));
+}
+
+/** Of a sorted chunk of uuids, those event_uuids holds (and, from a range read, others near them). */
+async function storedOf(client: ClickHouseConnection, projectId: number, chunk: readonly string[]): Promise<string[]> {
+  const [lowest, highest] = [chunk[0], chunk[chunk.length - 1]];
+  if (chunk.every((u) => ASCII.test(u))) {
+    const limit = chunk.length * RANGE_ROWS_PER_UUID;
+    const near = await client.rows<{ uuid: string }>(
+      `SELECT uuid FROM ${EVENT_UUIDS_TABLE} WHERE project_id = ${int(projectId)} AND uuid >= ${str(lowest)} AND uuid <= ${str(highest)} LIMIT ${int(limit + 1)}`,
+    );
+    if (near.length <= limit) return near.map((r) => r.uuid);
+  }
+  const found = await client.rows<{ uuid: string }>(`SELECT DISTINCT uuid FROM ${EVENT_UUIDS_TABLE} WHERE project_id = ${int(projectId)} AND uuid IN ${strList(chunk)}`);
+  return found.map((r) => r.uuid);
 }
 
 /** A row as the sink inserts it into events (its columns, times in milliseconds, the append's position). */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ClickHouseConnection } from '../../../src/adapters/clickhouse/connection';
 import { createAnalyticsTables } from '../../../src/adapters/clickhouse/schema';
+import { clickhouseSink } from '../../../src/adapters/clickhouse/sink';
 import { clickhouseAnalytics } from '../../../src/adapters/clickhouse/store';
 import { clickhouseCopiesSuite } from './clickhouse-copies';
 import { analyticsContract } from './contract';
@@ -61,6 +62,61 @@ export function clickhouseSuites(engine: ClickHouseUnderTest): void {
         open.delete(database);
       };
       return { analytics: clickhouseAnalytics(client), close };
+    });
+  });
+
+  describe(`${engine.name} sink lookups`, () => {
+    it('finds stored uuids by their range when a batch is close together, by its list when spread or not ASCII', async () => {
+      const database = `chstore_${randomBytes(6).toString('hex')}`;
+      await admin.serverCommand(`CREATE DATABASE ${database}`);
+      const real = engine.connect(database);
+      const statements: string[] = [];
+      // The real connection, its SELECTs noted: which lookup each batch took.
+      const client: ClickHouseConnection = {
+        database: real.database,
+        rows: (sql) => (statements.push(sql), real.rows(sql)),
+        arrays: (sql) => real.arrays(sql),
+        command: (sql) => real.command(sql),
+        insert: (table, rows) => real.insert(table, rows),
+        serverCommand: (sql) => real.serverCommand(sql),
+      };
+      try {
+        await createAnalyticsTables(client);
+        const sink = clickhouseSink(client);
+        const at = '2024-05-02T00:00:00.000Z';
+        const row = (uuid: string) => ({
+          uuid, projectId: 1, event: 'e', distinctId: 'd', personId: null, timestamp: at, receivedAt: at,
+          propertiesJson: `{"u":${JSON.stringify(uuid)}}`, elementsChain: '', groups: [null, null, null, null, null] as const, historicalMigration: false,
+        });
+        const uuid = (i: number) => `01900000-0000-7000-8000-${i.toString(16).padStart(12, '0')}`;
+        await sink.append(Array.from({ length: 40 }, (_, i) => row(uuid(i * 10))), 1);
+        const lookups = () => statements.filter((s) => s.includes('event_uuids'));
+        // Close together: one stored uuid between them and two of the batch's own, read by range.
+        statements.length = 0;
+        await sink.append([row(uuid(101)), row(uuid(100)), row(uuid(109))], 2);
+        expect(lookups()).toHaveLength(1);
+        expect(lookups()[0]).toMatch(/uuid >= '01900000-0000-7000-8000-000000000064' AND uuid <= '01900000-0000-7000-8000-00000000006d'/);
+        // Spread over the table: the range holds more than four stored uuids per uuid, so the list is asked.
+        statements.length = 0;
+        await sink.append([row(uuid(5)), row(uuid(390)), row(uuid(201))], 3);
+        expect(lookups()).toHaveLength(2);
+        expect(lookups()[1]).toContain('uuid IN (');
+        // Not ASCII: ClickHouse's byte order is not JavaScript's, so no range is trusted.
+        statements.length = 0;
+        await sink.append([row('\u00e9-1'), row('\u{1F600}-1'), row('\uFF5E-1'), row(uuid(0))], 4);
+        expect(lookups()).toHaveLength(1);
+        expect(lookups()[0]).toContain('uuid IN (');
+        await sink.append([row('\u00e9-1'), row('\u{1F600}-1'), row('\uFF5E-1')], 5);
+        // Every uuid once, each with its first copy.
+        const stored = await real.rows<{ uuid: string; n: string; p: string }>('SELECT uuid, count() AS n, min(_position) AS p FROM events GROUP BY uuid');
+        expect(stored).toHaveLength(40 + 2 + 2 + 3);
+        expect(stored.every((r) => r.n === '1')).toBe(true);
+        expect(stored.find((r) => r.uuid === uuid(100))?.p).toBe('1');
+        expect(stored.find((r) => r.uuid === '\u{1F600}-1')?.p).toBe('4');
+      } finally {
+        await real.close?.();
+        await admin.serverCommand(`DROP DATABASE ${database}`);
+      }
     });
   });
 
