@@ -1,4 +1,5 @@
-import type { Keyset } from './run-query';
+/** The last row of a page: (time in ms, uuid), after which the next page starts. */
+export type Keyset = readonly [number, string];
 
 /** Rows of a run per span of its time column: `span` is the time in ms divided by the span's length. */
 export interface SpanCount {

@@ -1,7 +1,7 @@
 import type { BatchExportRow } from '../../../../projections/exports';
 import { compileToClickHouse, type CompiledColumn } from '../../../exports/hogql';
 import { dedupedEvents } from '../deduped-events';
-import type { PageRange } from './page-ranges';
+import type { Keyset, PageRange } from './page-ranges';
 import { EVENTS_BY_RECEIVED_TABLE, EVENTS_BY_TIME_TABLE, type EventRowTable } from '../schema';
 import { int, str, strList } from '../sql-literal';
 import { toMs } from '../time';
@@ -15,9 +15,6 @@ export interface RunWindow {
   /** Rows stored at or below this log position only: the run's stable set (see index.ts). */
   position: number;
 }
-
-/** The last row of a page: (time in ms, uuid). */
-export type Keyset = readonly [number, string];
 
 /** The run's statements over the deduped events, each a function of the keyset after which a page starts. */
 export interface RunQuery {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageRanges, rangedPages, spanMsFor, type PageRange } from '../../../../src/adapters/clickhouse/export-source/page-ranges';
-import type { Keyset } from '../../../../src/adapters/clickhouse/export-source/run-query';
+import { pageRanges, rangedPages, spanMsFor, type Keyset, type PageRange } from '../../../../src/adapters/clickhouse/export-source/page-ranges';
 
 type Row = { t: number; uuid: string };
 
