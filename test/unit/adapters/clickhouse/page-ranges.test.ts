@@ -51,6 +51,9 @@ describe('export page ranges', () => {
     expect(spanMsFor(0, 3_600_000)).toBe(1000);
     expect(spanMsFor(0, 10_000_000)).toBe(1000);
     expect(spanMsFor(0, 365 * 86_400_000)).toBe(3_153_600);
+    const from = Date.parse('2024-01-01T00:00:00Z');
+    expect(spanMsFor(from, from + 3_600_000)).toBe(1000);
+    expect(spanMsFor(from, from + 365 * 86_400_000)).toBe(3_153_600);
   });
 
   it('reads every row once in keyset order, however the counts were off', async () => {
