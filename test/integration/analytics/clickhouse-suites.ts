@@ -113,6 +113,17 @@ export function clickhouseSuites(engine: ClickHouseUnderTest): void {
         expect(stored.every((r) => r.n === '1')).toBe(true);
         expect(stored.find((r) => r.uuid === uuid(100))?.p).toBe('1');
         expect(stored.find((r) => r.uuid === '\u{1F600}-1')?.p).toBe('4');
+        // 50,000 stored, then every fifth of them sent again: chunks of 5,000 (two, the last exactly
+        // full) whose ranges are dense, each looked up by its list (10,000 uuids in one list would pass
+        // the 256 KiB statement limit), and nothing stored twice.
+        const spreadUuid = (i: number) => `${i.toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`;
+        const spread = Array.from({ length: 50_000 }, (_, i) => row(spreadUuid((i * 7919) % 50_000)));
+        await sink.append(spread, 6);
+        statements.length = 0;
+        await sink.append(spread.filter((_, i) => i % 5 === 0), 7);
+        expect(lookups().filter((s) => s.includes('uuid IN ('))).toHaveLength(2);
+        const count = await real.rows<{ n: string }>('SELECT count() AS n FROM events');
+        expect(count).toEqual([{ n: String(47 + 50_000) }]);
       } finally {
         await real.close?.();
         await admin.serverCommand(`DROP DATABASE ${database}`);
