@@ -91,10 +91,10 @@ export class AnalyticsFold {
 
   /**
    * Folds the log up to its head (one step of follow: only follow calls it, so one batch at a time
-   * is stored). The next batch is read and its rows read back while the previous one is being
-   * stored: the store answers from another process (or thread), so the two waits overlap. Batches
-   * are stored in order, each once the one before is, so the position read back on start never
-   * passes a batch not stored.
+   * is stored). The next batch is read, its rows read back and its person mapping stored while the
+   * previous one's events are being stored: the store answers from another process (or thread), so
+   * the waits overlap. Events are stored in order, each batch's once the one before is, so the
+   * position read back on start never passes a batch not stored.
    */
   private async foldToHead(): Promise<void> {
     let storing: Promise<void> = Promise.resolve();
@@ -106,23 +106,28 @@ export class AnalyticsFold {
         const last = records[records.length - 1].position;
         await Promise.race([this.deps.ingested(last), this.stopped$]);
         if (this.stopped) break;
-        const outputs = await foldOutputs(this.deps.readModels, records, last);
-        await storing;
-        storing = this.storeBatch(outputs, last);
-        // Awaited at the next batch or below; a failure meanwhile must not go unhandled.
+        const { events, persons } = await foldOutputs(this.deps.readModels, records, last);
+        // The mapping goes in while the batch before stores its events: a mapping stored ahead of
+        // its events is stored again with them after a crash (the highest version wins), and the
+        // events wait for it, so a batch's mapping is always in when its events are.
+        const mapped = persons.length > 0 ? this.deps.store.persons.map(persons) : Promise.resolve();
+        mapped.catch(() => undefined);
+        const previous = storing;
+        storing = (async () => {
+          await previous;
+          await mapped;
+          if (events.length > 0) await this.deps.store.sink.append(events, last);
+          this.advance(last);
+        })();
+        // Awaited below; a failure meanwhile must not go unhandled.
         storing.catch(() => undefined);
+        // One batch stored while the next is read, read back and mapped: no further ahead.
+        await previous;
         read = last;
       }
     } finally {
       await storing;
     }
-  }
-
-  private async storeBatch({ events, persons }: Awaited<ReturnType<typeof foldOutputs>>, last: number): Promise<void> {
-    // Persons first: once a batch's events are stored (what the position is read from), its mapping is too.
-    if (persons.length > 0) await this.deps.store.persons.map(persons);
-    if (events.length > 0) await this.deps.store.sink.append(events, last);
-    this.advance(last);
   }
 
   private advance(position: number): void {
