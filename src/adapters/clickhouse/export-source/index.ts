@@ -5,13 +5,12 @@ import type { ExportSource, RunRows } from '../../../exports/worker/export-sourc
 import { recordFromRow } from '../../../exports/worker/records';
 import type { ClickHouseConnection } from '../connection';
 import { storedPosition } from '../position';
-import { fromMs } from '../time';
+import { fromMs, toMs } from '../time';
 import { hogqlRun } from './hogql-run';
 import { pageRanges, rangedPages, spanMsFor, type PageRange, type SpanCount } from './page-ranges';
 import { PAGE_ROWS } from './page-rows';
 import { RunPersons, type PersonPropertiesLookup } from './person-properties';
 import { standardQuery, type RunQuery, type RunWindow } from './run-query';
-import { toMs } from '../time';
 
 export type { PersonPropertiesLookup } from './person-properties';
 export { readModelPersons } from './person-properties';
