@@ -16,14 +16,19 @@ const IDLE_MS = 200;
 /** After a failure (server unreachable), the wait before trying again. */
 const RETRY_MS = 2000;
 
-export interface AnalyticsFoldDeps {
+/** What the fold asks of the store it feeds. */
+export type FoldTarget = Pick<FoldedAnalyticsStore, 'open' | 'foldedPosition' | 'persons' | 'sink'>;
+
+export interface AnalyticsFoldDeps<S extends FoldTarget = FoldedAnalyticsStore> {
   log: EventLog;
-  store: FoldedAnalyticsStore;
+  store: S;
   /** The read models the ingestion fold writes (what each batch is read back from). */
   readModels: SqlSession;
   /** Resolves once the ingestion fold has passed `position`. */
   ingested: (position: number) => Promise<void>;
   onError?: (err: Error) => void;
+  /** Log records per batch (default BATCH_RECORDS): tests make batches of a few. */
+  batchRecords?: number;
 }
 
 /**
@@ -35,7 +40,7 @@ export interface AnalyticsFoldDeps {
  * (the sink is idempotent by (project, uuid), the mapping keeps the highest version).
  * One writer: run it in the process that folds the read models.
  */
-export class AnalyticsFold {
+export class AnalyticsFold<S extends FoldTarget = FoldedAnalyticsStore> {
   private position = 0;
   private running = false;
   private stopped = false;
@@ -46,10 +51,10 @@ export class AnalyticsFold {
   private stopping!: () => void;
   private readonly stopped$ = new Promise<void>((resolve) => (this.stopping = resolve));
 
-  constructor(private readonly deps: AnalyticsFoldDeps) {}
+  constructor(private readonly deps: AnalyticsFoldDeps<S>) {}
 
   /** The store it feeds. */
-  get store(): FoldedAnalyticsStore {
+  get store(): S {
     return this.deps.store;
   }
 
@@ -101,7 +106,7 @@ export class AnalyticsFold {
     let read = this.position;
     try {
       for (;;) {
-        const records = await this.deps.log.readAll({ afterPosition: read, maxCount: BATCH_RECORDS, maxBytes: BATCH_BYTES });
+        const records = await this.deps.log.readAll({ afterPosition: read, maxCount: this.deps.batchRecords ?? BATCH_RECORDS, maxBytes: BATCH_BYTES });
         if (records.length === 0 || this.stopped) break;
         const last = records[records.length - 1].position;
         await Promise.race([this.deps.ingested(last), this.stopped$]);
