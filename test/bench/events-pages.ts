@@ -20,6 +20,12 @@ import { dropAnalyticsDatabase } from '../../src/app/open-analytics';
 import type { AnalyticsEventRow } from '../../src/store/analytics';
 import type { FoldedAnalyticsChoice } from '../../src/config';
 import { report, timedAsync } from './_report';
+import { fileURLToPath } from 'node:url';
+import { rerunWithStartFlags } from './_node-args';
+
+// The service's code runs in this process: with the node flags `npm start` gives it.
+const rerun = rerunWithStartFlags(fileURLToPath(import.meta.url));
+if (rerun !== null) process.exit(rerun);
 
 const EVENTS = Number(process.argv[2] ?? 1_000_000);
 const LIMIT = Number(process.argv[3] ?? 1000);

@@ -36,7 +36,7 @@ import { dropAnalyticsDatabase } from '../../src/app/open-analytics';
 import type { FoldedAnalyticsChoice } from '../../src/config';
 import type { AnalyticsEventRow, StoredEventColumns } from '../../src/store/analytics';
 
-// The exports run in this process, as in the service's: with the node flags `npm start` gives it.
+// The service's code runs in this process: with the node flags `npm start` gives it.
 const rerun = rerunWithStartFlags(fileURLToPath(import.meta.url));
 if (rerun !== null) process.exit(rerun);
 

@@ -22,6 +22,12 @@ import { loadConfig } from '../../src/config';
 import { buildApp } from '../../src/http';
 import { openRuntime } from '../../src/app';
 import { report, timedAsync } from './_report';
+import { fileURLToPath } from 'node:url';
+import { rerunWithStartFlags } from './_node-args';
+
+// The service's code runs in this process: with the node flags `npm start` gives it.
+const rerun = rerunWithStartFlags(fileURLToPath(import.meta.url));
+if (rerun !== null) process.exit(rerun);
 
 const EVENTS = Number(process.argv[2] ?? 1_000_000);
 const PERSONS = Number(process.argv[3] ?? 100_000);

@@ -14,6 +14,12 @@ import { loadConfig } from '../../src/config';
 import { buildApp } from '../../src/http';
 import { benchBatches } from './_ingest-events';
 import { report } from './_report';
+import { fileURLToPath } from 'node:url';
+import { rerunWithStartFlags } from './_node-args';
+
+// The service's code runs in this process: with the node flags `npm start` gives it.
+const rerun = rerunWithStartFlags(fileURLToPath(import.meta.url));
+if (rerun !== null) process.exit(rerun);
 
 const EVENTS = Number(process.argv[2] ?? 1_000_000);
 const PER_REQUEST = 10_000;
