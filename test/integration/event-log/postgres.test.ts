@@ -65,11 +65,14 @@ if (USER !== null) {
       const polled: { position: number; key: string }[] = [];
       const polling = (async () => {
         let last = 0;
-        while (writing || polled.length < total) {
+        for (;;) {
+          // Whether the writers were done before this read began: an empty read that started while
+          // the last append was still committing proves nothing, so only a later one ends the loop.
+          const writersDone = !writing;
           const batch = await reader.readAll({ afterPosition: last, maxCount: 37 });
           for (const e of batch) polled.push({ position: e.position, key: `${e.streamId}/${e.revision}` });
           if (batch.length) last = batch[batch.length - 1].position;
-          if (!writing && batch.length === 0) break;
+          if (writersDone && batch.length === 0) break;
         }
       })();
 
