@@ -23,7 +23,10 @@ export function openAnalytics(
   if (choice === undefined || choice.kind === 'embedded') return { store: embeddedAnalytics(readModels), folded: null, exportSource: null };
   const connection = connectionTo(choice);
   const folded = clickhouseFoldedAnalytics(connection);
-  return { store: folded, folded, exportSource: clickhouseExportSource(connection, readModelPersons(readModels.session)) };
+  // On a server, large JSONLines runs are read and encoded on a thread with its own connection;
+  // chDB's engine lives in this thread.
+  const server = choice.kind === 'chdb' ? undefined : { url: choice.url, database: choice.database };
+  return { store: folded, folded, exportSource: clickhouseExportSource(connection, readModelPersons(readModels.session), { server }) };
 }
 
 function connectionTo(choice: FoldedAnalyticsChoice): ClickHouseConnection {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { BatchExportRow, RunRow } from '../../../projections/exports';
 import { clickhouseExportSource, type PersonPropertiesLookup } from '../../../src/adapters/clickhouse/export-source';
 import { clickhouseFoldedAnalytics } from '../../../src/adapters/clickhouse/folded';
+import type { AnalyticsEventRow } from '../../../src/store/analytics';
 import type { ClickHouseTarget } from './clickhouse-engine';
 
 const noPersons: PersonPropertiesLookup = async () => new Map();
@@ -19,6 +20,12 @@ const run: RunRow = {
   finished_at: null, last_updated_at: HOUR, attempt: 1, retry_at: null, lease_until: null,
 };
 
+/** One event in the run's hour (backfill: by event time). */
+const row: AnalyticsEventRow = {
+  uuid: '', projectId: 1, event: '$pageview', distinctId: 'd', personId: null, timestamp: '2024-01-15T10:30:00.000Z',
+  receivedAt: '2024-01-15T10:30:00.000Z', propertiesJson: '{}', elementsChain: '', groups: [null, null, null, null, null], historicalMigration: false,
+};
+
 /** What the ClickHouse source does beside the contract: missing pieces fail, a hogql run cleans up after itself. */
 export function clickhouseSourceChecks(name: string, target: ClickHouseTarget): void {
   describe(`${name} export source, beyond the contract`, () => {
@@ -28,6 +35,28 @@ export function clickhouseSourceChecks(name: string, target: ClickHouseTarget): 
       const client = target.connect(database);
       try {
         await expect(clickhouseExportSource(client, noPersons)(exp(null), run)).rejects.toThrow(/events/);
+      } finally {
+        await target.admin.serverCommand(`DROP DATABASE IF EXISTS ${database}`);
+        await client.close?.();
+      }
+    });
+
+    it.runIf(target.server !== undefined)('fails an encoded run whose thread cannot read, with the server\'s message', async () => {
+      const database = `chexport_${randomBytes(6).toString('hex')}`;
+      const client = target.connect(database);
+      try {
+        const analytics = clickhouseFoldedAnalytics(client);
+        await analytics.open();
+        await analytics.sink.append([{ ...row, uuid: '0190a000-0000-4000-8000-000000000001' }], 1);
+        // The run opens on the connection; its thread reads another database, which does not exist.
+        const source = clickhouseExportSource(client, noPersons, { server: target.server!(`${database}_missing`), encodedMinRows: 0 });
+        const rows = await source(exp(null), { ...run, backfill_id: 'b' });
+        expect(rows.total).toBe(1);
+        const read = async () => {
+          for await (const _chunk of rows.encoded!('JSONLines', 10, () => {})!);
+        };
+        await expect(read()).rejects.toThrow(/export reader failed: ClickHouse \d+: .*_missing/);
+        await rows.close();
       } finally {
         await target.admin.serverCommand(`DROP DATABASE IF EXISTS ${database}`);
         await client.close?.();

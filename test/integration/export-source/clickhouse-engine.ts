@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { foldOutputs } from '../../../projections/analytics/fold-outputs';
 import type { ClickHouseConnection } from '../../../src/adapters/clickhouse/connection';
+import type { ClickHouseConfig } from '../../../src/adapters/clickhouse/http-client';
 import { clickhouseExportSource, readModelPersons } from '../../../src/adapters/clickhouse/export-source';
 import { clickhouseFoldedAnalytics } from '../../../src/adapters/clickhouse/folded';
 import type { EventLog } from '../../../src/store/event-log';
@@ -11,6 +12,8 @@ import { sqliteEngine } from './sqlite-engine';
 export interface ClickHouseTarget {
   connect(database: string): ClickHouseConnection;
   admin: ClickHouseConnection;
+  /** A server's address for a database (none for chDB): the source encodes JSONLines runs on a thread with its own connection. */
+  server?(database: string): ClickHouseConfig;
 }
 
 /**
@@ -27,8 +30,10 @@ export async function clickhouseEngine(target: ClickHouseTarget): Promise<Engine
   let position = 0;
   return {
     store: readModels.store,
-    // Statements of 3 rows: the contract's runs span several, whatever the batch size.
-    source: clickhouseExportSource(client, readModelPersons(readModels.store.session), { pageRows: 3 }),
+    // Statements of 3 rows: the contract's runs span several, whatever the batch size. Every run,
+    // however small, is encoded on the thread where the engine is a server.
+    source: clickhouseExportSource(client, readModelPersons(readModels.store.session), { pageRows: 3, server: target.server?.(database), encodedMinRows: 0 }),
+    encodes: target.server !== undefined,
     async caughtUp(log: EventLog) {
       for (;;) {
         const records = await log.readAll({ afterPosition: position, maxCount: 500 });

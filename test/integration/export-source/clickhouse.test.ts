@@ -14,7 +14,7 @@ const up = await clickhouseReachable();
 requireClickhouseInCi(up, 'export source');
 
 if (up) {
-  const target = { connect: (database: string) => new ClickHouseClient({ url, database }), admin: new ClickHouseClient({ url }) };
+  const target = { connect: (database: string) => new ClickHouseClient({ url, database }), admin: new ClickHouseClient({ url }), server: (database: string) => ({ url, database }) };
   exportSourceContract('ClickHouse server', () => clickhouseEngine(target), sqliteEngine);
   clickhouseSourceChecks('ClickHouse server', target);
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchExportRow, RunRow } from '../../../projections/exports';
 import { ingestionProjection } from '../../../projections/ingestion';
 import type { ExportRecord } from '../../../src/exports/destinations';
+import { jsonLines } from '../../../src/exports/formats/json-line';
 import type { ExportSource } from '../../../src/exports/worker/export-source';
 import { ProjectionRunner } from '../../../src/runtime/projection-runner';
 import type { EventLog } from '../../../src/store/event-log';
@@ -18,6 +19,8 @@ export interface EngineUnderTest {
    * fed from the log after the read models (ClickHouse) folds it here.
    */
   caughtUp?(log: EventLog): Promise<void>;
+  /** The source offers the contract's standard runs as JSONLines already encoded (RunRows.encoded). */
+  encodes?: boolean;
   close(): Promise<void>;
 }
 
@@ -202,6 +205,57 @@ export function exportSourceContract(name: string, open: () => Promise<EngineUnd
         event: '$pageview', browser: 'Chrome', n: 5, i: 5, f: 5, obj: '{"a":[5,"ü \\"q\\""]}', flag: 0, email: 'u5@example.com',
         up: '$PAGEVIEW', len: 9, big: 0, s: '5', set_field: { email: 'u5@example.com', plan: 'pro' },
       });
+    });
+
+    it('encodes JSONLines, where it offers to, as the lines of its own batches, byte for byte', async () => {
+      const { engine } = engines[0];
+      const project = exp().project_id;
+      const runs: [BatchExportRow, RunRow][] = [
+        [exp(), scheduled],
+        [exp(), { ...backfill, project_id: project }],
+        [exp({ destination_config: { include_events: ['signup', '$pageview'], exclude_events: ['signup'] } }), { ...backfill, project_id: project }],
+      ];
+      for (const [exportRow, run] of runs) {
+        const rows = await engine.source(exportRow, run);
+        let lines = '';
+        try {
+          for await (const batch of rows.batches(4, () => {})) lines += jsonLines(batch);
+        } finally {
+          await rows.close();
+        }
+        const again = await engine.source(exportRow, run);
+        try {
+          const chunks = again.encoded?.('JSONLines', 4, () => {}) ?? null;
+          expect(chunks !== null).toBe(engine.encodes === true);
+          if (chunks === null) continue;
+          let bytes = '';
+          let records = 0;
+          for await (const chunk of chunks) {
+            bytes += Buffer.from(chunk.bytes).toString('utf8');
+            records += chunk.records;
+          }
+          expect(bytes).toBe(lines);
+          expect(records).toBe(again.total);
+          expect(records).toBeGreaterThan(0);
+        } finally {
+          await again.close();
+        }
+      }
+      // A run stopped between chunks (check throws) stops there, and the next run reads whole.
+      if (engine.encodes) {
+        const rows = await engine.source(exp(), scheduled);
+        let seen = 0;
+        const stopped = (async () => {
+          for await (const chunk of rows.encoded!('JSONLines', 4, () => {
+            if (seen > 0) throw new Error('run stopped');
+          })!)
+            seen += chunk.records;
+        })();
+        await expect(stopped).rejects.toThrow('run stopped');
+        expect(seen).toBeGreaterThan(0);
+        expect(seen).toBeLessThan(rows.total);
+        await rows.close();
+      }
     });
 
     it('reads one snapshot: rows ingested after the run opened are not seen', async () => {

@@ -4,23 +4,40 @@ import type { ExportRecord } from '../../../exports/destinations';
 import type { ExportSource, RunRows } from '../../../exports/worker/export-source';
 import { recordFromRow } from '../../../exports/worker/records';
 import type { ClickHouseConnection } from '../connection';
+import type { ClickHouseConfig } from '../http-client';
 import { storedPosition } from '../position';
 import { fromMs, toMs } from '../time';
 import { hogqlRun } from './hogql-run';
 import { pageRanges, rangedPages, spanMsFor, type PageRange, type SpanCount } from './page-ranges';
+import { encodedLines } from './encoded-lines';
 import { PAGE_ROWS } from './page-rows';
 import { RunPersons, type PersonPropertiesLookup } from './person-properties';
 import { standardQuery, type RunQuery, type RunWindow } from './run-query';
+import type { StoredRow } from './stored-row';
 
 export type { PersonPropertiesLookup } from './person-properties';
 export { readModelPersons } from './person-properties';
 
-/**
- * A standard page row as JSONCompact gives it, in run-query.ts's column order (64-bit integers as
- * strings): uuid, event, properties, distinct_id, project_id, timestamp, received_at, person_id,
- * elements_chain. recordFromRow's order too, once the project and the times are converted.
- */
-type StoredRow = [string, string, string, string, string | number, string | number, string | number, string | null, string];
+/** Runs with at least this many rows are read and encoded by a thread of their own when a writer can take that. */
+const ENCODED_MIN_ROWS = 50_000;
+
+/** Rows per encoded chunk: the granularity at which files can be split by size (as the SQLite source's). */
+const CHUNK_ROWS = 200;
+
+/** Pages the lines thread may run ahead of the writer. */
+const AHEAD_PAGES = 4;
+
+export interface ClickHouseExportSourceOptions {
+  pageRows?: number;
+  spanMs?: number;
+  /**
+   * The server the connection reaches, when it is one (not chDB): standard runs written as
+   * JSONLines are then read and encoded on a thread with its own HTTP connection.
+   */
+  server?: ClickHouseConfig;
+  /** Runs with at least this many rows take that thread (default ENCODED_MIN_ROWS). */
+  encodedMinRows?: number;
+}
 
 /**
  * The export worker's analytics port over ClickHouse (a server or chDB): events from the analytics
@@ -35,11 +52,7 @@ type StoredRow = [string, string, string, string, string | number, string | numb
  * folded while the run reads are never seen, and background merges change nothing read under FINAL.
  * Person properties are read as they are when a page is read, as the SQLite source does.
  */
-export function clickhouseExportSource(
-  client: ClickHouseConnection,
-  persons: PersonPropertiesLookup,
-  options: { pageRows?: number; spanMs?: number } = {},
-): ExportSource {
+export function clickhouseExportSource(client: ClickHouseConnection, persons: PersonPropertiesLookup, options: ClickHouseExportSourceOptions = {}): ExportSource {
   // Pages need not hold whole batches: the batches are cut from the rows as they come.
   // Stryker disable next-line LogicalOperator: equivalent, pages of any size give the same rows (sizes are tested in page-ranges.test.ts)
   const pageRows = options.pageRows ?? PAGE_ROWS;
@@ -57,11 +70,20 @@ export function clickhouseExportSource(
     if (exp.hogql_query !== null) return hogqlRun(client, { ...exp, hogql_query: exp.hogql_query }, window, { persons, personTable, pageRows, ranges });
     const query = standardQuery(exp, window);
     const spans = await spansOf(client, query, spanMs);
+    const total = spans.reduce((sum, s) => sum + s.rows, 0);
+    const server = options.server;
     return {
-      total: spans.reduce((sum, s) => sum + s.rows, 0),
+      total,
       batches: (batchSize, check) =>
         standardBatches(client, query, pageRanges(spans, spanMs, pageRows), new RunPersons(persons), window.isBackfill, { batchSize, pageRows }, check),
-      encoded: () => null,
+      encoded: (_format, _batchSize, check) =>
+        server && total >= (options.encodedMinRows ?? ENCODED_MIN_ROWS)
+          ? encodedLines(
+              { config: server, exp, window, ranges: pageRanges(spans, spanMs, pageRows), pageRows, chunkRows: CHUNK_ROWS, aheadPages: AHEAD_PAGES },
+              persons,
+              check,
+            )
+          : null,
       close: async () => {},
     };
   };

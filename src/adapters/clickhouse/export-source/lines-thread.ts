@@ -1,0 +1,100 @@
+// Worker-thread entry: reads one standard run's pages from a ClickHouse server and encodes them as
+// JSONLines (receiving the answers, parsing and encoding them is most of an export's cost), while
+// the export's own thread writes the bytes (encoded-lines.ts). Person properties stay with the
+// read models, which the export's thread holds: the thread asks it for the ids a page names first.
+import { parentPort, workerData } from 'node:worker_threads';
+import { jsonLine } from '../../../exports/formats/json-line';
+import { recordFromRow } from '../../../exports/worker/records';
+import { ClickHouseClient } from '../http-client';
+import { fromMs } from '../time';
+import type { FromLinesThread, LinesSetup, ToLinesThread } from './lines-messages';
+import { rangedPages } from './page-ranges';
+import { standardQuery } from './run-query';
+import type { StoredRow } from './stored-row';
+
+const port = parentPort!;
+const setup = workerData as LinesSetup;
+
+/** Entries kept; beyond this the cache starts over (memory stays bounded on huge runs). */
+const MAX_PERSONS = 100_000;
+const persons = new Map<string, string | null>();
+
+let credits = setup.aheadPages;
+let answer: ((properties: (string | null)[]) => void) | null = null;
+let acked: (() => void) | null = null;
+port.on('message', (m: ToLinesThread) => {
+  if (m.type === 'persons') answer?.(m.properties);
+  else {
+    credits++;
+    acked?.();
+  }
+});
+
+const send = (m: FromLinesThread, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
+
+/** Properties of the page's persons not known yet, from the export's thread. */
+async function learnPersons(rows: readonly StoredRow[]): Promise<void> {
+  // Cleared before the page's ids are looked at, so that every person the page names is known after.
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, only how much is remembered
+  if (persons.size > MAX_PERSONS) persons.clear();
+  const missing = new Set<string>();
+  for (const r of rows) if (r[7] !== null && !persons.has(r[7])) missing.add(r[7]);
+  if (missing.size === 0) return;
+  const ids = [...missing];
+  const properties = await new Promise<(string | null)[]>((resolve) => {
+    answer = resolve;
+    send({ type: 'persons', ids });
+  });
+  answer = null;
+  for (let i = 0; i < ids.length; i++) persons.set(ids[i], properties[i]);
+}
+
+const lookup = (id: string | null) => (id === null ? null : (persons.get(id) ?? null));
+
+/** A page as one buffer (one transfer) and where each chunk of `chunkRows` rows ends in it. */
+function encodePage(rows: StoredRow[]): { bytes: Uint8Array; ends: number[]; counts: number[] } {
+  const parts: Buffer[] = [];
+  const ends: number[] = [];
+  const counts: number[] = [];
+  let size = 0;
+  for (let i = 0; i < rows.length; i += setup.chunkRows) {
+    let text = '';
+    const chunk = rows.slice(i, i + setup.chunkRows);
+    // Each row becomes recordFromRow's in place, as the source's own batches do (index.ts).
+    for (const r of chunk) {
+      r[4] = Number(r[4]);
+      r[5] = fromMs(r[5]);
+      r[6] = fromMs(r[6]);
+      text += jsonLine(recordFromRow(r, lookup));
+    }
+    const bytes = Buffer.from(text, 'utf8');
+    parts.push(bytes);
+    size += bytes.length;
+    ends.push(size);
+    counts.push(chunk.length);
+  }
+  return { bytes: new Uint8Array(Buffer.concat(parts, size)), ends, counts };
+}
+
+try {
+  const client = new ClickHouseClient(setup.config);
+  const query = standardQuery(setup.exp, setup.window);
+  const time = setup.window.isBackfill ? 5 : 6;
+  const pages = rangedPages(
+    setup.ranges,
+    setup.pageRows,
+    (range, after) => client.arrays<StoredRow>(query.pageSql(after, setup.pageRows, range)),
+    (r) => [Number(r[time]), r[0]],
+  );
+  for await (const page of pages) {
+    await learnPersons(page);
+    const { bytes, ends, counts } = encodePage(page);
+    while (credits === 0) await new Promise<void>((resolve) => (acked = resolve));
+    acked = null;
+    credits--;
+    send({ type: 'page', bytes, ends, counts }, [bytes.buffer as ArrayBuffer]);
+  }
+  send({ type: 'done' });
+} catch (err) {
+  send({ type: 'failed', message: err instanceof Error ? err.message : String(err) });
+}
