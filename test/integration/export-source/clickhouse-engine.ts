@@ -31,8 +31,8 @@ export async function clickhouseEngine(target: ClickHouseTarget): Promise<Engine
   return {
     store: readModels.store,
     // Statements of 3 rows: the contract's runs span several, whatever the batch size. Every run,
-    // however small, is encoded on the thread where the engine is a server.
-    source: clickhouseExportSource(client, readModelPersons(readModels.store.session), { pageRows: 3, server: target.server?.(database), encodedMinRows: 0 }),
+    // however small, is encoded on three threads where the engine is a server.
+    source: clickhouseExportSource(client, readModelPersons(readModels.store.session), { pageRows: 3, server: target.server?.(database), encodedMinRows: 0, threads: 3 }),
     encodes: target.server !== undefined,
     async caughtUp(log: EventLog) {
       for (;;) {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import type { BatchExportRow, RunRow } from '../../../../projections/exports';
 import type { ExportRecord } from '../../../exports/destinations';
 import type { ExportSource, RunRows } from '../../../exports/worker/export-source';
@@ -18,25 +19,27 @@ import type { StoredRow } from './stored-row';
 export type { PersonPropertiesLookup } from './person-properties';
 export { readModelPersons } from './person-properties';
 
-/** Runs with at least this many rows are read and encoded by a thread of their own when a writer can take that. */
+/** Runs with at least this many rows are read and encoded by threads of their own when a writer can take that. */
 const ENCODED_MIN_ROWS = 50_000;
 
 /** Rows per encoded chunk: the granularity at which files can be split by size (as the SQLite source's). */
 const CHUNK_ROWS = 200;
 
-/** Pages the lines thread may run ahead of the writer. */
+/** Pages a lines thread may run ahead of the writer. */
 const AHEAD_PAGES = 4;
 
 export interface ClickHouseExportSourceOptions {
   pageRows?: number;
   spanMs?: number;
   /**
-   * The server the connection reaches, when it is one (not chDB): standard runs written as
-   * JSONLines are then read and encoded on a thread with its own HTTP connection.
+   * The server the connection reaches, when it is one (not chDB): large standard runs written as
+   * JSONLines are then read and encoded on threads with their own HTTP connections.
    */
   server?: ClickHouseConfig;
-  /** Runs with at least this many rows take that thread (default ENCODED_MIN_ROWS). */
+  /** Runs with at least this many rows take those threads (default ENCODED_MIN_ROWS). */
   encodedMinRows?: number;
+  /** Threads that read and encode a run (default: one per core). */
+  threads?: number;
 }
 
 /**
@@ -79,8 +82,10 @@ export function clickhouseExportSource(client: ClickHouseConnection, persons: Pe
       encoded: (_format, _batchSize, check) =>
         server && total >= (options.encodedMinRows ?? ENCODED_MIN_ROWS)
           ? encodedLines(
-              { config: server, exp, window, ranges: pageRanges(spans, spanMs, pageRows), pageRows, chunkRows: CHUNK_ROWS, aheadPages: AHEAD_PAGES },
+              { config: server, exp, window, pageRows, chunkRows: CHUNK_ROWS, aheadPages: AHEAD_PAGES },
+              pageRanges(spans, spanMs, pageRows),
               persons,
+              options.threads ?? availableParallelism(),
               check,
             )
           : null,

@@ -3,12 +3,14 @@ import type { ClickHouseConfig } from '../http-client';
 import type { PageRange } from './page-ranges';
 import type { RunWindow } from './run-query';
 
-/** What the lines thread reads for one standard run on a ClickHouse server (plain data: it crosses postMessage). */
+/** What a lines thread reads of one standard run on a ClickHouse server (plain data: it crosses postMessage). */
 export interface LinesSetup {
   config: ClickHouseConfig;
   exp: BatchExportRow;
   window: RunWindow;
+  /** This thread's share of the run's ranges, in time order, and where each is in the run (`indexes`). */
   ranges: PageRange[];
+  indexes: number[];
   pageRows: number;
   /** Rows per encoded chunk (the granularity at which files can be split by size). */
   chunkRows: number;
@@ -22,7 +24,10 @@ export type ToLinesThread = { type: 'persons'; properties: (string | null)[] } |
 export type FromLinesThread =
   /** The person ids of a page the thread has not seen yet: answered before it encodes the page. */
   | { type: 'persons'; ids: string[] }
-  /** A page of rows as JSONLines; chunk i is bytes [ends[i-1], ends[i]) and holds counts[i] rows. */
-  | { type: 'page'; bytes: Uint8Array; ends: number[]; counts: number[] }
+  /**
+   * A page of range `range`'s rows as JSONLines, in chunks: chunk i holds counts[i] rows. The
+   * range's last page says so (`last`; it may hold no rows).
+   */
+  | { type: 'page'; range: number; chunks: Uint8Array[]; counts: number[]; last: boolean }
   | { type: 'done' }
   | { type: 'failed'; message: string };

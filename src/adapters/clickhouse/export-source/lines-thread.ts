@@ -1,6 +1,6 @@
-// Worker-thread entry: reads one standard run's pages from a ClickHouse server and encodes them as
-// JSONLines (receiving the answers, parsing and encoding them is most of an export's cost), while
-// the export's own thread writes the bytes (encoded-lines.ts). Person properties stay with the
+// Worker-thread entry: reads its share of one standard run's ranges from a ClickHouse server and
+// encodes their pages as JSONLines (receiving the answers, parsing and encoding them is most of an
+// export's cost), while the export's own thread writes the bytes (encoded-lines.ts). Person properties stay with the
 // read models, which the export's thread holds: the thread asks it for the ids a page names first.
 import { parentPort, workerData } from 'node:worker_threads';
 import { jsonLine } from '../../../exports/formats/json-line';
@@ -8,7 +8,7 @@ import { recordFromRow } from '../../../exports/worker/records';
 import { ClickHouseClient } from '../http-client';
 import { fromMs } from '../time';
 import type { FromLinesThread, LinesSetup, ToLinesThread } from './lines-messages';
-import { rangedPages } from './page-ranges';
+import { pagesByRange } from './page-ranges';
 import { standardQuery } from './run-query';
 import type { StoredRow } from './stored-row';
 
@@ -51,48 +51,50 @@ async function learnPersons(rows: readonly StoredRow[]): Promise<void> {
 
 const lookup = (id: string | null) => (id === null ? null : (persons.get(id) ?? null));
 
-/** A page as one buffer (one transfer) and where each chunk of `chunkRows` rows ends in it. */
-function encodePage(rows: StoredRow[]): { bytes: Uint8Array; ends: number[]; counts: number[] } {
-  const parts: Buffer[] = [];
-  const ends: number[] = [];
+/** A page as chunks of `chunkRows` rows' lines, each its own buffer (transferred, not copied), and their row counts. */
+function encodePage(rows: StoredRow[]): { chunks: Uint8Array[]; counts: number[] } {
+  const chunks: Uint8Array[] = [];
   const counts: number[] = [];
-  let size = 0;
   for (let i = 0; i < rows.length; i += setup.chunkRows) {
     let text = '';
-    const chunk = rows.slice(i, i + setup.chunkRows);
+    const end = Math.min(rows.length, i + setup.chunkRows);
     // Each row becomes recordFromRow's in place, as the source's own batches do (index.ts).
-    for (const r of chunk) {
+    for (let k = i; k < end; k++) {
+      const r = rows[k];
       r[4] = Number(r[4]);
       r[5] = fromMs(r[5]);
       r[6] = fromMs(r[6]);
       text += jsonLine(recordFromRow(r, lookup));
     }
-    const bytes = Buffer.from(text, 'utf8');
-    parts.push(bytes);
-    size += bytes.length;
-    ends.push(size);
-    counts.push(chunk.length);
+    // Not from Buffer's shared pool: each chunk owns its memory, which the message transfers.
+    const bytes = new Uint8Array(Buffer.byteLength(text, 'utf8'));
+    encoder.encodeInto(text, bytes);
+    chunks.push(bytes);
+    counts.push(end - i);
   }
-  return { bytes: new Uint8Array(Buffer.concat(parts, size)), ends, counts };
+  return { chunks, counts };
 }
+
+const encoder = new TextEncoder();
 
 try {
   const client = new ClickHouseClient(setup.config);
   const query = standardQuery(setup.exp, setup.window);
   const time = setup.window.isBackfill ? 5 : 6;
-  const pages = rangedPages(
+  const indexOf = new Map(setup.ranges.map((range, i) => [range, setup.indexes[i]]));
+  const pages = pagesByRange(
     setup.ranges,
     setup.pageRows,
     (range, after) => client.arrays<StoredRow>(query.pageSql(after, setup.pageRows, range)),
     (r) => [Number(r[time]), r[0]],
   );
   for await (const page of pages) {
-    await learnPersons(page);
-    const { bytes, ends, counts } = encodePage(page);
+    await learnPersons(page.rows);
+    const { chunks, counts } = encodePage(page.rows);
     while (credits === 0) await new Promise<void>((resolve) => (acked = resolve));
     acked = null;
     credits--;
-    send({ type: 'page', bytes, ends, counts }, [bytes.buffer as ArrayBuffer]);
+    send({ type: 'page', range: indexOf.get(page.range)!, chunks, counts, last: page.last }, chunks.map((c) => c.buffer as ArrayBuffer));
   }
   send({ type: 'done' });
 } catch (err) {

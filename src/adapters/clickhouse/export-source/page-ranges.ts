@@ -58,6 +58,24 @@ export async function* rangedPages<T>(
   keysetOf: (row: T) => Keyset,
   ahead = RANGES_AHEAD,
 ): AsyncGenerator<T[]> {
+  for await (const page of pagesByRange(ranges, pageRows, read, keysetOf, ahead)) if (page.rows.length > 0) yield page.rows;
+}
+
+/** A page of rangedPages with its range; the range's last page says so (and may be empty). */
+export interface RangePage<T> {
+  range: PageRange;
+  rows: T[];
+  last: boolean;
+}
+
+/** rangedPages' pages with their ranges, each range ending with its last page (empty for a range without rows). */
+export async function* pagesByRange<T>(
+  ranges: readonly PageRange[],
+  pageRows: number,
+  read: (range: PageRange, after: Keyset | null) => Promise<T[]>,
+  keysetOf: (row: T) => Keyset,
+  ahead = RANGES_AHEAD,
+): AsyncGenerator<RangePage<T>> {
   const ask = (range: PageRange, after: Keyset | null) => {
     const rows = read(range, after);
     // A caller that stops early never awaits what was asked for ahead: its failure is not news.
@@ -76,7 +94,7 @@ export async function* rangedPages<T>(
     for (;;) {
       // A full page may have more of its range after it; a short one ends the range.
       const more = page.length === pageRows ? ask(current.range, keysetOf(page[page.length - 1])) : null;
-      if (page.length > 0) yield page;
+      yield { range: current.range, rows: page, last: more === null };
       if (!more) break;
       page = await more;
     }

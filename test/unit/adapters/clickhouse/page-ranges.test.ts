@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageRanges, rangedPages, spanMsFor, type Keyset, type PageRange } from '../../../../src/adapters/clickhouse/export-source/page-ranges';
+import { pageRanges, pagesByRange, rangedPages, spanMsFor, type Keyset, type PageRange } from '../../../../src/adapters/clickhouse/export-source/page-ranges';
 
 type Row = { t: number; uuid: string };
 
@@ -73,6 +73,27 @@ describe('export page ranges', () => {
         expect(pages.every((p) => p.length > 0 && p.length <= pageRows)).toBe(true);
       }
     }
+  });
+
+  it('tells each page its range, and ends every range with a last page (empty for a range without rows)', async () => {
+    const rows: Row[] = [0, 1, 2, 3, 4, 9000, 9001].map((t, i) => ({ t, uuid: `u${i}` }));
+    const ranges: PageRange[] = [
+      { from: null, to: 1000, rows: 5 },
+      { from: 1000, to: 5000, rows: 0 },
+      { from: 5000, to: null, rows: 2 },
+    ];
+    const seen: { range: number; uuids: string[]; last: boolean }[] = [];
+    const read = async (range: PageRange, after: Keyset | null) => pageOf(rows, range, after, 2);
+    for await (const page of pagesByRange(ranges, 2, read, (r) => [r.t, r.uuid])) seen.push({ range: ranges.indexOf(page.range), uuids: page.rows.map((r) => r.uuid), last: page.last });
+    expect(seen).toEqual([
+      { range: 0, uuids: ['u0', 'u1'], last: false },
+      { range: 0, uuids: ['u2', 'u3'], last: false },
+      { range: 0, uuids: ['u4'], last: true },
+      { range: 1, uuids: [], last: true },
+      // A full last page is not known to be last until the next one comes back empty.
+      { range: 2, uuids: ['u5', 'u6'], last: false },
+      { range: 2, uuids: [], last: true },
+    ]);
   });
 
   it('reads the ranges after the current one meanwhile, and a range past its first page in keyset pages', async () => {
