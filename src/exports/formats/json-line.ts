@@ -8,12 +8,33 @@ const str = (s: string | null): string => (s === null ? 'null' : NEEDS_ESCAPE.te
 
 /** The same line as below, with the JSON fields spliced in from text already serialised. */
 function rawJsonLine(r: ExportRecord, raw: RawJsonFields): string {
+  return storedJsonLine(r.uuid, r.event, raw.properties, r.distinct_id, r.team_id, r.timestamp, r.created_at, r.person_id ?? null, raw.person_properties, raw.set, raw.set_once, r.elements_chain ?? null);
+}
+
+/**
+ * A stored event's line from its fields, the JSON ones as their texts: what jsonLine gives for the
+ * record made of them, for a source that encodes rows without making records first.
+ */
+export function storedJsonLine(
+  uuid: string,
+  event: string,
+  properties: string,
+  distinctId: string,
+  teamId: number,
+  timestamp: string,
+  createdAt: string,
+  personId: string | null,
+  personProperties: string | null,
+  set: string | null,
+  setOnce: string | null,
+  elementsChain: string | null,
+): string {
   return (
-    '{"uuid":' + str(r.uuid) + ',"event":' + str(r.event) + ',"properties":' + raw.properties +
-    ',"distinct_id":' + str(r.distinct_id) + ',"team_id":' + JSON.stringify(r.team_id) +
-    ',"timestamp":' + str(r.timestamp) + ',"created_at":' + str(r.created_at) + ',"person_id":' + str(r.person_id ?? null) +
-    ',"person_properties":' + (raw.person_properties ?? 'null') + ',"set":' + (raw.set ?? 'null') +
-    ',"set_once":' + (raw.set_once ?? 'null') + ',"elements_chain":' + str(r.elements_chain ?? null) + '}\n'
+    '{"uuid":' + str(uuid) + ',"event":' + str(event) + ',"properties":' + properties +
+    ',"distinct_id":' + str(distinctId) + ',"team_id":' + JSON.stringify(teamId) +
+    ',"timestamp":' + str(timestamp) + ',"created_at":' + str(createdAt) + ',"person_id":' + str(personId) +
+    ',"person_properties":' + (personProperties ?? 'null') + ',"set":' + (set ?? 'null') +
+    ',"set_once":' + (setOnce ?? 'null') + ',"elements_chain":' + str(elementsChain) + '}\n'
   );
 }
 

@@ -3,8 +3,8 @@
 // export's cost), while the export's own thread writes the bytes (encoded-lines.ts). Person properties stay with the
 // read models, which the export's thread holds: the thread asks it for the ids a page names first.
 import { parentPort, workerData } from 'node:worker_threads';
-import { jsonLine } from '../../../exports/formats/json-line';
-import { recordFromRow } from '../../../exports/worker/records';
+import { storedJsonLine } from '../../../exports/formats/json-line';
+import { personOperations } from '../../../exports/worker/records';
 import { ClickHouseClient } from '../http-client';
 import { fromMs } from '../time';
 import type { FromLinesThread, LinesSetup, ToLinesThread } from './lines-messages';
@@ -58,13 +58,13 @@ function encodePage(rows: StoredRow[]): { chunks: Uint8Array[]; counts: number[]
   for (let i = 0; i < rows.length; i += setup.chunkRows) {
     let text = '';
     const end = Math.min(rows.length, i + setup.chunkRows);
-    // Each row becomes recordFromRow's in place, as the source's own batches do (index.ts).
+    // The line jsonLine(recordFromRow(…)) gives for the row (as the source's own batches make it,
+    // index.ts), without the record: its fields go straight into the line.
     for (let k = i; k < end; k++) {
       const r = rows[k];
-      r[4] = Number(r[4]);
-      r[5] = fromMs(r[5]);
-      r[6] = fromMs(r[6]);
-      text += jsonLine(recordFromRow(r, lookup));
+      const properties = r[2];
+      const ops = personOperations(properties);
+      text += storedJsonLine(r[0], r[1], properties, r[3], Number(r[4]), fromMs(r[5]), fromMs(r[6]), r[7], lookup(r[7]), ops.set, ops.setOnce, r[8] === '' ? null : r[8]);
     }
     // Not from Buffer's shared pool: each chunk owns its memory, which the message transfers.
     const bytes = new Uint8Array(Buffer.byteLength(text, 'utf8'));
