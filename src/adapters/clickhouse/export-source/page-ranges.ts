@@ -51,14 +51,8 @@ const RANGES_AHEAD = 2;
  * read meanwhile (`ahead` of them), and a range's next page is asked for as soon as a full one
  * arrives, so the engine reads while the caller handles a page.
  */
-export async function* rangedPages<T>(
-  ranges: readonly PageRange[],
-  pageRows: number,
-  read: (range: PageRange, after: Keyset | null) => Promise<T[]>,
-  keysetOf: (row: T) => Keyset,
-  ahead = RANGES_AHEAD,
-): AsyncGenerator<T[]> {
-  for await (const page of pagesByRange(ranges, pageRows, read, keysetOf, ahead)) if (page.rows.length > 0) yield page.rows;
+export async function* rangedPages<T>(...args: Parameters<typeof pagesByRange<T>>): AsyncGenerator<T[]> {
+  for await (const page of pagesByRange(...args)) if (page.rows.length > 0) yield page.rows;
 }
 
 /** A page of rangedPages with its range; the range's last page says so (and may be empty). */
