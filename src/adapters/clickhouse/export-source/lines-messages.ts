@@ -29,5 +29,4 @@ export type FromLinesThread =
    * range's last page says so (`last`; it may hold no rows).
    */
   | { type: 'page'; range: number; chunks: Uint8Array[]; counts: number[]; last: boolean }
-  | { type: 'done' }
   | { type: 'failed'; message: string };

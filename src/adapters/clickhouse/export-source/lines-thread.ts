@@ -1,7 +1,8 @@
 // Worker-thread entry: reads its share of one standard run's ranges from a ClickHouse server and
 // encodes their pages as JSONLines (receiving the answers, parsing and encoding them is most of an
-// export's cost), while the export's own thread writes the bytes (encoded-lines.ts). Person properties stay with the
-// read models, which the export's thread holds: the thread asks it for the ids a page names first.
+// export's cost), while the export's own thread writes the bytes (encoded-lines.ts). Person
+// properties stay with the read models, which the export's thread holds: the thread asks it for
+// the ids a page names first. Each range ends with its last page: no message says the thread is done.
 import { parentPort, workerData } from 'node:worker_threads';
 import { storedJsonLine } from '../../../exports/formats/json-line';
 import { personOperations } from '../../../exports/worker/records';
@@ -96,7 +97,6 @@ try {
     credits--;
     send({ type: 'page', range: indexOf.get(page.range)!, chunks, counts, last: page.last }, chunks.map((c) => c.buffer as ArrayBuffer));
   }
-  send({ type: 'done' });
 } catch (err) {
   send({ type: 'failed', message: err instanceof Error ? err.message : String(err) });
 }
