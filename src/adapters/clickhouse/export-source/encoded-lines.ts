@@ -47,7 +47,7 @@ export async function* encodedLines(
     const thread = startTsWorker(new URL('./lines-thread.ts', import.meta.url), setup);
     const post = (m: ToLinesThread) => thread.postMessage(m);
     thread.on('message', (m: FromLinesThread) => {
-      if (m.type === 'persons') persons(m.ids).then((found) => post({ type: 'persons', properties: m.ids.map((id) => found.get(id) ?? null) }), fail);
+      if (m.type === 'persons') persons(m.ids).then((found) => post({ type: 'persons', found }), fail);
       else if (m.type === 'page') {
         received[m.range].pages.push(m);
         notify();

@@ -74,16 +74,16 @@ export function clickhouseExportSource(client: ClickHouseConnection, persons: Pe
     const query = standardQuery(exp, window);
     const spans = await spansOf(client, query, spanMs);
     const total = spans.reduce((sum, s) => sum + s.rows, 0);
+    const runRanges = pageRanges(spans, spanMs, pageRows);
     const server = options.server;
     return {
       total,
-      batches: (batchSize, check) =>
-        standardBatches(client, query, pageRanges(spans, spanMs, pageRows), new RunPersons(persons), window.isBackfill, { batchSize, pageRows }, check),
+      batches: (batchSize, check) => standardBatches(client, query, runRanges, new RunPersons(persons), window.isBackfill, { batchSize, pageRows }, check),
       encoded: (_format, _batchSize, check) =>
         server && total >= (options.encodedMinRows ?? ENCODED_MIN_ROWS)
           ? encodedLines(
               { config: server, exp, window, pageRows, chunkRows: CHUNK_ROWS, aheadPages: AHEAD_PAGES },
-              pageRanges(spans, spanMs, pageRows),
+              runRanges,
               persons,
               options.threads ?? availableParallelism(),
               check,

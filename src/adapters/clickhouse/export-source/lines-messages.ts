@@ -18,12 +18,12 @@ export interface LinesSetup {
   aheadPages: number;
 }
 
-/** Person properties (JSON text, null for no person) of the ids the thread asked for, in its order. */
-export type ToLinesThread = { type: 'persons'; properties: (string | null)[] } | { type: 'ack' };
+/** Person properties (JSON text) of the ids the thread asked for, ids without a person left out. */
+export type ToLinesThread = { type: 'persons'; found: Map<string, string> } | { type: 'ack' };
 
 export type FromLinesThread =
   /** The person ids of a page the thread has not seen yet: answered before it encodes the page. */
-  | { type: 'persons'; ids: string[] }
+  | { type: 'persons'; ids: readonly string[] }
   /**
    * A page of range `range`'s rows as JSONLines, in chunks: chunk i holds counts[i] rows. The
    * range's last page says so (`last`; it may hold no rows).

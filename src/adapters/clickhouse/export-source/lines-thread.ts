@@ -10,21 +10,18 @@ import { ClickHouseClient } from '../http-client';
 import { fromMs } from '../time';
 import type { FromLinesThread, LinesSetup, ToLinesThread } from './lines-messages';
 import { pagesByRange } from './page-ranges';
+import { RunPersons } from './person-properties';
 import { standardQuery } from './run-query';
 import type { StoredRow } from './stored-row';
 
 const port = parentPort!;
 const setup = workerData as LinesSetup;
 
-/** Entries kept; beyond this the cache starts over (memory stays bounded on huge runs). */
-const MAX_PERSONS = 100_000;
-const persons = new Map<string, string | null>();
-
 let credits = setup.aheadPages;
-let answer: ((properties: (string | null)[]) => void) | null = null;
+let answer: ((found: Map<string, string>) => void) | null = null;
 let acked: (() => void) | null = null;
 port.on('message', (m: ToLinesThread) => {
-  if (m.type === 'persons') answer?.(m.properties);
+  if (m.type === 'persons') answer?.(m.found);
   else {
     credits++;
     acked?.();
@@ -33,24 +30,15 @@ port.on('message', (m: ToLinesThread) => {
 
 const send = (m: FromLinesThread, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
 
-/** Properties of the page's persons not known yet, from the export's thread. */
-async function learnPersons(rows: readonly StoredRow[]): Promise<void> {
-  // Cleared before the page's ids are looked at, so that every person the page names is known after.
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, only how much is remembered
-  if (persons.size > MAX_PERSONS) persons.clear();
-  const missing = new Set<string>();
-  for (const r of rows) if (r[7] !== null && !persons.has(r[7])) missing.add(r[7]);
-  if (missing.size === 0) return;
-  const ids = [...missing];
-  const properties = await new Promise<(string | null)[]>((resolve) => {
+/** The run's person properties, looked up by the export's thread, which holds the read models. */
+const persons = new RunPersons(async (ids) => {
+  const found = await new Promise<Map<string, string>>((resolve) => {
     answer = resolve;
     send({ type: 'persons', ids });
   });
   answer = null;
-  for (let i = 0; i < ids.length; i++) persons.set(ids[i], properties[i]);
-}
-
-const lookup = (id: string | null) => (id === null ? null : (persons.get(id) ?? null));
+  return found;
+});
 
 /** A page as chunks of `chunkRows` rows' lines, each its own buffer (transferred, not copied), and their row counts. */
 function encodePage(rows: StoredRow[]): { chunks: Uint8Array[]; counts: number[] } {
@@ -65,7 +53,7 @@ function encodePage(rows: StoredRow[]): { chunks: Uint8Array[]; counts: number[]
       const r = rows[k];
       const properties = r[2];
       const ops = personOperations(properties);
-      text += storedJsonLine(r[0], r[1], properties, r[3], Number(r[4]), fromMs(r[5]), fromMs(r[6]), r[7], lookup(r[7]), ops.set, ops.setOnce, r[8] === '' ? null : r[8]);
+      text += storedJsonLine(r[0], r[1], properties, r[3], Number(r[4]), fromMs(r[5]), fromMs(r[6]), r[7], persons.get(r[7]), ops.set, ops.setOnce, r[8] === '' ? null : r[8]);
     }
     // Not from Buffer's shared pool: each chunk owns its memory, which the message transfers.
     const bytes = new Uint8Array(Buffer.byteLength(text, 'utf8'));
@@ -90,7 +78,7 @@ try {
     (r) => [Number(r[time]), r[0]],
   );
   for await (const page of pages) {
-    await learnPersons(page.rows);
+    await persons.prefetch(page.rows.map((r) => r[7]));
     const { chunks, counts } = encodePage(page.rows);
     while (credits === 0) await new Promise<void>((resolve) => (acked = resolve));
     acked = null;

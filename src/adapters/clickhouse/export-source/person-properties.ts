@@ -31,13 +31,19 @@ const MAX_ENTRIES = 100_000;
 export class RunPersons {
   private readonly cache = new Map<string, string | null>();
 
-  constructor(private readonly lookup: PersonPropertiesLookup) {}
+  constructor(
+    private readonly lookup: PersonPropertiesLookup,
+    private readonly maxEntries = MAX_ENTRIES,
+  ) {}
 
+  /** Every person of `personIds` is cached afterwards (the cache may pass its bound by these). */
   async prefetch(personIds: Iterable<string | null>): Promise<void> {
+    // Started over before the ids are looked at: cleared after, the ids found cached would be lost
+    // and read as persons without properties.
+    if (this.cache.size >= this.maxEntries) this.cache.clear();
     const missing = new Set<string>();
     for (const id of personIds) if (id !== null && !this.cache.has(id)) missing.add(id);
     if (missing.size === 0) return;
-    if (this.cache.size + missing.size > MAX_ENTRIES) this.cache.clear();
     const found = await this.lookup([...missing]);
     for (const id of missing) this.cache.set(id, found.get(id) ?? null);
   }
